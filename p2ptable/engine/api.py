@@ -1,0 +1,218 @@
+"""The game-agnostic rules API every game implements.
+
+How it works
+------------
+A game is a *value* (its state, an immutable dataclass) plus pure functions on it,
+in the style of OpenSpiel and python-chess:
+
+* ``pending(state)`` says what happens next: one seat must act (:class:`Turn`),
+  several seats choose at once and in secret (:class:`Simultaneous`), chance must
+  be resolved (:class:`Chance`), or the game is over (:class:`GameOver`).
+* ``legal_actions(state, seat)`` lists the :class:`Action` values that seat may take.
+* ``apply(state, seat, action)`` returns the next state; an illegal action raises
+  :class:`IllegalAction`.
+* ``resolve(state, outcome)`` returns the next state after a chance step.  The game
+  never draws a random number itself: a :class:`ChanceStep` describes the step as a
+  tuple of ranges, and *whoever drives the game* supplies one integer per range
+  (the fairness layer in a real game, a fixed list in a test).
+* ``view(state, seat)`` is everything ``seat`` may see; ``view(state, None)`` is the
+  public view.  Screens, bots and messages are built from views only.
+* ``outcome(state)`` gives the scores and winners once the game is over.
+
+Nothing here does I/O, reads a clock or calls a random generator.  The replay
+format and the network session import this module; this module imports neither.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+Seat = int
+S = TypeVar("S")
+
+
+class RulesError(Exception):
+    """Base class for errors raised by the rules."""
+
+
+class IllegalAction(RulesError):
+    """The action is not legal for this seat in this state.
+
+    Whether that is our bug, the user's typo or a cheating peer is decided by the
+    caller, who knows where the action came from.
+    """
+
+
+class BadOptions(RulesError):
+    """The options asked for do not make a valid game (e.g. Duet with 4 players)."""
+
+
+@dataclass(frozen=True, order=True)
+class Action:
+    """A move: a verb and a few integer or text arguments.
+
+    The text form (``"place 2"``, ``"take 0"``, ``"pass"``) is what the replay log
+    stores and what a person reads, so ``Action.parse(a.text) == a`` always holds.
+    """
+
+    verb: str
+    args: tuple[int, ...] = ()
+
+    @property
+    def text(self) -> str:
+        return " ".join([self.verb, *(str(a) for a in self.args)])
+
+    def __str__(self) -> str:
+        return self.text
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        parts = text.split()
+        if not parts or not parts[0].replace("-", "").isalpha():
+            raise ValueError(f"not an action: {text!r}")
+        try:
+            args = tuple(int(p) for p in parts[1:])
+        except ValueError:
+            raise ValueError(f"action arguments must be integers: {text!r}") from None
+        action = cls(parts[0], args)
+        if action.text != text:
+            raise ValueError(f"action text is not in canonical form: {text!r}")
+        return action
+
+
+@dataclass(frozen=True)
+class ChanceStep:
+    """A pending chance event, described so that any driver can resolve it.
+
+    ``ranges`` has one entry per integer the outcome needs; each outcome integer is
+    uniform in ``[0, range)``.  Rolling 3d6 is ``ranges=(6, 6, 6)``; drawing face up
+    from a 40-card deck is ``ranges=(40,)`` (an index into the deck's canonical,
+    sorted order, so the deck has no order until a card is drawn); picking 3 of 6
+    tiles without replacement is ``ranges=(6, 5, 4)``.
+
+    ``kind`` is one of ``roll``, ``draw`` (face up), ``deal`` (face down to
+    ``seat``), ``pick`` (a blind pick from ``seat``'s hidden hand), ``shuffle`` (an
+    ordering, as successive picks).  ``purpose`` is a short name bound into the
+    randomness derivation (domain separation) and shown to people.
+    """
+
+    kind: str
+    purpose: str
+    ranges: tuple[int, ...]
+    seat: Seat | None = None
+
+    def check(self, outcome: tuple[int, ...]) -> None:
+        """Raise ValueError unless ``outcome`` fits this step."""
+        if len(outcome) != len(self.ranges):
+            raise ValueError(f"{self.purpose}: expected {len(self.ranges)} values, got {len(outcome)}")
+        for value, size in zip(outcome, self.ranges):
+            if not (isinstance(value, int) and 0 <= value < size):
+                raise ValueError(f"{self.purpose}: value {value!r} outside [0, {size})")
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One seat must choose an action (possibly out of turn, e.g. a reaction)."""
+
+    seat: Seat
+
+
+@dataclass(frozen=True)
+class Simultaneous:
+    """Each seat in ``seats`` must choose an action; nobody sees the others' choice
+    until all have chosen.  ``seats`` shrinks as choices are applied."""
+
+    seats: frozenset[Seat]
+
+
+@dataclass(frozen=True)
+class Chance:
+    """A chance step must be resolved before anything else happens."""
+
+    step: ChanceStep
+
+
+@dataclass(frozen=True)
+class GameOver:
+    """Nothing is pending: ``outcome(state)`` is available."""
+
+
+Decision = Turn | Simultaneous | Chance | GameOver
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Final result.  ``winners`` has several seats for a shared victory.
+
+    ``explanation`` says in words how the winner was decided (the tie-break used),
+    so screens and ``verify`` can show it without knowing the game.
+    """
+
+    scores: tuple[int, ...]
+    winners: tuple[Seat, ...]
+    explanation: str = ""
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One game option: its name, allowed values and default."""
+
+    name: str
+    choices: tuple[str, ...]
+    default: str
+    help: str = ""
+
+
+@runtime_checkable
+class Game(Protocol[S]):
+    """What every registered game provides.  See the module docstring."""
+
+    name: str
+    title: str
+    min_seats: int
+    max_seats: int
+    options: tuple[OptionSpec, ...]
+
+    def initial(self, seats: int, options: Mapping[str, str]) -> S: ...
+
+    def pending(self, state: S) -> Decision: ...
+
+    def legal_actions(self, state: S, seat: Seat) -> tuple[Action, ...]: ...
+
+    def apply(self, state: S, seat: Seat, action: Action) -> S: ...
+
+    def resolve(self, state: S, outcome: tuple[int, ...]) -> S: ...
+
+    def view(self, state: S, seat: Seat | None) -> dict[str, Any]: ...
+
+    def outcome(self, state: S) -> Outcome | None: ...
+
+    def describe(self, state: S, seat: Seat, action: Action) -> str:
+        """A short phrase for a log line, without the subject: "places it under B"."""
+        ...
+
+    def describe_chance(self, state: S, outcome: tuple[int, ...]) -> str:
+        """A short phrase for a resolved chance step, e.g. "draws a 7"; ``state`` is
+        the state *before* the outcome is applied."""
+        ...
+
+    def rules_notes(self) -> str: ...
+
+
+def normalize_options(game: Game, seats: int, options: Mapping[str, str]) -> dict[str, str]:
+    """Fill defaults and reject unknown names or values (a user-input error)."""
+    if not game.min_seats <= seats <= game.max_seats:
+        raise BadOptions(f"{game.name} takes {game.min_seats} to {game.max_seats} players, not {seats}")
+    known = {spec.name: spec for spec in game.options}
+    for name in options:
+        if name not in known:
+            raise BadOptions(f"{game.name} has no option {name!r} (known: {', '.join(known) or 'none'})")
+    result = {}
+    for spec in game.options:
+        value = options.get(spec.name, spec.default)
+        if value not in spec.choices:
+            raise BadOptions(f"option {spec.name} must be one of {', '.join(spec.choices)}, not {value!r}")
+        result[spec.name] = value
+    return result
