@@ -1,0 +1,71 @@
+"""Canonical msgpack: one byte string per value, so signatures and hashes are stable.
+
+How it works: maps are written with their keys sorted (keys must be str), byte
+strings as msgpack ``bin``, text as ``str``, integers in their shortest form (what
+msgpack-python does already).  Floats are not allowed anywhere in the protocol.
+:func:`unpack_canonical` decodes and then re-encodes; if the bytes differ the input
+was not canonical and is rejected, so no message has two valid encodings.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+
+# Generous for a game entry, tight enough that a hostile peer cannot make us
+# allocate much: no entry of any game comes near these.
+MAX_ITEMS = 4096
+MAX_BYTES = 1 << 20
+
+
+class EncodingError(ValueError):
+    """The bytes are not a canonical msgpack value of the allowed shape."""
+
+
+def _canonical(value: Any) -> Any:
+    if isinstance(value, dict):
+        if not all(isinstance(k, str) for k in value):
+            raise EncodingError("map keys must be text")
+        return {k: _canonical(value[k]) for k in sorted(value)}
+    if isinstance(value, (list, tuple)):
+        return [_canonical(v) for v in value]
+    if isinstance(value, float):
+        raise EncodingError("floats are not allowed")
+    if value is None or isinstance(value, (bool, int, str, bytes)):
+        return value
+    raise EncodingError(f"cannot encode {type(value).__name__}")
+
+
+def pack(value: Any) -> bytes:
+    """Encode ``value`` canonically (sorted map keys, bin for bytes)."""
+    return msgpack.packb(_canonical(value), use_bin_type=True)
+
+
+def unpack_canonical(data: bytes) -> Any:
+    """Decode ``data`` and require that it is exactly the canonical encoding."""
+    if len(data) > MAX_BYTES:
+        raise EncodingError(f"{len(data)} bytes is over the {MAX_BYTES}-byte limit")
+    try:
+        value = msgpack.unpackb(
+            data,
+            raw=False,
+            use_list=True,
+            strict_map_key=True,
+            max_bin_len=MAX_BYTES,
+            max_str_len=MAX_BYTES,
+            max_array_len=MAX_ITEMS,
+            max_map_len=MAX_ITEMS,
+            max_ext_len=0,
+        )
+    except (msgpack.exceptions.ExtraData, ValueError, TypeError) as exc:
+        raise EncodingError(f"malformed msgpack: {exc}") from None
+    except Exception as exc:  # msgpack raises a few unrelated types on garbage
+        raise EncodingError(f"malformed msgpack: {type(exc).__name__}: {exc}") from None
+    try:
+        again = pack(value)
+    except EncodingError as exc:
+        raise EncodingError(f"disallowed value: {exc}") from None
+    if again != data:
+        raise EncodingError("not in canonical form (keys unsorted or non-minimal encoding)")
+    return value

@@ -1,0 +1,392 @@
+"""Pet Quartet's rules as pure transition functions.
+
+Theory of operation
+-------------------
+The state (``state.py``) carries a ``phase``.  Each phase is decided either by chance
+or by one seat (``state.current``, the seat whose turn it is), never both:
+
+* chance phases (the driver supplies the outcome, see ``engine.api.ChanceStep``):
+
+  ``setup-tiles``  Maestro only: one tile per Conductor, picked without replacement
+                   from the six tiles in their canonical order (``TILES``).
+  ``setup-first``  "Choose someone to be the first player": a fair roll over the seats.
+  ``draw``         the card just drawn, as an index into the *sorted* deck.
+  ``bonus-draw``   the Maestro "draw a random card from the deck and keep it".
+
+* seat phases, with the verbs each allows, are the rows of ``TABLE`` at the bottom
+  of this file; ``legal_actions`` lists the concrete actions and ``apply`` refuses
+  anything else with an ``IllegalAction`` naming the phase, the seat and the action.
+
+A normal turn is ``turn`` → (``draw`` → chance ``draw`` → ``place``) or ``take``.
+Taking a Conductor may pass through a tile's own phase (``return-from-pile``,
+``return-collected``, ``bonus-draw``, ``pass-left``); placing under the
+take-after-place tile leads to ``after-place``.  Every turn ends in ``_end_turn``, the
+one place that decides what comes next:
+
+1. if the round is over (every Conductor taken; Duet: both players took one), Duet
+   leftovers are discarded face up and, unless the game end was triggered, a new round
+   starts with the seat that took last;
+2. once the last card has been drawn (``triggered_by``), the drawer's turn ends and each
+   seat takes one ``final`` turn, from the drawer's left round to the drawer, whether
+   out for the round or not; then the phase is ``over``;
+3. otherwise the next seat clockwise that is not out for the round plays.
+
+Nothing here draws a random number, prints or reads a clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+
+from p2ptable.engine.api import (
+    Action,
+    BadOptions,
+    Chance,
+    ChanceStep,
+    Decision,
+    GameOver,
+    IllegalAction,
+    Turn,
+)
+from p2ptable.games.pet_quartet.state import (
+    CONDUCTOR_LIMIT,
+    DUET_LIMITS,
+    TILES,
+    Conductor,
+    PetQuartetState,
+    add_cards,
+    remove_card,
+    starting_deck,
+)
+
+State = PetQuartetState
+
+
+# -- set-up -----------------------------------------------------------------------------
+
+
+def initial(seats: int, options: Mapping[str, str]) -> State:
+    """The table before set-up chance: deck prepared, empty Conductors.
+
+    ``options`` must already be normalized (all names present, values checked).
+    """
+    variant, scoring = options["variant"], options["scoring"]
+    if variant == "duet" and seats != 2:
+        raise BadOptions(f"the duet variant is for 2 players, not {seats}")
+    if variant == "duet":
+        conductors = tuple(Conductor(limit=limit) for limit in DUET_LIMITS)
+    else:
+        conductors = tuple(Conductor() for _ in range(seats))
+    return State(
+        seats=seats,
+        variant=variant,
+        scoring=scoring,
+        deck=starting_deck(seats, variant),
+        conductors=conductors,
+        collections=((),) * seats,
+        phase="setup-tiles" if variant == "maestro" else "setup-first",
+    )
+
+
+def _tiles_step(s: State) -> ChanceStep:
+    return ChanceStep("shuffle", "maestro-tiles", tuple(len(TILES) - i for i in range(s.seats)))
+
+
+def _resolve_tiles(s: State, outcome: tuple[int, ...]) -> State:
+    unused, conductors = list(TILES), []
+    for conductor, pick in zip(s.conductors, outcome):
+        tile = unused.pop(pick)
+        limit = 2 if tile == "limit-2" else CONDUCTOR_LIMIT
+        conductors.append(replace(conductor, tile=tile, limit=limit))
+    return replace(s, conductors=tuple(conductors), phase="setup-first")
+
+
+def _first_step(s: State) -> ChanceStep:
+    return ChanceStep("roll", "first-player", (s.seats,))
+
+
+def _resolve_first(s: State, outcome: tuple[int, ...]) -> State:
+    return replace(s, phase="turn", current=outcome[0], round_starter=outcome[0])
+
+
+# -- drawing and placing ------------------------------------------------------------------
+
+
+def _draw_step(s: State) -> ChanceStep:
+    return ChanceStep("draw", "draw", (len(s.deck),))
+
+
+def _bonus_step(s: State) -> ChanceStep:
+    return ChanceStep("draw", "maestro-draw", (len(s.deck),))
+
+
+def _take_from_deck(s: State, index: int) -> tuple[int, State]:
+    """Remove deck[index]; drawing the last card triggers the end of the game."""
+    card = s.deck[index]
+    s = replace(s, deck=s.deck[:index] + s.deck[index + 1 :])
+    if not s.deck and s.triggered_by is None:
+        s = replace(s, triggered_by=s.current)
+    return card, s
+
+
+def _draw(s: State, seat: int, action: Action) -> State:
+    return replace(s, phase="draw")
+
+
+def _resolve_draw(s: State, outcome: tuple[int, ...]) -> State:
+    card, s = _take_from_deck(s, outcome[0])
+    return replace(s, phase="place", last_card=card)
+
+
+def _place(s: State, seat: int, action: Action) -> State:
+    (c,) = action.args
+    assert s.last_card is not None
+    conductor = s.conductors[c]
+    s = _set_conductor(s, c, replace(conductor, cards=(*conductor.cards, s.last_card)))
+    s = replace(s, last_card=None)
+    if conductor.tile == "take-after-place":
+        return replace(s, phase="after-place", focus=c)
+    return _end_turn(s)
+
+
+def _decline(s: State, seat: int, action: Action) -> State:
+    return _end_turn(s)
+
+
+# -- taking a Conductor, with its tile --------------------------------------------------
+
+
+def _take(s: State, seat: int, action: Action) -> State:
+    """Take Conductor c: it is marked taken at once; its tile may ask a choice first."""
+    (c,) = action.args
+    conductor = replace(s.conductors[c], taken_by=seat)
+    s = replace(_set_conductor(s, c, conductor), focus=c)
+    if conductor.tile == "return-from-pile":
+        return replace(s, phase="return-from-pile")
+    if conductor.tile == "return-collected" and s.collections[seat]:
+        return replace(s, phase="return-collected")
+    return _collect(s, seat)
+
+
+def _return_from_pile(s: State, seat: int, action: Action) -> State:
+    (value,) = action.args
+    assert s.focus is not None
+    conductor = s.conductors[s.focus]
+    cards = list(conductor.cards)
+    cards.remove(value)
+    s = _set_conductor(s, s.focus, replace(conductor, cards=tuple(cards)))
+    return _collect(replace(s, returned=add_cards(s.returned, [value])), seat)
+
+
+def _return_collected(s: State, seat: int, action: Action) -> State:
+    (value,) = action.args
+    s = _set_collection(s, seat, remove_card(s.collections[seat], value))
+    return _collect(replace(s, returned=add_cards(s.returned, [value])), seat)
+
+
+def _collect(s: State, seat: int) -> State:
+    """Move the focused pile into the seat's collection, then the tile's after-effect."""
+    assert s.focus is not None
+    conductor = s.conductors[s.focus]
+    s = _set_collection(s, seat, add_cards(s.collections[seat], conductor.cards))
+    s = _set_conductor(s, s.focus, replace(conductor, cards=()))
+    if conductor.tile == "bonus-draw" and s.deck:
+        return replace(s, phase="bonus-draw")
+    if conductor.tile == "pass-left" and s.collections[seat]:
+        return replace(s, phase="pass-left")
+    return _end_turn(s)
+
+
+def _resolve_bonus(s: State, outcome: tuple[int, ...]) -> State:
+    card, s = _take_from_deck(s, outcome[0])
+    assert s.current is not None
+    return _end_turn(_set_collection(s, s.current, add_cards(s.collections[s.current], [card])))
+
+
+def _give(s: State, seat: int, action: Action) -> State:
+    (value,) = action.args
+    left = (seat + 1) % s.seats
+    s = _set_collection(s, seat, remove_card(s.collections[seat], value))
+    return _end_turn(_set_collection(s, left, add_cards(s.collections[left], [value])))
+
+
+def _pass(s: State, seat: int, action: Action) -> State:
+    return _end_turn(s)
+
+
+# -- the end of a turn, a round, the game -----------------------------------------------
+
+
+def _round_over(s: State) -> bool:
+    takers = {c.taken_by for c in s.conductors if c.taken_by is not None}
+    if s.variant == "duet":
+        return len(takers) == s.seats
+    return all(c.taken_by is not None for c in s.conductors)
+
+
+def _end_turn(s: State) -> State:
+    """Decide what follows a finished turn (see the theory of operation)."""
+    s = replace(s, focus=None)
+    if _round_over(s):
+        leftovers = [card for c in s.conductors if c.taken_by is None for card in c.cards]
+        s = replace(
+            s,
+            discarded=add_cards(s.discarded, leftovers),
+            conductors=tuple(c if c.taken_by is not None else replace(c, cards=()) for c in s.conductors),
+        )
+        if s.triggered_by is None:
+            fresh = tuple(replace(c, cards=(), taken_by=None) for c in s.conductors)
+            return replace(s, conductors=fresh, round=s.round + 1, round_starter=s.current, phase="turn")
+    if s.triggered_by is not None:
+        if s.final_turns is None:  # the drawer's own turn just ended
+            remaining = tuple((s.triggered_by + 1 + i) % s.seats for i in range(s.seats))
+        else:
+            remaining = s.final_turns[1:]
+        if not remaining:
+            return replace(s, phase="over", current=None, final_turns=())
+        return replace(s, phase="final", current=remaining[0], final_turns=remaining)
+    assert s.current is not None
+    after = ((s.current + k) % s.seats for k in range(1, s.seats + 1))
+    return replace(s, phase="turn", current=next(seat for seat in after if not s.is_out(seat)))
+
+
+def _set_conductor(s: State, index: int, conductor: Conductor) -> State:
+    conductors = list(s.conductors)
+    conductors[index] = conductor
+    return replace(s, conductors=tuple(conductors))
+
+
+def _set_collection(s: State, seat: int, cards: tuple[int, ...]) -> State:
+    collections = list(s.collections)
+    collections[seat] = cards
+    return replace(s, collections=tuple(collections))
+
+
+# -- which actions exist ----------------------------------------------------------------
+
+
+def _takes(s: State) -> list[Action]:
+    return [Action("take", (i,)) for i, c in enumerate(s.conductors) if c.can_be_taken()]
+
+
+def _turn_choices(s: State) -> list[Action]:
+    # "If there is nowhere to place a card, you must instead take a Conductor."
+    can_draw = bool(s.deck) and any(c.accepts_card() for c in s.conductors)
+    return ([Action("draw")] if can_draw else []) + _takes(s)
+
+
+def _place_choices(s: State) -> list[Action]:
+    return [Action("place", (i,)) for i, c in enumerate(s.conductors) if c.accepts_card()]
+
+
+def _after_place_choices(s: State) -> list[Action]:
+    return [Action("take", (s.focus,)), Action("decline")] if s.focus is not None else []
+
+
+def _pile_choices(s: State) -> list[Action]:
+    cards = s.conductors[s.focus].cards if s.focus is not None else ()
+    return [Action("return", (v,)) for v in sorted(set(cards))]
+
+
+def _collection_choices(verb: str) -> Callable[[State], list[Action]]:
+    def choices(s: State) -> list[Action]:
+        cards = s.collections[s.current] if s.current is not None else ()
+        return [Action(verb, (v,)) for v in sorted(set(cards))]
+
+    return choices
+
+
+def _final_choices(s: State) -> list[Action]:
+    # "You are not required to take a pile on your last turn. You may choose to pass."
+    return _takes(s) + [Action("pass")]
+
+
+# -- THE TABLE: every phase, who decides it, and what may happen in it -------------------
+
+Handler = Callable[[State, int, Action], State]
+
+
+@dataclass(frozen=True)
+class SeatPhase:
+    """A phase decided by ``state.current``: its legal actions and a handler per verb."""
+
+    choices: Callable[[State], list[Action]]
+    verbs: Mapping[str, Handler]
+
+
+@dataclass(frozen=True)
+class ChancePhase:
+    """A phase decided by chance: the step to resolve and how its outcome applies."""
+
+    step: Callable[[State], ChanceStep]
+    resolve: Callable[[State, tuple[int, ...]], State]
+
+
+TABLE: dict[str, SeatPhase | ChancePhase | None] = {
+    "setup-tiles": ChancePhase(_tiles_step, _resolve_tiles),
+    "setup-first": ChancePhase(_first_step, _resolve_first),
+    "turn": SeatPhase(_turn_choices, {"draw": _draw, "take": _take}),
+    "draw": ChancePhase(_draw_step, _resolve_draw),
+    "place": SeatPhase(_place_choices, {"place": _place}),
+    "after-place": SeatPhase(_after_place_choices, {"take": _take, "decline": _decline}),
+    "return-from-pile": SeatPhase(_pile_choices, {"return": _return_from_pile}),
+    "return-collected": SeatPhase(_collection_choices("return"), {"return": _return_collected}),
+    "bonus-draw": ChancePhase(_bonus_step, _resolve_bonus),
+    "pass-left": SeatPhase(_collection_choices("give"), {"give": _give}),
+    "final": SeatPhase(_final_choices, {"take": _take, "pass": _pass}),
+    "over": None,
+}
+
+
+# -- the public functions ---------------------------------------------------------------
+
+
+def pending(s: State) -> Decision:
+    """Whose decision it is: a seat, chance, or nobody (the game is over)."""
+    phase = TABLE[s.phase]
+    if phase is None:
+        return GameOver()
+    if isinstance(phase, ChancePhase):
+        return Chance(phase.step(s))
+    assert s.current is not None
+    return Turn(s.current)
+
+
+def legal_actions(s: State, seat: int) -> tuple[Action, ...]:
+    """The actions ``seat`` may take now (empty unless it is that seat's decision)."""
+    phase = TABLE[s.phase]
+    if not isinstance(phase, SeatPhase) or seat != s.current:
+        return ()
+    return tuple(phase.choices(s))
+
+
+def apply(s: State, seat: int, action: Action) -> State:
+    """The state after ``seat`` takes ``action``; IllegalAction if it may not."""
+    phase = TABLE[s.phase]
+
+    def refuse(why: str) -> IllegalAction:
+        return IllegalAction(f"phase {s.phase}: seat {seat} may not {action.text!r}: {why}")
+
+    if not isinstance(phase, SeatPhase):
+        raise refuse("no seat decides now" if phase is None else "chance must be resolved first")
+    if seat != s.current:
+        raise refuse(f"it is seat {s.current}'s decision")
+    if action.verb not in phase.verbs:
+        raise refuse(f"this phase allows only {', '.join(phase.verbs)}")
+    legal = phase.choices(s)
+    if action not in legal:
+        raise refuse(f"legal now: {', '.join(a.text for a in legal)}")
+    return phase.verbs[action.verb](s, seat, action)
+
+
+def resolve(s: State, outcome: tuple[int, ...]) -> State:
+    """The state after the pending chance step came out as ``outcome``."""
+    phase = TABLE[s.phase]
+    if not isinstance(phase, ChancePhase):
+        raise IllegalAction(f"phase {s.phase}: chance may not act: no chance step is pending")
+    try:
+        phase.step(s).check(outcome)
+    except ValueError as error:
+        raise IllegalAction(f"phase {s.phase}: chance outcome {outcome!r} rejected: {error}") from None
+    return phase.resolve(s, outcome)

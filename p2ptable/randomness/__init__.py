@@ -1,0 +1,1 @@
+"""Commit-reveal randomness from per-seat hash chains (see protocol/randomness.md)."""

@@ -1,0 +1,1 @@
+"""The signed, hash-chained game log: entries, the file format, validation, verify."""

@@ -1,0 +1,297 @@
+"""The ledger: a game's log, validated entry by entry against the rules.
+
+How it works
+------------
+A :class:`Ledger` starts from a genesis entry and accepts one entry at a time.
+:meth:`Ledger.expected` says what the next entry must be, straight from the
+rules' pending decision:
+
+======================  ===========================================  ==============
+rules say               next entry                                   signed by
+======================  ===========================================  ==============
+``Turn(seat)``          ``action`` by that seat                      that seat
+``Simultaneous(seats)`` ``action`` by the lowest seat still to choose that seat
+``Chance(step)``        ``chance`` with every seat's next preimage   each seat, own reveal
+``GameOver``            ``result`` with the scores and winners       every seat
+after ``result``        nothing                                      -
+======================  ===========================================  ==============
+
+:meth:`Ledger.append` checks, in order: the frame decodes, the index and the hash
+link, the kind and author against ``expected()``, the signature(s), then the
+content (legal action, preimages on their chains, the re-derived chance outcome,
+the recomputed result) and only then applies it.  Any failure raises
+:class:`InvalidEntry` with the entry index, the reason and, when a valid
+signature proves who wrote it, the ``culprit`` seat.  A rejected entry leaves the
+ledger unchanged, so a live peer can keep going after bad input.
+
+Verifying a replay file is: read the genesis, append every entry, check the end.
+The same class validates entries arriving from peers in a live game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from p2ptable.engine.api import (
+    Action,
+    Chance,
+    ChanceStep,
+    Game,
+    GameOver,
+    IllegalAction,
+    Outcome,
+    RulesError,
+    Simultaneous,
+    Turn,
+    normalize_options,
+)
+from p2ptable.engine.registry import get_game
+from p2ptable.randomness.chain import check_preimage
+from p2ptable.randomness.derive import derive_outcome
+from p2ptable.replay.entries import (
+    PROTOCOL,
+    Entry,
+    MalformedEntry,
+    game_id_of,
+    reveal_message,
+    signed_message,
+)
+from p2ptable.crypto.signing import verify_signature
+
+MAX_SEAT_NAME = 32
+MAX_CHAIN_LEN = 1 << 16
+
+
+class InvalidEntry(Exception):
+    """Entry ``index`` is not acceptable.  ``culprit`` is the seat whose valid
+    signature is on the offending content, when there is one."""
+
+    def __init__(self, index: int, reason: str, culprit: int | None = None) -> None:
+        super().__init__(f"entry {index}: {reason}")
+        self.index = index
+        self.reason = reason
+        self.culprit = culprit
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    name: str
+    key: bytes
+    chain_head: bytes
+
+
+@dataclass(frozen=True)
+class Expected:
+    """What the next entry must be: ``kind`` and, for an action, the ``seat``;
+    for a chance entry the ``step`` and its number; for a result the ``outcome``."""
+
+    kind: str  # "action" | "chance" | "result" | "none"
+    seat: int | None = None
+    chance: ChanceStep | None = None
+    step_number: int | None = None
+    outcome: Outcome | None = None
+
+
+@dataclass(frozen=True)
+class Applied:
+    """What an accepted entry did, for screens and narratives."""
+
+    index: int
+    kind: str
+    seat: int | None
+    text: str
+
+
+def _genesis_error(reason: str) -> InvalidEntry:
+    return InvalidEntry(0, f"genesis: {reason}")
+
+
+class Ledger:
+    """A validated log and the game state it leads to."""
+
+    def __init__(self, genesis: Entry) -> None:
+        body = genesis.body
+        if body["t"] != "genesis":
+            raise _genesis_error(f"the first entry must be a genesis, not {body['t']}")
+        if body["protocol"] != PROTOCOL:
+            raise _genesis_error(f"protocol {body['protocol']!r} is not {PROTOCOL!r}")
+        try:
+            self.game: Game = get_game(body["game"])
+        except KeyError as exc:
+            raise _genesis_error(str(exc.args[0])) from None
+        self.seats = _parse_seats(body["seats"])
+        n = len(self.seats)
+        try:
+            options = normalize_options(self.game, n, body["options"])
+        except RulesError as exc:
+            raise _genesis_error(str(exc)) from None
+        if options != body["options"]:
+            raise _genesis_error("options must list every option explicitly")
+        if not 1 <= body["chain_len"] <= MAX_CHAIN_LEN:
+            raise _genesis_error(f"chain_len must be 1..{MAX_CHAIN_LEN}")
+        if len(body["nonce"]) != 16:
+            raise _genesis_error("nonce must be 16 bytes")
+        self.options = options
+        self.chain_len = body["chain_len"]
+        self.game_id = game_id_of(genesis.body_bytes)
+        message = signed_message(self.game_id, genesis.body_bytes)
+        if [seat for seat, _ in genesis.sigs] != list(range(n)):
+            raise _genesis_error("needs exactly one signature from each seat, in seat order")
+        for seat, sig in genesis.sigs:
+            if not verify_signature(self.seats[seat].key, sig, message):
+                raise _genesis_error(f"bad signature from seat {seat} ({self.seats[seat].name})")
+        self.entries: list[Entry] = [genesis]
+        self.hashes: list[bytes] = [genesis.hash]
+        self.state: Any = self.game.initial(n, options)
+        self.chain_tips: list[bytes] = [s.chain_head for s in self.seats]
+        self.chance_steps = 0
+        self.result: Outcome | None = None
+
+    # -- what comes next -------------------------------------------------------
+
+    @property
+    def next_index(self) -> int:
+        return len(self.entries)
+
+    @property
+    def head(self) -> bytes:
+        return self.hashes[-1]
+
+    @property
+    def finished(self) -> bool:
+        return self.result is not None
+
+    def expected(self) -> Expected:
+        if self.result is not None:
+            return Expected("none")
+        decision = self.game.pending(self.state)
+        if isinstance(decision, Turn):
+            return Expected("action", seat=decision.seat)
+        if isinstance(decision, Simultaneous):
+            return Expected("action", seat=min(decision.seats))
+        if isinstance(decision, Chance):
+            return Expected("chance", chance=decision.step, step_number=self.chance_steps)
+        if isinstance(decision, GameOver):
+            return Expected("result", outcome=self.game.outcome(self.state))
+        raise TypeError(f"unknown decision {decision!r}")  # pragma: no cover
+
+    # -- accepting entries -----------------------------------------------------
+
+    def append(self, entry: Entry) -> Applied:
+        """Validate ``entry`` as the next one and apply it; InvalidEntry if not."""
+        index = self.next_index
+        try:
+            body = entry.body
+        except (MalformedEntry, ValueError) as exc:
+            raise InvalidEntry(index, f"malformed: {exc}") from None
+        if body["t"] == "genesis":
+            raise InvalidEntry(index, "a second genesis entry")
+        if body["i"] != index:
+            raise InvalidEntry(index, f"claims to be entry {body['i']} (duplicated or reordered?)")
+        if body["prev"] != self.head:
+            raise InvalidEntry(index, "does not link to the previous entry's hash")
+        expected = self.expected()
+        if expected.kind == "none":
+            raise InvalidEntry(index, "entry after the game's result")
+        if body["t"] != expected.kind:
+            raise InvalidEntry(index, f"expected a {expected.kind} entry, found {body['t']}")
+        handler = {"action": self._action, "chance": self._chance, "result": self._result}
+        applied = handler[body["t"]](index, entry, body, expected)
+        self.entries.append(entry)
+        self.hashes.append(entry.hash)
+        return applied
+
+    def _check_single_sig(self, index: int, entry: Entry, seat: int) -> None:
+        if len(entry.sigs) != 1 or entry.sigs[0][0] != seat:
+            raise InvalidEntry(index, f"must carry exactly one signature, by seat {seat}")
+        message = signed_message(self.game_id, entry.body_bytes)
+        if not verify_signature(self.seats[seat].key, entry.sigs[0][1], message):
+            raise InvalidEntry(index, f"bad signature (claimed by seat {seat})")
+
+    def _action(self, index: int, entry: Entry, body: dict, expected: Expected) -> Applied:
+        seat = body["seat"]
+        if seat != expected.seat:
+            raise InvalidEntry(index, f"seat {seat} acted out of turn (seat {expected.seat} to act)")
+        self._check_single_sig(index, entry, seat)
+        try:
+            action = Action.parse(body["action"])
+            text = self.game.describe(self.state, seat, action)
+            self.state = self.game.apply(self.state, seat, action)
+        except (ValueError, IllegalAction) as exc:
+            raise InvalidEntry(index, f"illegal action {body['action']!r}: {exc}", seat) from None
+        return Applied(index, "action", seat, text)
+
+    def _chance(self, index: int, entry: Entry, body: dict, expected: Expected) -> Applied:
+        step, number = expected.chance, expected.step_number
+        assert step is not None and number is not None
+        if body["step"] != number:
+            raise InvalidEntry(index, f"chance step {body['step']}, expected {number}")
+        if body["purpose"] != step.purpose:
+            raise InvalidEntry(index, f"purpose {body['purpose']!r}, expected {step.purpose!r}")
+        if number >= self.chain_len:
+            raise InvalidEntry(index, f"randomness chains exhausted ({self.chain_len} steps)")
+        n = len(self.seats)
+        pre = body["pre"]
+        if len(pre) != n or [seat for seat, _ in entry.sigs] != list(range(n)):
+            raise InvalidEntry(index, "needs one preimage and one reveal signature per seat")
+        for seat, sig in entry.sigs:
+            value = pre[seat]
+            if not isinstance(value, bytes):
+                raise InvalidEntry(index, f"preimage of seat {seat} is not bytes")
+            message = reveal_message(self.game_id, index, body["prev"], number, seat, value)
+            if not verify_signature(self.seats[seat].key, sig, message):
+                raise InvalidEntry(index, f"bad reveal signature (claimed by seat {seat})")
+            if not check_preimage(self.chain_tips[seat], value):
+                raise InvalidEntry(index, f"seat {seat} revealed a value not on its chain", seat)
+        outcome = derive_outcome(self.game_id, number, step.purpose, pre, step.ranges)
+        if tuple(body["outcome"]) != outcome:
+            raise InvalidEntry(index, f"recorded outcome {body['outcome']} != derived {list(outcome)}")
+        text = self.game.describe_chance(self.state, outcome)
+        self.state = self.game.resolve(self.state, outcome)
+        self.chain_tips = list(pre)
+        self.chance_steps += 1
+        return Applied(index, "chance", step.seat, text)
+
+    def _result(self, index: int, entry: Entry, body: dict, expected: Expected) -> Applied:
+        outcome = expected.outcome
+        assert outcome is not None
+        if list(body["scores"]) != list(outcome.scores) or list(body["winners"]) != list(
+            outcome.winners
+        ):
+            raise InvalidEntry(
+                index,
+                f"recorded result scores={body['scores']} winners={body['winners']} differs "
+                f"from the rules: scores={list(outcome.scores)} winners={list(outcome.winners)}",
+            )
+        n = len(self.seats)
+        if [seat for seat, _ in entry.sigs] != list(range(n)):
+            raise InvalidEntry(index, "the result needs one signature from each seat, in order")
+        message = signed_message(self.game_id, entry.body_bytes)
+        for seat, sig in entry.sigs:
+            if not verify_signature(self.seats[seat].key, sig, message):
+                raise InvalidEntry(index, f"bad result signature (claimed by seat {seat})")
+        self.result = outcome
+        return Applied(index, "result", None, outcome.explanation)
+
+
+def _parse_seats(raw: list) -> list[SeatInfo]:
+    seats = []
+    for number, item in enumerate(raw):
+        if not (isinstance(item, dict) and set(item) == {"name", "key", "chain"}):
+            raise _genesis_error(f"seat {number} must have exactly name, key and chain")
+        name, key, chain = item["name"], item["key"], item["chain"]
+        if not (isinstance(name, str) and 0 < len(name) <= MAX_SEAT_NAME and name.isprintable()):
+            raise _genesis_error(f"seat {number} name must be 1..{MAX_SEAT_NAME} printable chars")
+        if not (isinstance(key, bytes) and len(key) == 32):
+            raise _genesis_error(f"seat {number} key must be 32 bytes")
+        if not (isinstance(chain, bytes) and len(chain) == 32):
+            raise _genesis_error(f"seat {number} chain head must be 32 bytes")
+        seats.append(SeatInfo(name, key, chain))
+    if len({s.key for s in seats}) != len(seats):
+        raise _genesis_error("two seats share a public key")
+    if len({s.chain_head for s in seats}) != len(seats):
+        raise _genesis_error("two seats share a randomness chain head")
+    if len({s.name for s in seats}) != len(seats):
+        raise _genesis_error("two seats share a name")
+    return seats

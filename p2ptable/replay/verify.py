@@ -1,0 +1,101 @@
+"""Verify a replay file: start a fresh game and append every entry through the ledger.
+
+The report says whether the file is valid and, if not, the first bad entry's index,
+the reason and the seat whose signature is on the bad content (the cheater), when
+that can be proved.  Everything before the bad entry was checked and is reported
+(the final public state is the state after the last good entry).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from p2ptable.replay.entries import Entry, MalformedEntry
+from p2ptable.replay.ledger import Applied, InvalidEntry, Ledger
+from p2ptable.replay.logfile import parse_frames
+
+
+@dataclass
+class VerifyReport:
+    valid: bool = False
+    game: str | None = None
+    options: dict[str, str] = field(default_factory=dict)
+    seats: list[dict[str, str]] = field(default_factory=list)
+    entries: int = 0
+    result: dict[str, Any] | None = None
+    final: dict[str, Any] | None = None
+    error: dict[str, Any] | None = None
+    events: list[Applied] = field(default_factory=list)
+    ledger: Ledger | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "valid": self.valid,
+            "game": self.game,
+            "options": self.options,
+            "seats": self.seats,
+            "entries": self.entries,
+            "result": self.result,
+            "final": self.final,
+        }
+        if self.error is not None:
+            data["error"] = self.error
+        return data
+
+
+def verify_bytes(data: bytes) -> VerifyReport:
+    """Check a whole replay held in memory."""
+    report = VerifyReport()
+    frames = parse_frames(data)
+    try:
+        ledger = _replay(frames.payloads, report)
+        if frames.error is not None:
+            raise InvalidEntry(frames.error.index, frames.error.reason)
+        if not ledger.finished:
+            raise InvalidEntry(
+                ledger.next_index, "the log ends before the game is over (no result entry)"
+            )
+    except InvalidEntry as exc:
+        report.error = {"entry": exc.index, "reason": exc.reason, "culprit": exc.culprit}
+        if exc.culprit is not None and report.seats:
+            report.error["culprit_name"] = report.seats[exc.culprit]["name"]
+        return report
+    report.valid = True
+    return report
+
+
+def _replay(payloads: list[bytes], report: VerifyReport) -> Ledger:
+    if not payloads:
+        raise InvalidEntry(0, "no genesis entry")
+    try:
+        genesis = Entry.decode(payloads[0])
+    except MalformedEntry as exc:
+        raise InvalidEntry(0, f"malformed genesis: {exc}") from None
+    ledger = Ledger(genesis)
+    report.ledger = ledger
+    report.game = ledger.game.name
+    report.options = dict(ledger.options)
+    report.seats = [{"name": s.name, "key": s.key.hex()} for s in ledger.seats]
+    report.entries = 1
+    report.final = ledger.game.view(ledger.state, None)
+    for index, payload in enumerate(payloads[1:], start=1):
+        try:
+            entry = Entry.decode(payload)
+        except MalformedEntry as exc:
+            raise InvalidEntry(index, f"malformed: {exc}") from None
+        report.events.append(ledger.append(entry))
+        report.entries = index + 1
+        report.final = ledger.game.view(ledger.state, None)
+    if ledger.result is not None:
+        report.result = {
+            "scores": list(ledger.result.scores),
+            "winners": list(ledger.result.winners),
+            "explanation": ledger.result.explanation,
+        }
+    return ledger
+
+
+def verify_file(path: str | Path) -> VerifyReport:
+    return verify_bytes(Path(path).read_bytes())
