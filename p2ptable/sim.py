@@ -94,9 +94,7 @@ def simulate(
     return SimResult(path, len(ledger.entries), ledger.result, names)
 
 
-def _next_entry(
-    ledger: Ledger, seats: list[authoring.SeatSecrets], policies: list
-) -> Entry | None:
+def _next_entry(ledger: Ledger, seats: list[authoring.SeatSecrets], policies: list) -> Entry | None:
     expected = ledger.expected()
     if expected.kind == "action":
         seat = expected.seat

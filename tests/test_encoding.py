@@ -11,8 +11,9 @@ from p2ptable.crypto.encoding import EncodingError, pack, unpack_canonical
 
 values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**63), 2**64 - 1) | st.text() | st.binary(),
-    lambda children: st.lists(children, max_size=5)
-    | st.dictionaries(st.text(max_size=5), children, max_size=5),
+    lambda children: (
+        st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=5), children, max_size=5)
+    ),
     max_leaves=20,
 )
 

@@ -72,7 +72,9 @@ def test_outcome_depends_on_every_seat_step_and_purpose():
 def test_identical_contributions_do_not_cancel():
     # With XOR, two equal preimages would cancel; hashing the list does not.
     same = [b"\x05" * 32, b"\x05" * 32]
-    assert chance_seed(GAME_ID, 0, "roll", same) != chance_seed(GAME_ID, 0, "roll", [b"\0" * 32] * 2)
+    assert chance_seed(GAME_ID, 0, "roll", same) != chance_seed(
+        GAME_ID, 0, "roll", [b"\0" * 32] * 2
+    )
 
 
 def test_rejection_sampling_skips_words_above_the_limit():

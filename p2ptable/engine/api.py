@@ -106,8 +106,10 @@ class ChanceStep:
     def check(self, outcome: tuple[int, ...]) -> None:
         """Raise ValueError unless ``outcome`` fits this step."""
         if len(outcome) != len(self.ranges):
-            raise ValueError(f"{self.purpose}: expected {len(self.ranges)} values, got {len(outcome)}")
-        for value, size in zip(outcome, self.ranges):
+            raise ValueError(
+                f"{self.purpose}: expected {len(self.ranges)} values, got {len(outcome)}"
+            )
+        for value, size in zip(outcome, self.ranges, strict=True):
             if not (isinstance(value, int) and 0 <= value < size):
                 raise ValueError(f"{self.purpose}: value {value!r} outside [0, {size})")
 
@@ -204,15 +206,21 @@ class Game(Protocol[S]):
 def normalize_options(game: Game, seats: int, options: Mapping[str, str]) -> dict[str, str]:
     """Fill defaults and reject unknown names or values (a user-input error)."""
     if not game.min_seats <= seats <= game.max_seats:
-        raise BadOptions(f"{game.name} takes {game.min_seats} to {game.max_seats} players, not {seats}")
+        raise BadOptions(
+            f"{game.name} takes {game.min_seats} to {game.max_seats} players, not {seats}"
+        )
     known = {spec.name: spec for spec in game.options}
     for name in options:
         if name not in known:
-            raise BadOptions(f"{game.name} has no option {name!r} (known: {', '.join(known) or 'none'})")
+            raise BadOptions(
+                f"{game.name} has no option {name!r} (known: {', '.join(known) or 'none'})"
+            )
     result = {}
     for spec in game.options:
         value = options.get(spec.name, spec.default)
         if value not in spec.choices:
-            raise BadOptions(f"option {spec.name} must be one of {', '.join(spec.choices)}, not {value!r}")
+            raise BadOptions(
+                f"option {spec.name} must be one of {', '.join(spec.choices)}, not {value!r}"
+            )
         result[spec.name] = value
     return result

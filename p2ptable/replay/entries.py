@@ -122,7 +122,9 @@ _SHAPES: dict[str, dict[str, Any]] = {
 def check_body_shape(body: Any) -> None:
     """Raise MalformedEntry unless ``body`` has exactly the fields of its kind."""
     if not isinstance(body, dict) or body.get("t") not in _SHAPES:
-        raise MalformedEntry(f"unknown entry kind {body.get('t') if isinstance(body, dict) else body!r}")
+        raise MalformedEntry(
+            f"unknown entry kind {body.get('t') if isinstance(body, dict) else body!r}"
+        )
     shape = _SHAPES[body["t"]]
     if set(body) != set(shape):
         missing = sorted(set(shape) - set(body))

@@ -33,6 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from p2ptable.crypto.signing import verify_signature
 from p2ptable.engine.api import (
     Action,
     Chance,
@@ -57,7 +58,6 @@ from p2ptable.replay.entries import (
     reveal_message,
     signed_message,
 )
-from p2ptable.crypto.signing import verify_signature
 
 MAX_SEAT_NAME = 32
 MAX_CHAIN_LEN = 1 << 16
@@ -212,14 +212,18 @@ class Ledger:
     def _action(self, index: int, entry: Entry, body: dict, expected: Expected) -> Applied:
         seat = body["seat"]
         if seat != expected.seat:
-            raise InvalidEntry(index, f"seat {seat} acted out of turn (seat {expected.seat} to act)")
+            raise InvalidEntry(
+                index, f"seat {seat} acted out of turn (seat {expected.seat} to act)"
+            )
         self._check_single_sig(index, entry, seat)
         try:
             action = Action.parse(body["action"])
-            text = self.game.describe(self.state, seat, action)
-            self.state = self.game.apply(self.state, seat, action)
+            new_state = self.game.apply(self.state, seat, action)
         except (ValueError, IllegalAction) as exc:
             raise InvalidEntry(index, f"illegal action {body['action']!r}: {exc}", seat) from None
+        # Describe only once the action is known to be legal (describe may assume it).
+        text = self.game.describe(self.state, seat, action)
+        self.state = new_state
         return Applied(index, "action", seat, text)
 
     def _chance(self, index: int, entry: Entry, body: dict, expected: Expected) -> Applied:
@@ -246,7 +250,9 @@ class Ledger:
                 raise InvalidEntry(index, f"seat {seat} revealed a value not on its chain", seat)
         outcome = derive_outcome(self.game_id, number, step.purpose, pre, step.ranges)
         if tuple(body["outcome"]) != outcome:
-            raise InvalidEntry(index, f"recorded outcome {body['outcome']} != derived {list(outcome)}")
+            raise InvalidEntry(
+                index, f"recorded outcome {body['outcome']} != derived {list(outcome)}"
+            )
         text = self.game.describe_chance(self.state, outcome)
         self.state = self.game.resolve(self.state, outcome)
         self.chain_tips = list(pre)

@@ -55,7 +55,7 @@ def verify_summary(path: str, report: VerifyReport) -> str:
         lines.append(f"entries: {report.entries} checked")
     if report.result is not None:
         names = [s["name"] for s in report.seats]
-        scores = ", ".join(f"{n} {s}" for n, s in zip(names, report.result["scores"]))
+        scores = ", ".join(f"{n} {s}" for n, s in zip(names, report.result["scores"], strict=True))
         winners = " and ".join(names[w] for w in report.result["winners"])
         lines.append(f"result:  {scores}; winner: {winners}")
     if report.valid:
