@@ -1,0 +1,420 @@
+"""A seated peer's game session, sans-IO: bytes and time in, bytes and events out.
+
+Theory of operation
+-------------------
+Every peer holds the same :class:`~p2ptable.replay.ledger.Ledger`.  Nobody leads:
+the ledger's ``expected()`` says who may write the next entry, and every peer
+validates every entry before appending it, so all logs end byte-identical.
+
+=====================  ===============================================================
+ledger expects         what this session does
+=====================  ===============================================================
+our action             nothing until :meth:`submit`; then append, write, broadcast
+another seat's action  wait for its ``entry`` message (or fetch it via ``get``)
+chance                 broadcast our reveal at once; when every seat's reveal is in,
+                       each peer assembles the same chance entry itself (one round)
+result                 broadcast our signature on the result we computed; assemble
+                       when all signatures are in
+nothing (game over)    answer catch-up requests only
+=====================  ===============================================================
+
+Timers come from :meth:`tick` (the caller passes ``now``; no clock here): a
+``ping`` every ``PING_EVERY`` seconds carries our log length and head hash, so a
+peer that is behind is sent what it lacks and a peer that is ahead is asked.
+
+Bad input from a peer (malformed, bad signature, replayed, out of turn, illegal)
+is rejected with a :class:`Rejected` event naming the reason, and the game goes
+on.  A peer that signs two different entries for one position (equivocation),
+signs a reveal that is not on its chain, or is alive but withholds its reveal or
+result signature past ``withhold_timeout`` is caught: the session stops with a
+signed ``abort`` entry holding the evidence, appended to the log and broadcast.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from p2ptable.crypto.signing import verify_signature
+from p2ptable.engine.api import Action, Outcome
+from p2ptable.net.wire import Message, RemoteProtocolError, open_frame, seal
+from p2ptable.randomness.chain import check_preimage
+from p2ptable.replay import authoring
+from p2ptable.replay.entries import Entry, MalformedEntry, reveal_message, signed_message
+from p2ptable.replay.ledger import Applied, InvalidEntry, Ledger
+
+PING_EVERY = 1.0
+BATCH = 256
+MAX_BUFFERED = 4096
+
+ALL = None  # destination: every other seat
+
+
+class LocalProtocolError(Exception):
+    """We (our user or our code) tried something the rules or protocol forbid."""
+
+
+@dataclass(frozen=True)
+class Rejected:
+    seat: int | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class Stopped:
+    reason: str
+    culprit: int | None
+
+
+@dataclass(frozen=True)
+class Finished:
+    outcome: Outcome
+
+
+Event = Applied | Rejected | Stopped | Finished
+
+
+@dataclass
+class _PeerState:
+    boots: set[bytes] = field(default_factory=set)
+    boot: bytes | None = None
+    seq: int = -1
+    last_contact: float | None = None
+    their_len: int = 0
+
+
+class Session:
+    """One seat's view of a running game.  See the module docstring."""
+
+    def __init__(
+        self,
+        ledger: Ledger,
+        seat: int,
+        secrets: authoring.SeatSecrets,
+        now: float,
+        write: Callable[[bytes], None] | None = None,
+        withhold_timeout: float = 20.0,
+        boot: bytes | None = None,
+    ) -> None:
+        self.ledger = ledger
+        self.seat = seat
+        self.secrets = secrets
+        self.write = write or (lambda payload: None)
+        self.withhold_timeout = withhold_timeout
+        self.n = len(ledger.seats)
+        self.keys = [s.key for s in ledger.seats]
+        self.boot = boot or os.urandom(8)
+        self.seq = 0
+        self.peers = {s: _PeerState() for s in range(self.n) if s != seat}
+        self.outgoing: list[tuple[int | None, bytes]] = []
+        self.events: list[Event] = []
+        self.stopped: Stopped | None = None
+        self._future: dict[int, Entry] = {}
+        self._reveals: dict[int, dict[int, tuple[bytes, bytes]]] = {}
+        self._rsigs: dict[int, dict[int, bytes]] = {}
+        self._waiting_since: float | None = None
+        self._next_ping = now
+        self._send(ALL, "hello", {"len": ledger.next_index})
+        self._progress(now)
+
+    # -- public API ------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return self.ledger.finished
+
+    def take_outgoing(self) -> list[tuple[int | None, bytes]]:
+        out, self.outgoing = self.outgoing, []
+        return out
+
+    def take_events(self) -> list[Event]:
+        out, self.events = self.events, []
+        return out
+
+    def my_turn(self) -> bool:
+        expected = self.ledger.expected()
+        return self.stopped is None and expected.kind == "action" and expected.seat == self.seat
+
+    def submit(self, action: Action, now: float) -> None:
+        """Our player's move: validate, write, broadcast."""
+        if not self.my_turn():
+            raise LocalProtocolError("it is not your turn")
+        entry = authoring.action_entry(self.ledger, self.seat, self.secrets, action)
+        try:
+            self._append(entry)
+        except InvalidEntry as exc:
+            raise LocalProtocolError(exc.reason) from None
+        self._send(ALL, "entry", {"entry": entry.encode()})
+        self._progress(now)
+
+    def receive(self, frame: bytes, now: float) -> None:
+        """Handle one frame from the network."""
+        try:
+            message = open_frame(frame, self.ledger.game_id, self.keys)
+            self._check_fresh(message)
+        except RemoteProtocolError as exc:
+            self.events.append(Rejected(exc.seat, exc.reason))
+            return
+        peer = self.peers[message.sender]
+        peer.last_contact = now
+        handler = getattr(self, f"_on_{message.kind}")
+        try:
+            handler(message, now)
+        except RemoteProtocolError as exc:
+            self.events.append(Rejected(message.sender, exc.reason))
+        self._progress(now)
+
+    def tick(self, now: float) -> None:
+        if now >= self._next_ping:
+            self._next_ping = now + PING_EVERY
+            if self.stopped is None or True:
+                self._send(ALL, "ping", {"len": self.ledger.next_index, "head": self.ledger.head})
+        self._check_withholding(now)
+
+    def silent_peers(self, now: float, after: float = 3.0) -> list[tuple[int, float | None]]:
+        """Seats we have not heard from for ``after`` seconds (None: never)."""
+        out = []
+        for seat, peer in self.peers.items():
+            if peer.last_contact is None or now - peer.last_contact >= after:
+                out.append((seat, None if peer.last_contact is None else now - peer.last_contact))
+        return out
+
+    # -- sending ---------------------------------------------------------------
+
+    def _send(self, dest: int | None, kind: str, data: dict) -> None:
+        message = Message(kind, self.ledger.game_id, self.seat, self.boot, self.seq, data)
+        self.seq += 1
+        self.outgoing.append((dest, seal(message, self.secrets.key)))
+
+    # -- receiving ---------------------------------------------------------------
+
+    def _check_fresh(self, message: Message) -> None:
+        peer = self.peers.get(message.sender)
+        if peer is None:
+            raise RemoteProtocolError("message claims to come from our own seat", message.sender)
+        if message.boot == peer.boot:
+            if message.seq <= peer.seq:
+                raise RemoteProtocolError(
+                    f"replayed message (seq {message.seq} already seen)", message.sender
+                )
+        elif message.boot in peer.boots:
+            raise RemoteProtocolError("replayed message from an earlier run", message.sender)
+        else:
+            peer.boots.add(message.boot)
+            peer.boot = message.boot
+        peer.seq = message.seq
+
+    def _on_hello(self, message: Message, now: float) -> None:
+        # A peer (re)started: tell it where we are and resend what we owe it.
+        peer = self.peers[message.sender]
+        peer.their_len = message.data["len"]
+        self._send(
+            message.sender, "ping", {"len": self.ledger.next_index, "head": self.ledger.head}
+        )
+        self._resend_contribution(message.sender)
+        self._push_catch_up(message.sender, peer.their_len)
+
+    def _on_ping(self, message: Message, now: float) -> None:
+        peer = self.peers[message.sender]
+        theirs = message.data["len"]
+        previous = peer.their_len
+        peer.their_len = theirs
+        if theirs < self.ledger.next_index and theirs != previous:
+            self._push_catch_up(message.sender, theirs)
+        elif theirs > self.ledger.next_index:
+            self._send(message.sender, "get", {"from": self.ledger.next_index})
+
+    def _on_get(self, message: Message, now: float) -> None:
+        self._push_catch_up(message.sender, message.data["from"])
+
+    def _push_catch_up(self, dest: int, start: int) -> None:
+        if 0 < start < self.ledger.next_index:
+            batch = [e.encode() for e in self.ledger.entries[start : start + BATCH]]
+            self._send(dest, "entries", {"from": start, "entries": batch})
+
+    def _on_entries(self, message: Message, now: float) -> None:
+        for raw in message.data["entries"]:
+            if not isinstance(raw, bytes):
+                raise RemoteProtocolError("catch-up entries must be bytes")
+            self._take_entry(raw, message.sender, relayed=True)
+            if self.stopped is not None:
+                return
+
+    def _on_entry(self, message: Message, now: float) -> None:
+        self._take_entry(message.data["entry"], message.sender, relayed=False)
+
+    def _take_entry(self, raw: bytes, sender: int, relayed: bool) -> None:
+        try:
+            entry = Entry.decode(raw)
+        except MalformedEntry as exc:
+            raise RemoteProtocolError(f"malformed entry: {exc}") from None
+        body = entry.body
+        if body["t"] == "genesis":
+            return
+        index = body["i"]
+        if not relayed and (body["t"] != "action" or body["seat"] != sender):
+            raise RemoteProtocolError("an entry message must carry the sender's own action")
+        if index < self.ledger.next_index:
+            if entry.hash != self.ledger.hashes[index]:
+                self._check_equivocation(index, entry)
+            return
+        if index > self.ledger.next_index:
+            if len(self._future) < MAX_BUFFERED:
+                self._future[index] = entry
+            self._send(sender, "get", {"from": self.ledger.next_index})
+            return
+        try:
+            self._append(entry)
+        except InvalidEntry as exc:
+            raise RemoteProtocolError(exc.reason) from None
+        self._drain_future()
+
+    def _drain_future(self) -> None:
+        while self.ledger.next_index in self._future and self.stopped is None:
+            entry = self._future.pop(self.ledger.next_index)
+            try:
+                self._append(entry)
+            except InvalidEntry as exc:
+                self.events.append(Rejected(None, exc.reason))
+                return
+
+    def _on_reveal(self, message: Message, now: float) -> None:
+        d = message.data
+        if d["i"] < self.ledger.next_index:
+            return  # late duplicate: the chance entry is already in the log
+        bucket = self._reveals.setdefault(d["i"], {})
+        if len(self._reveals) > MAX_BUFFERED:
+            raise RemoteProtocolError("too many pending reveals")
+        bucket[message.sender] = (d["pre"], d["sig"], d["prev"], d["step"])  # type: ignore[assignment]
+
+    def _on_rsig(self, message: Message, now: float) -> None:
+        if message.data["i"] < self.ledger.next_index:
+            return
+        self._rsigs.setdefault(message.data["i"], {})[message.sender] = message.data["sig"]
+
+    def _on_stop(self, message: Message, now: float) -> None:
+        raise RemoteProtocolError("stop messages are not supported yet")
+
+    # -- progress ----------------------------------------------------------------
+
+    def _append(self, entry: Entry) -> None:
+        applied = self.ledger.append(entry)
+        self.write(entry.encode())
+        self.events.append(applied)
+        self._waiting_since = None
+        if self.ledger.finished and self.ledger.result is not None:
+            self.events.append(Finished(self.ledger.result))
+
+    def _progress(self, now: float) -> None:
+        """Do every automatic step the ledger allows, until it waits on someone."""
+        for _ in range(10_000):
+            if self.stopped is not None:
+                return
+            expected = self.ledger.expected()
+            index = self.ledger.next_index
+            if expected.kind == "chance":
+                if not self._advance_chance(index, now):
+                    return
+            elif expected.kind == "result":
+                if not self._advance_result(index, now):
+                    return
+            else:
+                return
+
+    def _advance_chance(self, index: int, now: float) -> bool:
+        bucket = self._reveals.setdefault(index, {})
+        if self.seat not in bucket:
+            pre, sig = authoring.reveal(self.ledger, self.seat, self.secrets)
+            bucket[self.seat] = (pre, sig, self.ledger.head, self.ledger.chance_steps)
+            self._send_reveal(ALL, index)
+            self._waiting_since = now
+        valid: dict[int, tuple[bytes, bytes]] = {}
+        for seat, (pre, sig, prev, step) in list(bucket.items()):
+            problem = self._reveal_problem(index, seat, pre, sig, prev, step)
+            if problem is None:
+                valid[seat] = (pre, sig)
+            else:
+                del bucket[seat]
+                self.events.append(Rejected(seat, problem))
+        if len(valid) < self.n:
+            return False
+        entry = authoring.chance_entry(self.ledger, valid)
+        del self._reveals[index]
+        self._append(entry)
+        self._drain_future()
+        return True
+
+    def _reveal_problem(
+        self, index: int, seat: int, pre: bytes, sig: bytes, prev: bytes, step: int
+    ) -> str | None:
+        if prev != self.ledger.head or step != self.ledger.chance_steps:
+            return f"reveal for a different log position (step {step})"
+        message = reveal_message(self.ledger.game_id, index, prev, step, seat, pre)
+        if not verify_signature(self.keys[seat], sig, message):
+            return "bad reveal signature"
+        if not check_preimage(self.ledger.chain_tips[seat], pre):
+            return "revealed a value that is not on its committed chain"
+        return None
+
+    def _send_reveal(self, dest: int | None, index: int) -> None:
+        pre, sig, prev, step = self._reveals[index][self.seat]  # type: ignore[misc]
+        data = {"i": index, "prev": prev, "step": step, "pre": pre, "sig": sig}
+        self._send(dest, "reveal", data)
+
+    def _advance_result(self, index: int, now: float) -> bool:
+        body = authoring.result_body(self.ledger)
+        sigs = self._rsigs.setdefault(index, {})
+        if self.seat not in sigs:
+            sigs[self.seat] = authoring.sign_result(self.ledger, body, self.secrets)
+            self._send(ALL, "rsig", {"i": index, "sig": sigs[self.seat]})
+            self._waiting_since = now
+        message = signed_message(self.ledger.game_id, body)
+        for seat, sig in list(sigs.items()):
+            if not verify_signature(self.keys[seat], sig, message):
+                del sigs[seat]
+                self.events.append(
+                    Rejected(seat, "result signature does not match the rules' result")
+                )
+        if len(sigs) < self.n:
+            return False
+        self._append(Entry(body, tuple(sorted(sigs.items()))))
+        return True
+
+    def _resend_contribution(self, dest: int) -> None:
+        index = self.ledger.next_index
+        if self.seat in self._reveals.get(index, {}):
+            self._send_reveal(dest, index)
+        if self.seat in self._rsigs.get(index, {}):
+            self._send(dest, "rsig", {"i": index, "sig": self._rsigs[index][self.seat]})
+
+    # -- cheating ----------------------------------------------------------------
+
+    def _check_equivocation(self, index: int, other: Entry) -> None:
+        mine = self.ledger.entries[index]
+        if mine.kind != "action" or other.kind != "action":
+            raise RemoteProtocolError(f"conflicting entry {index} (not an action)")
+        seat = mine.body["seat"]
+        if other.body["seat"] != seat or other.body["i"] != index:
+            raise RemoteProtocolError(f"conflicting entry {index} from another seat")
+        message = signed_message(self.ledger.game_id, other.body_bytes)
+        if len(other.sigs) != 1 or not verify_signature(self.keys[seat], other.sigs[0][1], message):
+            raise RemoteProtocolError(f"conflicting entry {index} with a bad signature")
+        self._stop(f"seat {seat} signed two different entries for position {index}", seat)
+
+    def _check_withholding(self, now: float) -> None:
+        if self.stopped is not None or self._waiting_since is None:
+            return
+        if now - self._waiting_since < self.withhold_timeout:
+            return
+        index = self.ledger.next_index
+        have = self._reveals.get(index) or self._rsigs.get(index) or {}
+        for seat, peer in self.peers.items():
+            alive = peer.last_contact is not None and now - peer.last_contact < 3 * PING_EVERY
+            if seat not in have and alive and peer.their_len >= index:
+                self._stop(f"seat {seat} withheld its contribution to entry {index}", seat)
+                return
+
+    def _stop(self, reason: str, culprit: int | None) -> None:
+        self.stopped = Stopped(reason, culprit)
+        self.events.append(self.stopped)

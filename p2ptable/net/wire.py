@@ -1,0 +1,118 @@
+"""Signed wire messages between seated peers (protocol/wire.md).
+
+A frame on the wire is ``pack([envelope, signature])`` where ``envelope`` is the
+canonical msgpack of::
+
+    {"k": kind, "table": game_id, "from": seat, "boot": 8 bytes, "seq": n, "d": {...}}
+
+and ``signature`` is the sender seat's Ed25519 signature over
+``WIRE_DOMAIN || envelope``.  ``boot`` is random per process start and ``seq``
+counts messages within a boot, so a replayed frame is recognised; the game id ties
+every frame to one table.  :func:`open_frame` checks all of it and raises
+:class:`RemoteProtocolError` with a specific reason: the peer, not us, was wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from p2ptable.crypto.encoding import EncodingError, pack, unpack_canonical
+from p2ptable.crypto.signing import SigningKey, verify_signature
+
+WIRE_DOMAIN = b"p2ptable/wire/v1\x00"
+MAX_FRAME = 256 * 1024
+
+# kind -> required data fields and their types
+KINDS: dict[str, dict[str, type]] = {
+    "hello": {"len": int},
+    "ping": {"len": int, "head": bytes},
+    "entry": {"entry": bytes},
+    "reveal": {"i": int, "prev": bytes, "step": int, "pre": bytes, "sig": bytes},
+    "rsig": {"i": int, "sig": bytes},
+    "get": {"from": int},
+    "entries": {"from": int, "entries": list},
+    "stop": {"entry": bytes},
+}
+
+
+class RemoteProtocolError(Exception):
+    """A peer sent something we must reject.  ``seat`` is the sender when known."""
+
+    def __init__(self, reason: str, seat: int | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.seat = seat
+
+
+@dataclass(frozen=True)
+class Message:
+    kind: str
+    table: bytes
+    sender: int
+    boot: bytes
+    seq: int
+    data: dict[str, Any]
+
+
+def seal(message: Message, key: SigningKey) -> bytes:
+    envelope = pack(
+        {
+            "k": message.kind,
+            "table": message.table,
+            "from": message.sender,
+            "boot": message.boot,
+            "seq": message.seq,
+            "d": message.data,
+        }
+    )
+    return pack([envelope, key.sign(WIRE_DOMAIN + envelope)])
+
+
+def open_frame(frame: bytes, table: bytes, keys: Sequence[bytes]) -> Message:
+    """Decode and authenticate ``frame``; RemoteProtocolError says what is wrong."""
+    if len(frame) > MAX_FRAME:
+        raise RemoteProtocolError(f"oversized frame ({len(frame)} bytes > {MAX_FRAME})")
+    try:
+        outer = unpack_canonical(frame)
+    except EncodingError as exc:
+        raise RemoteProtocolError(f"malformed frame: {exc}") from None
+    if not (
+        isinstance(outer, list)
+        and len(outer) == 2
+        and isinstance(outer[0], bytes)
+        and isinstance(outer[1], bytes)
+    ):
+        raise RemoteProtocolError("malformed frame: expected [envelope, signature]")
+    envelope_bytes, signature = outer
+    try:
+        env = unpack_canonical(envelope_bytes)
+    except EncodingError as exc:
+        raise RemoteProtocolError(f"malformed envelope: {exc}") from None
+    fields = {"k": str, "table": bytes, "from": int, "boot": bytes, "seq": int, "d": dict}
+    if not isinstance(env, dict) or set(env) != set(fields):
+        raise RemoteProtocolError("malformed envelope: wrong fields")
+    for name, typ in fields.items():
+        if not isinstance(env[name], typ) or (typ is int and isinstance(env[name], bool)):
+            raise RemoteProtocolError(f"malformed envelope: {name} must be {typ.__name__}")
+    sender = env["from"]
+    if env["table"] != table:
+        raise RemoteProtocolError("message for another table", None)
+    if not 0 <= sender < len(keys):
+        raise RemoteProtocolError(f"unknown sender seat {sender}")
+    if not verify_signature(keys[sender], signature, WIRE_DOMAIN + envelope_bytes):
+        raise RemoteProtocolError(f"bad signature (claimed seat {sender})")
+    kind = env["k"]
+    if kind not in KINDS:
+        raise RemoteProtocolError(f"unknown message type {kind!r}", sender)
+    data = env["d"]
+    spec = KINDS[kind]
+    if set(data) != set(spec) or not all(
+        isinstance(data[k], t) and not (t is int and isinstance(data[k], bool))
+        for k, t in spec.items()
+    ):
+        raise RemoteProtocolError(f"malformed {kind} message", sender)
+    if len(env["boot"]) != 8 or env["seq"] < 0:
+        raise RemoteProtocolError("malformed envelope: boot/seq", sender)
+    return Message(kind, env["table"], sender, env["boot"], env["seq"], data)
