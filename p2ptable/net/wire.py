@@ -34,6 +34,7 @@ KINDS: dict[str, dict[str, type]] = {
     "get": {"from": int},
     "entries": {"from": int, "entries": list},
     "stop": {"entry": bytes},
+    "gsig": {"sig": bytes},
 }
 
 

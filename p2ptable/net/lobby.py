@@ -1,0 +1,282 @@
+"""Filling a table, sans-IO: the join-code handshake, the roster and the genesis.
+
+Theory of operation
+-------------------
+The host is only the first contact.  A joiner proves it knows the join code, and
+the host proves it knows it too, without the code ever crossing the network:
+
+    K = scrypt(code, salt = "p2ptable/join/v1" || table_id, n=2**14, r=8, p=1)
+
+    joiner -> host   knock     {key, nonce_j}
+    host   -> joiner challenge {table, key_h, nonce_h, game, options, seats,
+                                proof_h = HMAC(K, "host"   || T)}
+    joiner -> host   join      {name, chain, endpoint, proof_j = HMAC(K, "joiner" || T)}
+    host   -> all    roster    {members, full}
+
+with ``T = table || nonce_j || nonce_h || key_h || key_j``.  Every lobby frame is
+signed by its sender's key, so once admitted a key cannot be impersonated.  When
+the roster is full, it carries the genesis body, which every member rebuilds from
+the roster and checks before signing it (``gsig`` over the game mesh).  A
+stranger without the code can neither take a seat nor sign anything a seated
+peer accepts.
+
+An eavesdropper who records a handshake can try codes offline; scrypt makes each
+guess cost tens of milliseconds, and codes are fresh for every table.
+"""
+
+from __future__ import annotations
+
+import hmac
+import os
+import secrets as pysecrets
+from dataclasses import dataclass, field
+
+from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
+
+from p2ptable.crypto.encoding import EncodingError, pack, unpack_canonical
+from p2ptable.crypto.signing import verify_signature
+from p2ptable.replay import authoring
+
+LOBBY_DOMAIN = b"p2ptable/lobby/v1\x00"
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L
+MAX_NAME = 32
+
+
+class LobbyError(Exception):
+    """The lobby cannot go on (wrong code, table full, bad host)."""
+
+
+def new_code() -> str:
+    raw = "".join(pysecrets.choice(CODE_ALPHABET) for _ in range(6))
+    return f"{raw[:3]}-{raw[3:]}"
+
+
+def normalize_code(code: str) -> str:
+    cleaned = code.replace("-", "").replace(" ", "").upper()
+    if not cleaned or any(c not in CODE_ALPHABET for c in cleaned):
+        raise LobbyError(f"not a join code: {code!r} (letters and digits like 7KQ-M2X)")
+    return cleaned
+
+
+def code_key(code: str, table: bytes) -> bytes:
+    kdf = Scrypt(salt=b"p2ptable/join/v1" + table, length=32, n=2**14, r=8, p=1)
+    return kdf.derive(normalize_code(code).encode())
+
+
+def _transcript(table: bytes, nonce_j: bytes, nonce_h: bytes, key_h: bytes, key_j: bytes) -> bytes:
+    return table + nonce_j + nonce_h + key_h + key_j
+
+
+def _proof(key: bytes, role: bytes, transcript: bytes) -> bytes:
+    return hmac.new(key, role + transcript, "sha256").digest()
+
+
+def seal_lobby(kind: str, data: dict, secrets: authoring.SeatSecrets) -> bytes:
+    envelope = pack({"k": kind, "key": secrets.key.public, "d": data})
+    return pack([envelope, secrets.key.sign(LOBBY_DOMAIN + envelope)])
+
+
+def open_lobby(frame: bytes) -> tuple[str, bytes, dict]:
+    """(kind, sender key, data) of a signed lobby frame; LobbyError if it is not one."""
+    try:
+        envelope, sig = unpack_canonical(frame)
+        env = unpack_canonical(envelope)
+        kind, key, data = env["k"], env["key"], env["d"]
+    except (EncodingError, ValueError, TypeError, KeyError) as exc:
+        raise LobbyError(f"malformed lobby frame: {exc}") from None
+    if not (isinstance(kind, str) and isinstance(key, bytes) and isinstance(data, dict)):
+        raise LobbyError("malformed lobby frame")
+    if not verify_signature(key, sig, LOBBY_DOMAIN + envelope):
+        raise LobbyError("bad signature on lobby frame")
+    return kind, key, data
+
+
+@dataclass(frozen=True)
+class Member:
+    name: str
+    key: bytes
+    chain: bytes
+    endpoint: str
+
+    def as_dict(self) -> dict:
+        return {"name": self.name, "key": self.key, "chain": self.chain, "endpoint": self.endpoint}
+
+
+def genesis_for(
+    game: str, options: dict, members: list[Member], chain_len: int, nonce: bytes
+) -> bytes:
+    return authoring.genesis_body(
+        game,
+        options,
+        [m.name for m in members],
+        [m.key for m in members],
+        [m.chain for m in members],
+        chain_len,
+        nonce,
+    )
+
+
+@dataclass
+class HostLobby:
+    """The host's side: admits joiners who know the code, until the table is full."""
+
+    game: str
+    options: dict
+    seats: int
+    code: str
+    me: authoring.SeatSecrets
+    name: str
+    endpoint: str
+    table: bytes = field(default_factory=lambda: os.urandom(16))
+    outgoing: list[tuple[bytes, bytes]] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._key = code_key(self.code, self.table)
+        self._pending: dict[bytes, tuple[bytes, bytes, bytes]] = {}  # ident -> nonces, key
+        self.members = [Member(self.name, self.me.key.public, self.me.chain.head, self.endpoint)]
+        self.idents: list[bytes] = []
+        self.genesis: bytes | None = None
+
+    @property
+    def full(self) -> bool:
+        return len(self.members) == self.seats
+
+    def receive(self, ident: bytes, frame: bytes) -> None:
+        try:
+            kind, key, data = open_lobby(frame)
+            if kind == "knock":
+                self._knock(ident, key, data)
+            elif kind == "join":
+                self._join(ident, key, data)
+            else:
+                raise LobbyError(f"unexpected lobby message {kind!r}")
+        except LobbyError as exc:
+            self.log.append(f"rejected a lobby message: {exc}")
+
+    def _deny(self, ident: bytes, reason: str) -> None:
+        self.outgoing.append((ident, seal_lobby("denied", {"reason": reason}, self.me)))
+        self.log.append(f"denied a joiner: {reason}")
+
+    def _knock(self, ident: bytes, key: bytes, data: dict) -> None:
+        if self.full:
+            return self._deny(ident, "the table is full")
+        nonce_j = data.get("nonce")
+        if not (isinstance(nonce_j, bytes) and len(nonce_j) == 16):
+            raise LobbyError("knock without a 16-byte nonce")
+        nonce_h = os.urandom(16)
+        self._pending[ident] = (nonce_j, nonce_h, key)
+        t = _transcript(self.table, nonce_j, nonce_h, self.me.key.public, key)
+        reply = {
+            "table": self.table,
+            "nonce": nonce_h,
+            "game": self.game,
+            "options": self.options,
+            "seats": self.seats,
+            "proof": _proof(self._key, b"host", t),
+        }
+        self.outgoing.append((ident, seal_lobby("challenge", reply, self.me)))
+
+    def _join(self, ident: bytes, key: bytes, data: dict) -> None:
+        if ident not in self._pending or self._pending[ident][2] != key:
+            raise LobbyError("join without a knock")
+        nonce_j, nonce_h, _ = self._pending.pop(ident)
+        t = _transcript(self.table, nonce_j, nonce_h, self.me.key.public, key)
+        proof = data.get("proof")
+        if not (
+            isinstance(proof, bytes) and hmac.compare_digest(proof, _proof(self._key, b"joiner", t))
+        ):
+            return self._deny(ident, "wrong join code")
+        if self.full:
+            return self._deny(ident, "the table is full")
+        name, chain, endpoint = data.get("name"), data.get("chain"), data.get("endpoint")
+        if not (isinstance(name, str) and 0 < len(name) <= MAX_NAME and name.isprintable()):
+            return self._deny(ident, f"a name must be 1..{MAX_NAME} printable characters")
+        if any(m.name == name for m in self.members):
+            return self._deny(ident, f"the name {name!r} is taken")
+        if not (isinstance(chain, bytes) and len(chain) == 32 and isinstance(endpoint, str)):
+            raise LobbyError("join without chain head or endpoint")
+        if any(m.key == key or m.chain == chain for m in self.members):
+            return self._deny(ident, "key or randomness chain already at the table")
+        self.members.append(Member(name, key, chain, endpoint))
+        self.idents.append(ident)
+        self.log.append(f"{name} joined ({len(self.members)}/{self.seats})")
+        if self.full:
+            self.genesis = genesis_for(
+                self.game, self.options, self.members, self.me.chain.length, self.table
+            )
+        roster = {
+            "table": self.table,
+            "members": [m.as_dict() for m in self.members],
+            "genesis": self.genesis or b"",
+        }
+        frame = seal_lobby("roster", roster, self.me)
+        for member_ident in self.idents:
+            self.outgoing.append((member_ident, frame))
+
+
+@dataclass
+class JoinerLobby:
+    """A joiner's side: knock, check the host knows the code, join, follow the roster."""
+
+    code: str
+    me: authoring.SeatSecrets
+    name: str
+    endpoint: str
+    outgoing: list[bytes] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        normalize_code(self.code)
+        self._nonce = os.urandom(16)
+        self.host_key: bytes | None = None
+        self.table: bytes | None = None
+        self.game: str | None = None
+        self.options: dict = {}
+        self.members: list[Member] = []
+        self.genesis: bytes | None = None
+        self.outgoing.append(seal_lobby("knock", {"nonce": self._nonce}, self.me))
+
+    def receive(self, frame: bytes) -> None:
+        """Handle a frame from the host; LobbyError when joining cannot succeed."""
+        kind, key, data = open_lobby(frame)
+        if kind == "denied":
+            raise LobbyError(f"the host refused: {data.get('reason')}")
+        if kind == "challenge":
+            return self._challenge(key, data)
+        if kind == "roster":
+            if key != self.host_key:
+                raise LobbyError("roster not signed by the host")
+            return self._roster(data)
+        raise LobbyError(f"unexpected lobby message {kind!r}")
+
+    def _challenge(self, key: bytes, data: dict) -> None:
+        table = data.get("table")
+        if not (isinstance(table, bytes) and len(table) == 16):
+            raise LobbyError("malformed challenge")
+        shared = code_key(self.code, table)
+        t = _transcript(table, self._nonce, data["nonce"], key, self.me.key.public)
+        if not hmac.compare_digest(data.get("proof", b""), _proof(shared, b"host", t)):
+            raise LobbyError("the host does not know this join code (wrong code?)")
+        self.host_key, self.table = key, table
+        self.game, self.options = data["game"], data["options"]
+        reply = {
+            "name": self.name,
+            "chain": self.me.chain.head,
+            "endpoint": self.endpoint,
+            "proof": _proof(shared, b"joiner", t),
+        }
+        self.outgoing.append(seal_lobby("join", reply, self.me))
+
+    def _roster(self, data: dict) -> None:
+        members = [Member(**m) for m in data["members"]]
+        if not any(m.key == self.me.key.public for m in members):
+            raise LobbyError("the roster does not include us")
+        self.members = members
+        if data["genesis"]:
+            expected = genesis_for(
+                self.game or "", self.options, members, self.me.chain.length, self.table or b""
+            )
+            if data["genesis"] != expected:
+                raise LobbyError("the host's genesis does not match the roster")
+            self.genesis = expected

@@ -1,0 +1,341 @@
+"""A running peer: the I/O loop joining the ZeroMQ adapter, the lobby, the session,
+the replay file on disk and a frontend (a person at a terminal, or a bot).
+
+This is the only place where time is read and sockets are polled; everything it
+drives is sans-IO.  Phases: lobby (host or join) -> genesis (every seat signs the
+body the roster determines) -> game (the session) -> linger (keep answering until
+every peer has the result, so nobody is left without it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from p2ptable.crypto.signing import verify_signature
+from p2ptable.engine.api import Action
+from p2ptable.net import lobby as lobbies
+from p2ptable.net.session import Finished, Session, Stopped
+from p2ptable.net.wire import RemoteProtocolError, open_frame
+from p2ptable.net.zmq_transport import GAME, LOBBY, ZmqTransport
+from p2ptable.replay import authoring
+from p2ptable.replay.entries import Entry, game_id_of, signed_message
+from p2ptable.replay.ledger import Ledger
+from p2ptable.replay.logfile import LogWriter
+
+LINGER_SECONDS = 5.0
+
+
+class Frontend(Protocol):
+    def say(self, text: str) -> None: ...
+
+    def on_events(self, session: Session, events: list, now: float) -> None: ...
+
+    def decide(self, session: Session, now: float) -> Action | None: ...
+
+    def stdin_fd(self) -> int | None: ...
+
+    def on_stdin(self, session: Session | None, now: float) -> Action | None: ...
+
+
+@dataclass
+class PeerConfig:
+    name: str
+    host: bool
+    game: str = ""
+    options: dict = field(default_factory=dict)
+    seats: int = 0
+    connect: str = ""  # host address for joiners, "ip:port"
+    code: str = ""
+    port: int = 0
+    bind: str = "0.0.0.0"
+    advertise: str = "127.0.0.1"
+    replay: Path | None = None
+    stats: Path | None = None
+    timeout: float = 600.0  # give up on an unfilled lobby or stalled game
+    withhold_timeout: float = 20.0
+
+
+class Peer:
+    def __init__(
+        self, config: PeerConfig, frontend: Frontend, secrets: authoring.SeatSecrets | None = None
+    ) -> None:
+        self.config = config
+        self.ui = frontend
+        self.secrets = secrets or authoring.SeatSecrets.generate(512)
+        self.transport = ZmqTransport(config.bind, config.port)
+        self.endpoint = f"tcp://{config.advertise}:{self.transport.port}"
+        self.session: Session | None = None
+        self.members: list[lobbies.Member] = []
+        self.seat: int | None = None
+        self.replay_path: Path | None = None
+        self._buffer: list[bytes] = []
+        self._gsigs: dict[int, bytes] = {}
+        self._genesis_body: bytes | None = None
+        self._stats: list[dict] = []
+        self.on_genesis: Callable[[Path], None] | None = None
+        if config.host:
+            self.lobby: lobbies.HostLobby | lobbies.JoinerLobby = lobbies.HostLobby(
+                config.game,
+                config.options,
+                config.seats,
+                config.code,
+                self.secrets,
+                config.name,
+                self.endpoint,
+            )
+        else:
+            self.lobby = lobbies.JoinerLobby(config.code, self.secrets, config.name, self.endpoint)
+            self.host_endpoint = f"tcp://{config.connect}"
+            self.transport.connect(self.host_endpoint)
+        fd = frontend.stdin_fd()
+        if fd is not None:
+            self.transport.register_fd(fd)
+
+    # -- the loop ------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Play until the game ends or stops; the exit status for the process."""
+        start = time.monotonic()
+        finished_at: float | None = None
+        try:
+            while True:
+                now = time.monotonic()
+                if now - start > self.config.timeout and finished_at is None:
+                    self.ui.say("Giving up: the game did not finish in time.")
+                    return 2
+                incoming, stdin_ready = self.transport.poll(20)
+                for item in incoming:
+                    self._dispatch(item, now)
+                self._flush_lobby()
+                if stdin_ready:
+                    action = self.ui.on_stdin(self.session, now)
+                    if action is not None and self.session is not None:
+                        self._submit(action, now)
+                if self.session is not None:
+                    self.session.tick(now)
+                    if self.session.my_turn():
+                        action = self.ui.decide(self.session, now)
+                        if action is not None:
+                            self._submit(action, now)
+                    self._flush_session(now)
+                    if self.session.stopped is not None:
+                        return 3
+                    if self.session.finished:
+                        finished_at = finished_at or now
+                        done = all(
+                            p.their_len >= self.session.ledger.next_index
+                            for p in self.session.peers.values()
+                        )
+                        if done or now - finished_at > LINGER_SECONDS:
+                            return 0
+        finally:
+            self._write_stats()
+            self.transport.close()
+
+    def _submit(self, action: Action, now: float) -> None:
+        assert self.session is not None
+        self._stats.append({"i": self.session.ledger.next_index, "submitted": time.monotonic()})
+        self.session.submit(action, now)
+
+    # -- routing -------------------------------------------------------------------
+
+    def _dispatch(self, item, now: float) -> None:  # noqa: ANN001
+        if item.channel == LOBBY:
+            try:
+                if isinstance(self.lobby, lobbies.HostLobby):
+                    if item.via == "router" and item.ident is not None:
+                        self.lobby.receive(item.ident, item.payload)
+                        for line in self.lobby.log:
+                            self.ui.say(line)
+                        self.lobby.log.clear()
+                else:
+                    self.lobby.receive(item.payload)
+                    self.members = self.lobby.members
+                    self.ui.say("Lobby: " + ", ".join(m.name for m in self.members))
+            except lobbies.LobbyError as exc:
+                if isinstance(self.lobby, lobbies.JoinerLobby):
+                    raise
+                self.ui.say(f"lobby: {exc}")
+            self._maybe_start_genesis()
+        elif item.channel == GAME:
+            if self.session is None:
+                self._buffer.append(item.payload)
+                self._gather_genesis()
+            else:
+                self.session.receive(item.payload, now)
+
+    def _flush_lobby(self) -> None:
+        if isinstance(self.lobby, lobbies.HostLobby):
+            for ident, frame in self.lobby.outgoing:
+                self.transport.reply(ident, LOBBY, frame)
+        else:
+            for frame in self.lobby.outgoing:
+                self.transport.send(self.host_endpoint, LOBBY, frame)
+        self.lobby.outgoing.clear()
+
+    def _maybe_start_genesis(self) -> None:
+        body = self.lobby.genesis
+        if body is None or self._genesis_body is not None:
+            return
+        self._genesis_body = body
+        self.members = list(self.lobby.members)
+        self.seat = next(i for i, m in enumerate(self.members) if m.key == self.secrets.key.public)
+        game_id = game_id_of(body)
+        for i, member in enumerate(self.members):
+            if i != self.seat:
+                self.transport.connect(member.endpoint, identity=b"G" + self.secrets.key.public[:8])
+        sig = authoring.sign_genesis(body, self.secrets)
+        self._gsigs[self.seat] = sig
+        from p2ptable.net.wire import Message, seal
+
+        frame = seal(
+            Message("gsig", game_id, self.seat, b"genesis!", 0, {"sig": sig}), self.secrets.key
+        )
+        for i, member in enumerate(self.members):
+            if i != self.seat:
+                self.transport.send(member.endpoint, GAME, frame)
+        self.ui.say("Table full: every seat is signing the genesis.")
+        self._gather_genesis()
+
+    def _gather_genesis(self) -> None:
+        body = self._genesis_body
+        if body is None:
+            return
+        game_id = game_id_of(body)
+        keys = [m.key for m in self.members]
+        rest = []
+        for frame in self._buffer:
+            try:
+                message = open_frame(frame, game_id, keys)
+            except RemoteProtocolError:
+                rest.append(frame)
+                continue
+            if message.kind == "gsig":
+                sig = message.data["sig"]
+                if verify_signature(keys[message.sender], sig, signed_message(game_id, body)):
+                    self._gsigs[message.sender] = sig
+            else:
+                rest.append(frame)
+        self._buffer = rest
+        if len(self._gsigs) == len(self.members):
+            self._start_session(
+                authoring.assemble_genesis(body, [self._gsigs[i] for i in range(len(self.members))])
+            )
+
+    def _start_session(self, genesis: Entry) -> None:
+        assert self.seat is not None
+        ledger = Ledger(genesis)
+        self.replay_path = self.config.replay or default_replay_path(ledger, self.config.name)
+        self.replay_path.parent.mkdir(parents=True, exist_ok=True)
+        writer = LogWriter(self.replay_path, fsync=False)
+        writer.append(genesis.encode())
+        save_secrets(
+            self.replay_path,
+            self.secrets,
+            self.seat,
+            [m.endpoint for m in self.members],
+            self.transport.port,
+        )
+        now = time.monotonic()
+        self.session = Session(
+            ledger,
+            self.seat,
+            self.secrets,
+            now,
+            write=writer.append,
+            withhold_timeout=self.config.withhold_timeout,
+        )
+        if self.on_genesis:
+            self.on_genesis(self.replay_path)
+        for frame in self._buffer:
+            self.session.receive(frame, now)
+        self._buffer.clear()
+        self._flush_session(now)
+
+    def _flush_session(self, now: float) -> None:
+        assert self.session is not None
+        for dest, frame in self.session.take_outgoing():
+            targets = range(len(self.members)) if dest is None else [dest]
+            for seat in targets:
+                if seat != self.seat:
+                    self.transport.send(self.members[seat].endpoint, GAME, frame)
+        events = self.session.take_events()
+        if events:
+            stamp = time.monotonic()
+            for event in events:
+                if hasattr(event, "index"):
+                    self._stats.append({"i": event.index, "kind": event.kind, "applied": stamp})
+            self.ui.on_events(self.session, events, now)
+
+    def _write_stats(self) -> None:
+        if self.config.stats is not None:
+            with open(self.config.stats, "w") as f:
+                for row in self._stats:
+                    f.write(json.dumps(row) + "\n")
+
+
+def data_dir() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "p2ptable" / "replays"
+
+
+def default_replay_path(ledger: Ledger, name: str) -> Path:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    safe = "".join(c if c.isalnum() else "_" for c in name)
+    return data_dir() / f"{stamp}-{ledger.game.name}-{ledger.game_id.hex()[:8]}-{safe}.p2pt"
+
+
+def save_secrets(
+    replay: Path, secrets: authoring.SeatSecrets, seat: int, endpoints: list[str], port: int
+) -> Path:
+    """Store what `p2ptable resume` needs, readable by the owner only."""
+    path = replay.with_name(replay.name + ".secrets")
+    data = {
+        "seat": seat,
+        "key": secrets.key.seed.hex(),
+        "chain_secret": secrets.chain.preimage(secrets.chain.length - 1).hex(),
+        "chain_len": secrets.chain.length,
+        "endpoints": endpoints,
+        "port": port,
+    }
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        json.dump(data, f)
+    os.chmod(path, 0o600)
+    return path
+
+
+class BotFrontend:
+    """A bot seat: prints a line per event (or nothing when quiet) and decides at once."""
+
+    def __init__(self, policy, quiet: bool = False) -> None:  # noqa: ANN001
+        self.policy = policy
+        self.quiet = quiet
+
+    def say(self, text: str) -> None:
+        if not self.quiet:
+            print(text, flush=True)
+
+    def on_events(self, session: Session, events: list, now: float) -> None:
+        for event in events:
+            if isinstance(event, Finished):
+                outcome = event.outcome
+                scores, winners = list(outcome.scores), list(outcome.winners)
+                self.say(f"Game over: scores {scores}, winners {winners}")
+            elif isinstance(event, Stopped):
+                self.say(f"Game stopped: {event.reason}")
+
+    def decide(self, session: Session, now: float) -> Action | None:
+        return self.policy(session.ledger.game, session.ledger.state, session.seat)
+
+    def stdin_fd(self) -> int | None:
+        return None
+
+    def on_stdin(self, session: Session | None, now: float) -> Action | None:
+        return None

@@ -1,0 +1,109 @@
+"""The thin ZeroMQ adapter: one ROUTER bound per peer, one DEALER per other peer.
+
+Nothing here knows the protocol.  Every message is two frames, a channel byte
+(``L`` lobby, ``G`` game) and the payload.  A peer sends only through its DEALER
+to another peer's ROUTER, except the host's lobby replies, which go back through
+its ROUTER to the joiner's DEALER.  Options: LINGER 0 (closing never blocks),
+HANDOVER on the ROUTER (a resumed peer reclaims its identity), a maximum message
+size so a hostile peer cannot make us buffer huge frames, and TCP keepalive.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import zmq
+
+MAX_MESSAGE = 512 * 1024
+LOBBY = b"L"
+GAME = b"G"
+
+
+@dataclass(frozen=True)
+class Incoming:
+    via: str  # "router" or the endpoint of the DEALER it came in on
+    ident: bytes | None  # the ROUTER-side identity (for lobby replies)
+    channel: bytes
+    payload: bytes
+
+
+class ZmqTransport:
+    def __init__(self, bind_host: str = "0.0.0.0", port: int = 0) -> None:
+        self.ctx = zmq.Context.instance()
+        self.router = self._socket(zmq.ROUTER)
+        self.router.setsockopt(zmq.ROUTER_HANDOVER, 1)
+        if port:
+            self.router.bind(f"tcp://{bind_host}:{port}")
+            self.port = port
+        else:
+            self.port = self.router.bind_to_random_port(f"tcp://{bind_host}")
+        self.dealers: dict[str, zmq.Socket] = {}
+        self.poller = zmq.Poller()
+        self.poller.register(self.router, zmq.POLLIN)
+        self._by_socket: dict[zmq.Socket, str] = {}
+
+    def _socket(self, kind: int) -> zmq.Socket:
+        sock = self.ctx.socket(kind)
+        sock.setsockopt(zmq.LINGER, 0)
+        sock.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE)
+        sock.setsockopt(zmq.TCP_KEEPALIVE, 1)
+        sock.setsockopt(zmq.SNDHWM, 10_000)
+        sock.setsockopt(zmq.RCVHWM, 10_000)
+        return sock
+
+    def connect(self, endpoint: str, identity: bytes | None = None) -> None:
+        if endpoint in self.dealers:
+            return
+        sock = self._socket(zmq.DEALER)
+        if identity:
+            sock.setsockopt(zmq.ROUTING_ID, identity)
+        sock.setsockopt(zmq.RECONNECT_IVL, 100)
+        sock.setsockopt(zmq.RECONNECT_IVL_MAX, 1000)
+        sock.connect(endpoint)
+        self.dealers[endpoint] = sock
+        self._by_socket[sock] = endpoint
+        self.poller.register(sock, zmq.POLLIN)
+
+    def send(self, endpoint: str, channel: bytes, payload: bytes) -> None:
+        try:
+            self.dealers[endpoint].send_multipart([channel, payload], zmq.NOBLOCK)
+        except zmq.Again:
+            pass  # the peer is gone and its queue is full: catch-up will repair
+
+    def reply(self, ident: bytes, channel: bytes, payload: bytes) -> None:
+        try:
+            self.router.send_multipart([ident, channel, payload], zmq.NOBLOCK)
+        except (zmq.Again, zmq.ZMQError):
+            pass  # the joiner went away
+
+    def register_fd(self, fd: int) -> None:
+        self.poller.register(fd, zmq.POLLIN)
+
+    def poll(self, timeout_ms: int) -> tuple[list[Incoming], bool]:
+        """Messages that arrived, and whether a registered fd (stdin) is readable."""
+        out: list[Incoming] = []
+        fd_ready = False
+        for sock, _ in self.poller.poll(timeout_ms):
+            if sock is self.router:
+                for _ in range(1000):
+                    try:
+                        frames = self.router.recv_multipart(zmq.NOBLOCK)
+                    except zmq.Again:
+                        break
+                    if len(frames) == 3:
+                        out.append(Incoming("router", frames[0], frames[1], frames[2]))
+            elif isinstance(sock, zmq.Socket):
+                for _ in range(1000):
+                    try:
+                        frames = sock.recv_multipart(zmq.NOBLOCK)
+                    except zmq.Again:
+                        break
+                    if len(frames) == 2:
+                        out.append(Incoming(self._by_socket[sock], None, frames[0], frames[1]))
+            else:
+                fd_ready = True
+        return out, fd_ready
+
+    def close(self) -> None:
+        for sock in [self.router, *self.dealers.values()]:
+            sock.close(linger=0)
