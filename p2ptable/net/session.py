@@ -41,10 +41,18 @@ from p2ptable.engine.api import Action, Outcome
 from p2ptable.net.wire import Message, RemoteProtocolError, open_frame, seal
 from p2ptable.randomness.chain import check_preimage
 from p2ptable.replay import authoring
-from p2ptable.replay.entries import Entry, MalformedEntry, reveal_message, signed_message
+from p2ptable.replay.entries import (
+    Entry,
+    MalformedEntry,
+    make_body,
+    reveal_message,
+    sign_body,
+    signed_message,
+)
 from p2ptable.replay.ledger import Applied, InvalidEntry, Ledger
 
 PING_EVERY = 1.0
+FORK_LOOKBACK = 16
 BATCH = 256
 MAX_BUFFERED = 4096
 
@@ -168,8 +176,7 @@ class Session:
     def tick(self, now: float) -> None:
         if now >= self._next_ping:
             self._next_ping = now + PING_EVERY
-            if self.stopped is None or True:
-                self._send(ALL, "ping", {"len": self.ledger.next_index, "head": self.ledger.head})
+            self._send(ALL, "ping", {"len": self.ledger.next_index, "head": self.ledger.head})
         self._check_withholding(now)
 
     def silent_peers(self, now: float, after: float = 3.0) -> list[tuple[int, float | None]]:
@@ -224,6 +231,11 @@ class Session:
             self._push_catch_up(message.sender, theirs)
         elif theirs > self.ledger.next_index:
             self._send(message.sender, "get", {"from": self.ledger.next_index})
+        elif theirs == self.ledger.next_index and message.data["head"] != self.ledger.head:
+            # Same length, different head: our logs forked, which only a seat signing
+            # two different entries can cause.  Fetch their recent entries; the
+            # first one that differs from ours is the evidence.
+            self._send(message.sender, "get", {"from": max(1, theirs - FORK_LOOKBACK)})
 
     def _on_get(self, message: Message, now: float) -> None:
         self._push_catch_up(message.sender, message.data["from"])
@@ -253,6 +265,8 @@ class Session:
         if body["t"] == "genesis":
             return
         index = body["i"]
+        if body["t"] == "abort" and self.stopped is not None:
+            return
         if not relayed and (body["t"] != "action" or body["seat"] != sender):
             raise RemoteProtocolError("an entry message must carry the sender's own action")
         if index < self.ledger.next_index:
@@ -294,7 +308,9 @@ class Session:
         self._rsigs.setdefault(message.data["i"], {})[message.sender] = message.data["sig"]
 
     def _on_stop(self, message: Message, now: float) -> None:
-        raise RemoteProtocolError("stop messages are not supported yet")
+        # Another peer caught a cheater: its abort entry carries the evidence, which
+        # our ledger re-checks before we stop too.
+        self._take_entry(message.data["entry"], message.sender, relayed=True)
 
     # -- progress ----------------------------------------------------------------
 
@@ -305,6 +321,10 @@ class Session:
         self._waiting_since = None
         if self.ledger.finished and self.ledger.result is not None:
             self.events.append(Finished(self.ledger.result))
+        if self.ledger.stopped is not None and self.stopped is None:
+            halt = self.ledger.stopped
+            self.stopped = Stopped(applied.text, halt.culprit)
+            self.events.append(self.stopped)
 
     def _progress(self, now: float) -> None:
         """Do every automatic step the ledger allows, until it waits on someone."""
@@ -354,6 +374,9 @@ class Session:
         if not verify_signature(self.keys[seat], sig, message):
             return "bad reveal signature"
         if not check_preimage(self.ledger.chain_tips[seat], pre):
+            self._stop(
+                "bad-reveal", f"seat {seat} revealed a value off its chain", seat, [pre, sig]
+            )
             return "revealed a value that is not on its committed chain"
         return None
 
@@ -400,7 +423,8 @@ class Session:
         message = signed_message(self.ledger.game_id, other.body_bytes)
         if len(other.sigs) != 1 or not verify_signature(self.keys[seat], other.sigs[0][1], message):
             raise RemoteProtocolError(f"conflicting entry {index} with a bad signature")
-        self._stop(f"seat {seat} signed two different entries for position {index}", seat)
+        detail = f"seat {seat} signed two different entries for position {index}"
+        self._stop("equivocation", detail, seat, [mine.encode(), other.encode()])
 
     def _check_withholding(self, now: float) -> None:
         if self.stopped is not None or self._waiting_since is None:
@@ -412,9 +436,23 @@ class Session:
         for seat, peer in self.peers.items():
             alive = peer.last_contact is not None and now - peer.last_contact < 3 * PING_EVERY
             if seat not in have and alive and peer.their_len >= index:
-                self._stop(f"seat {seat} withheld its contribution to entry {index}", seat)
+                detail = f"seat {seat} withheld its contribution to entry {index}"
+                self._stop("withheld", detail, seat, [])
                 return
 
-    def _stop(self, reason: str, culprit: int | None) -> None:
-        self.stopped = Stopped(reason, culprit)
-        self.events.append(self.stopped)
+    def _stop(self, reason: str, detail: str, culprit: int, evidence: list[bytes]) -> None:
+        """Write and broadcast a signed abort entry; the ledger re-checks it first."""
+        if self.stopped is not None:
+            return
+        body = make_body(
+            t="abort",
+            i=self.ledger.next_index,
+            prev=self.ledger.head,
+            reason=reason,
+            culprit=culprit,
+            detail=detail,
+            evidence=evidence,
+        )
+        entry = sign_body(self.ledger.game_id, body, {self.seat: self.secrets.key})
+        self._append(entry)
+        self._send(ALL, "stop", {"entry": entry.encode()})

@@ -32,7 +32,8 @@ SIG_DOMAIN = b"p2ptable/sig/v1\x00"
 REVEAL_DOMAIN = b"p2ptable/reveal/v1\x00"
 GAME_ID_DOMAIN = b"p2ptable/game-id/v1\x00"
 
-KINDS = ("genesis", "action", "chance", "result")
+KINDS = ("genesis", "action", "chance", "result", "abort")
+ABORT_REASONS = ("equivocation", "bad-reveal", "withheld", "abandoned")
 
 
 class MalformedEntry(ValueError):
@@ -116,6 +117,15 @@ _SHAPES: dict[str, dict[str, Any]] = {
         "outcome": list,
     },
     "result": {"t": str, "i": int, "prev": bytes, "scores": list, "winners": list},
+    "abort": {
+        "t": str,
+        "i": int,
+        "prev": bytes,
+        "reason": str,
+        "culprit": int,
+        "detail": str,
+        "evidence": list,
+    },
 }
 
 

@@ -94,6 +94,20 @@ class Expected:
 
 
 @dataclass(frozen=True)
+class Stopped:
+    """The game was stopped by an ``abort`` entry.  ``proved`` is True when the
+    entry carries evidence that every verifier re-checks (equivocation, a bad
+    reveal); False when it is the detecting seat's signed account (withholding)."""
+
+    index: int
+    reason: str
+    culprit: int
+    detector: int
+    detail: str
+    proved: bool
+
+
+@dataclass(frozen=True)
 class Applied:
     """What an accepted entry did, for screens and narratives."""
 
@@ -124,6 +138,9 @@ class Ledger:
         n = len(self.seats)
         try:
             options = normalize_options(self.game, n, body["options"])
+            # Some combinations are only refused when the table is set up (Duet is
+            # for 2 players): set it up here so they are genesis errors too.
+            state = self.game.initial(n, options)
         except RulesError as exc:
             raise _genesis_error(str(exc)) from None
         if options != body["options"]:
@@ -143,10 +160,11 @@ class Ledger:
                 raise _genesis_error(f"bad signature from seat {seat} ({self.seats[seat].name})")
         self.entries: list[Entry] = [genesis]
         self.hashes: list[bytes] = [genesis.hash]
-        self.state: Any = self.game.initial(n, options)
+        self.state: Any = state
         self.chain_tips: list[bytes] = [s.chain_head for s in self.seats]
         self.chance_steps = 0
         self.result: Outcome | None = None
+        self.stopped: Stopped | None = None
 
     # -- what comes next -------------------------------------------------------
 
@@ -163,7 +181,7 @@ class Ledger:
         return self.result is not None
 
     def expected(self) -> Expected:
-        if self.result is not None:
+        if self.result is not None or self.stopped is not None:
             return Expected("none")
         decision = self.game.pending(self.state)
         if isinstance(decision, Turn):
@@ -191,6 +209,13 @@ class Ledger:
             raise InvalidEntry(index, f"claims to be entry {body['i']} (duplicated or reordered?)")
         if body["prev"] != self.head:
             raise InvalidEntry(index, "does not link to the previous entry's hash")
+        if self.stopped is not None:
+            raise InvalidEntry(index, "entry after the game was stopped")
+        if body["t"] == "abort":
+            applied = self._abort(index, entry, body)
+            self.entries.append(entry)
+            self.hashes.append(entry.hash)
+            return applied
         expected = self.expected()
         if expected.kind == "none":
             raise InvalidEntry(index, "entry after the game's result")
@@ -279,6 +304,78 @@ class Ledger:
                 raise InvalidEntry(index, f"bad result signature (claimed by seat {seat})")
         self.result = outcome
         return Applied(index, "result", None, outcome.explanation)
+
+    def _abort(self, index: int, entry: Entry, body: dict) -> Applied:
+        n = len(self.seats)
+        culprit, reason = body["culprit"], body["reason"]
+        if len(entry.sigs) != 1 or not 0 <= entry.sigs[0][0] < n:
+            raise InvalidEntry(index, "an abort carries exactly one signature, by a seat")
+        detector = entry.sigs[0][0]
+        message = signed_message(self.game_id, entry.body_bytes)
+        if not verify_signature(self.seats[detector].key, entry.sigs[0][1], message):
+            raise InvalidEntry(index, f"bad abort signature (claimed by seat {detector})")
+        if not 0 <= culprit < n or culprit == detector:
+            raise InvalidEntry(index, "an abort must name another seat", detector)
+        evidence = body["evidence"]
+        if reason == "equivocation":
+            self._check_equivocation_evidence(index, culprit, evidence, detector)
+        elif reason == "bad-reveal":
+            self._check_bad_reveal_evidence(index, culprit, evidence, detector)
+        elif reason in ("withheld", "abandoned"):
+            if evidence:
+                raise InvalidEntry(index, f"a {reason} abort carries no evidence", detector)
+        else:
+            raise InvalidEntry(index, f"unknown abort reason {reason!r}", detector)
+        proved = reason in ("equivocation", "bad-reveal")
+        self.stopped = Stopped(index, reason, culprit, detector, body["detail"], proved)
+        name = self.seats[culprit].name
+        how = "proved by signed evidence" if proved else f"reported by seat {detector}"
+        return Applied(index, "abort", culprit, f"game stopped: {name} {reason} ({how})")
+
+    def _check_equivocation_evidence(
+        self, index: int, culprit: int, evidence: list, detector: int
+    ) -> None:
+        def bad(why: str) -> InvalidEntry:
+            return InvalidEntry(index, f"equivocation evidence rejected: {why}", detector)
+
+        if len(evidence) != 2 or not all(isinstance(e, bytes) for e in evidence):
+            raise bad("needs two encoded entries")
+        try:
+            first, second = (Entry.decode(e) for e in evidence)
+        except MalformedEntry as exc:
+            raise bad(str(exc)) from None
+        if first.encode() == second.encode():
+            raise bad("the two entries are the same")
+        for e in (first, second):
+            body = e.body
+            if body["t"] != "action" or body["seat"] != culprit:
+                raise bad("both entries must be actions by the accused seat")
+            if body["i"] != first.body["i"] or body["i"] >= index:
+                raise bad("both entries must be for the same earlier position")
+            signed = signed_message(self.game_id, e.body_bytes)
+            if len(e.sigs) != 1 or not verify_signature(
+                self.seats[culprit].key, e.sigs[0][1], signed
+            ):
+                raise bad("an entry is not signed by the accused seat")
+
+    def _check_bad_reveal_evidence(
+        self, index: int, culprit: int, evidence: list, detector: int
+    ) -> None:
+        def bad(why: str) -> InvalidEntry:
+            return InvalidEntry(index, f"bad-reveal evidence rejected: {why}", detector)
+
+        expected = self.expected()
+        if expected.kind != "chance" or len(evidence) != 2:
+            raise bad("needs the reveal and its signature, while a chance step is pending")
+        pre, sig = evidence
+        if not (isinstance(pre, bytes) and isinstance(sig, bytes)):
+            raise bad("malformed")
+        step = self.chance_steps
+        message = reveal_message(self.game_id, index, self.head, step, culprit, pre)
+        if not verify_signature(self.seats[culprit].key, sig, message):
+            raise bad("the reveal is not signed by the accused seat for this step")
+        if check_preimage(self.chain_tips[culprit], pre):
+            raise bad("the revealed value is on the seat's chain after all")
 
 
 def _parse_seats(raw: list) -> list[SeatInfo]:

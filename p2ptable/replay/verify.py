@@ -27,6 +27,7 @@ class VerifyReport:
     result: dict[str, Any] | None = None
     final: dict[str, Any] | None = None
     error: dict[str, Any] | None = None
+    stopped: dict[str, Any] | None = None
     events: list[Applied] = field(default_factory=list)
     ledger: Ledger | None = None
 
@@ -42,6 +43,8 @@ class VerifyReport:
         }
         if self.error is not None:
             data["error"] = self.error
+        if self.stopped is not None:
+            data["stopped"] = self.stopped
         return data
 
 
@@ -50,9 +53,33 @@ def verify_bytes(data: bytes) -> VerifyReport:
     report = VerifyReport()
     frames = parse_frames(data)
     try:
+        if not frames.payloads and frames.error is not None:
+            # Not even the genesis frame is intact: the framing error is the reason
+            # (bad magic, damaged or torn first frame), not "no genesis entry".
+            raise InvalidEntry(frames.error.index, frames.error.reason)
         ledger = _replay(frames.payloads, report)
         if frames.error is not None:
             raise InvalidEntry(frames.error.index, frames.error.reason)
+        halt = ledger.stopped
+        if halt is not None:
+            report.stopped = {
+                "entry": halt.index,
+                "reason": halt.reason,
+                "culprit": halt.culprit,
+                "detector": halt.detector,
+                "detail": halt.detail,
+                "proved": halt.proved,
+            }
+            how = (
+                "proved by the signed evidence in the log"
+                if halt.proved
+                else (f"on the signed word of seat {halt.detector}")
+            )
+            raise InvalidEntry(
+                halt.index,
+                f"game stopped: {halt.reason} by seat {halt.culprit}, {how}",
+                halt.culprit,
+            )
         if not ledger.finished:
             raise InvalidEntry(
                 ledger.next_index, "the log ends before the game is over (no result entry)"

@@ -1,0 +1,154 @@
+"""Cheaters are caught by the session and named in the log with evidence.
+
+Issue 3: "a peer that sends two different signed entries for the same position is
+caught. The game stops, and both signed messages are kept in the replay as
+evidence." and "a peer that stops contributing (e.g. withholds a preimage) is named
+after a timeout, and the game stops cleanly with that record in the replay."
+"""
+
+from __future__ import annotations
+
+import copy
+
+from p2ptable.crypto.encoding import unpack_canonical
+from p2ptable.net.memory import MemoryNet
+from p2ptable.net.session import Stopped
+from p2ptable.net.wire import Message, seal
+from p2ptable.replay import authoring
+from p2ptable.replay.logfile import MAGIC, encode_frame
+from p2ptable.replay.verify import verify_bytes
+
+from .test_session_memory import make_table
+
+
+def file_of(log: list[bytes]) -> bytes:
+    return MAGIC + b"".join(encode_frame(p) for p in log)
+
+
+def kind_of(frame: bytes) -> str:
+    envelope, _ = unpack_canonical(frame)
+    return unpack_canonical(envelope)["k"]
+
+
+def first_real_choice(sessions, net):
+    """Advance until the seat to act has two legal moves; return that session."""
+    for _ in range(200):
+        net.pump()
+        mover = next(s for s in sessions.values() if s.my_turn())
+        actions = mover.ledger.game.legal_actions(mover.ledger.state, mover.seat)
+        if len(actions) >= 2:
+            return mover, actions
+        mover.submit(actions[0], net.now)
+    raise AssertionError("no real choice came up")
+
+
+def test_equivocation_is_caught_and_the_evidence_kept():
+    seats, sessions, logs = make_table(3, "equivocate")
+    net = MemoryNet(sessions)
+    mover, actions = first_real_choice(sessions, net)
+    cheater = mover.seat
+    victim = (cheater + 1) % 3
+    # The cheater signs a second, different move for the same position and sends
+    # it to one victim only; the other seats get the first move.
+    fork = copy.deepcopy(mover.ledger)
+    other = authoring.action_entry(fork, cheater, seats[cheater], actions[1])
+    forged = seal(
+        Message("entry", fork.game_id, cheater, b"fork!!!!", 0, {"entry": other.encode()}),
+        seats[cheater].key,
+    )
+
+    def swap(sender, target, frame):
+        if sender == cheater and target == victim and kind_of(frame) == "entry":
+            return forged
+        return frame
+
+    net.filter = swap
+    mover.submit(actions[0], net.now)
+    net.pump()
+    net.filter = None
+    for _ in range(5):
+        net.advance(1.0)
+    honest = [s for s in sessions.values() if s.seat != cheater]
+    for session in honest:
+        assert session.stopped is not None, session.seat
+        assert session.stopped.culprit == cheater
+    for seat in (s.seat for s in honest):
+        report = verify_bytes(file_of(logs[seat]))
+        assert not report.valid
+        assert report.error["culprit"] == cheater
+        assert "equivocation" in report.error["reason"]
+        assert "proved" in report.error["reason"]
+
+
+def test_withholding_a_reveal_is_named_after_the_timeout():
+    seats, sessions, logs = make_table(3, "withhold")
+    net = MemoryNet(sessions)
+    cheater = 2
+
+    def withhold(sender, target, frame):
+        # It keeps pinging (it is alive) but never lets its preimage out, neither as
+        # a reveal nor inside a catch-up batch.
+        if sender == cheater and kind_of(frame) in ("reveal", "entries"):
+            return None
+        return frame
+
+    net.filter = withhold
+    net.pump()
+    for _ in range(30):  # 30 simulated seconds, pings keep flowing
+        net.advance(1.0)
+    for seat in (0, 1):
+        assert sessions[seat].stopped is not None
+        assert sessions[seat].stopped.culprit == cheater
+        report = verify_bytes(file_of(logs[seat]))
+        assert report.error["culprit"] == cheater
+        assert "withheld" in report.error["reason"]
+
+
+def test_a_silent_peer_is_waited_for_not_named():
+    # A peer that is simply gone (crashed, network down) may come back and resume:
+    # it is shown as silent, and nobody is named.
+    seats, sessions, logs = make_table(3, "silent")
+    gone = sessions.pop(2)
+    net = MemoryNet(sessions)
+    net.pump()
+    for _ in range(30):
+        net.advance(1.0)
+    assert all(s.stopped is None for s in sessions.values())
+    assert sessions[0].silent_peers(net.now) == [(2, None)]
+    assert gone.stopped is None
+
+
+def test_a_reveal_off_the_chain_is_caught_at_once():
+    seats, sessions, logs = make_table(3, "badreveal")
+    net = MemoryNet(sessions)
+    cheater = 1
+
+    def corrupt(sender, target, frame):
+        if sender == cheater and kind_of(frame) == "reveal":
+            envelope, _ = unpack_canonical(frame)
+            env = unpack_canonical(envelope)
+            data = dict(env["d"])
+            from p2ptable.replay.entries import reveal_message
+
+            data["pre"] = b"\x13" * 32
+            message = reveal_message(
+                sessions[target].ledger.game_id,
+                data["i"],
+                data["prev"],
+                data["step"],
+                cheater,
+                data["pre"],
+            )
+            data["sig"] = seats[cheater].key.sign(message)
+            msg = Message("reveal", env["table"], cheater, b"evil!!!!", env["seq"], data)
+            return seal(msg, seats[cheater].key)
+        return frame
+
+    net.filter = corrupt
+    net.pump()
+    for seat in (0, 2):
+        assert sessions[seat].stopped is not None
+        report = verify_bytes(file_of(logs[seat]))
+        assert report.error["culprit"] == cheater
+        assert "bad-reveal" in report.error["reason"]
+    assert any(isinstance(e, Stopped) for e in sessions[0].take_events())
