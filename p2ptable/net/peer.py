@@ -24,8 +24,8 @@ from p2ptable.net.session import Finished, Session, Stopped
 from p2ptable.net.wire import RemoteProtocolError, open_frame
 from p2ptable.net.zmq_transport import GAME, LOBBY, ZmqTransport
 from p2ptable.replay import authoring
-from p2ptable.replay.entries import Entry, game_id_of, signed_message
-from p2ptable.replay.ledger import Ledger
+from p2ptable.replay.entries import Entry, MalformedEntry, game_id_of, signed_message
+from p2ptable.replay.ledger import InvalidEntry, Ledger
 from p2ptable.replay.logfile import LogWriter
 
 LINGER_SECONDS = 5.0
@@ -61,14 +61,31 @@ class PeerConfig:
     withhold_timeout: float = 20.0
 
 
+@dataclass(frozen=True)
+class Resume:
+    """What `p2ptable resume` restores: the log so far and the seat's secrets."""
+
+    ledger: Ledger
+    seat: int
+    secrets: authoring.SeatSecrets
+    endpoints: list[str]
+    port: int
+    replay: Path
+
+
 class Peer:
     def __init__(
-        self, config: PeerConfig, frontend: Frontend, secrets: authoring.SeatSecrets | None = None
+        self,
+        config: PeerConfig,
+        frontend: Frontend,
+        secrets: authoring.SeatSecrets | None = None,
+        resume: Resume | None = None,
     ) -> None:
         self.config = config
         self.ui = frontend
-        self.secrets = secrets or authoring.SeatSecrets.generate(512)
-        self.transport = ZmqTransport(config.bind, config.port)
+        self.secrets = resume.secrets if resume else secrets or authoring.SeatSecrets.generate()
+        port = resume.port if resume else config.port
+        self.transport = ZmqTransport(config.bind, port)
         self.endpoint = f"tcp://{config.advertise}:{self.transport.port}"
         self.session: Session | None = None
         self.members: list[lobbies.Member] = []
@@ -79,8 +96,14 @@ class Peer:
         self._genesis_body: bytes | None = None
         self._stats: list[dict] = []
         self.on_genesis: Callable[[Path], None] | None = None
-        if config.host:
-            self.lobby: lobbies.HostLobby | lobbies.JoinerLobby = lobbies.HostLobby(
+        self.lobby: lobbies.HostLobby | lobbies.JoinerLobby | None = None
+        fd = frontend.stdin_fd()
+        if fd is not None:
+            self.transport.register_fd(fd)
+        if resume is not None:
+            self._resume(resume)
+        elif config.host:
+            self.lobby = lobbies.HostLobby(
                 config.game,
                 config.options,
                 config.seats,
@@ -93,9 +116,32 @@ class Peer:
             self.lobby = lobbies.JoinerLobby(config.code, self.secrets, config.name, self.endpoint)
             self.host_endpoint = f"tcp://{config.connect}"
             self.transport.connect(self.host_endpoint)
-        fd = frontend.stdin_fd()
-        if fd is not None:
-            self.transport.register_fd(fd)
+
+    def _resume(self, resume: Resume) -> None:
+        ledger = resume.ledger
+        self.seat = resume.seat
+        self.members = [
+            lobbies.Member(s.name, s.key, s.chain_head, endpoint)
+            for s, endpoint in zip(ledger.seats, resume.endpoints, strict=True)
+        ]
+        self._connect_mesh()
+        self.replay_path = resume.replay
+        writer = LogWriter(resume.replay)
+        now = time.monotonic()
+        self.session = Session(
+            ledger,
+            resume.seat,
+            self.secrets,
+            now,
+            write=writer.append,
+            withhold_timeout=self.config.withhold_timeout,
+        )
+        self._flush_session(now)
+
+    def _connect_mesh(self) -> None:
+        for i, member in enumerate(self.members):
+            if i != self.seat:
+                self.transport.connect(member.endpoint, identity=b"G" + self.secrets.key.public[:8])
 
     # -- the loop ------------------------------------------------------------------
 
@@ -147,6 +193,8 @@ class Peer:
 
     def _dispatch(self, item, now: float) -> None:  # noqa: ANN001
         if item.channel == LOBBY:
+            if self.lobby is None:
+                return
             try:
                 if isinstance(self.lobby, lobbies.HostLobby):
                     if item.via == "router" and item.ident is not None:
@@ -156,8 +204,10 @@ class Peer:
                         self.lobby.log.clear()
                 else:
                     self.lobby.receive(item.payload)
-                    self.members = self.lobby.members
-                    self.ui.say("Lobby: " + ", ".join(m.name for m in self.members))
+                    if self.lobby.members and self.lobby.members != self.members:
+                        self.members = list(self.lobby.members)
+                        names = ", ".join(m.name for m in self.members)
+                        self.ui.say(f"Lobby ({len(self.members)} seated): {names}")
             except lobbies.LobbyError as exc:
                 if isinstance(self.lobby, lobbies.JoinerLobby):
                     raise
@@ -171,6 +221,8 @@ class Peer:
                 self.session.receive(item.payload, now)
 
     def _flush_lobby(self) -> None:
+        if self.lobby is None:
+            return
         if isinstance(self.lobby, lobbies.HostLobby):
             for ident, frame in self.lobby.outgoing:
                 self.transport.reply(ident, LOBBY, frame)
@@ -180,6 +232,8 @@ class Peer:
         self.lobby.outgoing.clear()
 
     def _maybe_start_genesis(self) -> None:
+        if self.lobby is None:
+            return
         body = self.lobby.genesis
         if body is None or self._genesis_body is not None:
             return
@@ -187,9 +241,7 @@ class Peer:
         self.members = list(self.lobby.members)
         self.seat = next(i for i, m in enumerate(self.members) if m.key == self.secrets.key.public)
         game_id = game_id_of(body)
-        for i, member in enumerate(self.members):
-            if i != self.seat:
-                self.transport.connect(member.endpoint, identity=b"G" + self.secrets.key.public[:8])
+        self._connect_mesh()
         sig = authoring.sign_genesis(body, self.secrets)
         self._gsigs[self.seat] = sig
         from p2ptable.net.wire import Message, seal
@@ -291,6 +343,49 @@ def default_replay_path(ledger: Ledger, name: str) -> Path:
     return data_dir() / f"{stamp}-{ledger.game.name}-{ledger.game_id.hex()[:8]}-{safe}.p2pt"
 
 
+def load_resume(replay: Path) -> Resume:
+    """Rebuild a seat from its replay file and secrets file, for `p2ptable resume`.
+
+    A torn last record (the process died mid-write) is cut off: it was never
+    acknowledged by anyone, and the peers will send it again.  Anything else wrong
+    with the file is an error: resuming must never build on a log that does not
+    verify.
+    """
+    from p2ptable.crypto.signing import SigningKey
+    from p2ptable.randomness.chain import HashChain
+    from p2ptable.replay.logfile import parse_frames
+
+    secrets_path = replay.with_name(replay.name + ".secrets")
+    try:
+        saved = json.loads(secrets_path.read_text())
+    except FileNotFoundError:
+        raise ResumeError(f"no secrets file next to the replay ({secrets_path})") from None
+    frames = parse_frames(replay.read_bytes())
+    if frames.error is not None:
+        if not frames.error.torn or not frames.payloads:
+            raise ResumeError(f"entry {frames.error.index}: {frames.error.reason}")
+        with open(replay, "r+b") as f:
+            f.truncate(frames.good_length)
+    try:
+        ledger = Ledger(Entry.decode(frames.payloads[0]))
+        for payload in frames.payloads[1:]:
+            ledger.append(Entry.decode(payload))
+    except (InvalidEntry, MalformedEntry) as exc:
+        raise ResumeError(f"the replay does not verify: {exc}") from None
+    secrets = authoring.SeatSecrets(
+        SigningKey(bytes.fromhex(saved["key"])),
+        HashChain(bytes.fromhex(saved["chain_secret"]), saved["chain_len"]),
+    )
+    seat = saved["seat"]
+    if ledger.seats[seat].key != secrets.key.public:
+        raise ResumeError("the secrets file belongs to another game or seat")
+    return Resume(ledger, seat, secrets, saved["endpoints"], saved["port"], replay)
+
+
+class ResumeError(Exception):
+    """The replay or its secrets cannot be resumed from."""
+
+
 def save_secrets(
     replay: Path, secrets: authoring.SeatSecrets, seat: int, endpoints: list[str], port: int
 ) -> Path:
@@ -314,9 +409,11 @@ def save_secrets(
 class BotFrontend:
     """A bot seat: prints a line per event (or nothing when quiet) and decides at once."""
 
-    def __init__(self, policy, quiet: bool = False) -> None:  # noqa: ANN001
+    def __init__(self, policy, quiet: bool = False, delay: float = 0.0) -> None:  # noqa: ANN001
         self.policy = policy
         self.quiet = quiet
+        self.delay = delay  # "thinking" time, so people can follow a bot's moves
+        self._turn_seen: tuple[int, float] | None = None
 
     def say(self, text: str) -> None:
         if not self.quiet:
@@ -332,6 +429,12 @@ class BotFrontend:
                 self.say(f"Game stopped: {event.reason}")
 
     def decide(self, session: Session, now: float) -> Action | None:
+        if self.delay > 0:
+            index = session.ledger.next_index
+            if self._turn_seen is None or self._turn_seen[0] != index:
+                self._turn_seen = (index, now)
+            if now - self._turn_seen[1] < self.delay:
+                return None
         return self.policy(session.ledger.game, session.ledger.state, session.seat)
 
     def stdin_fd(self) -> int | None:
