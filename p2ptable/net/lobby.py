@@ -257,7 +257,9 @@ class JoinerLobby:
         shared = code_key(self.code, table)
         t = _transcript(table, self._nonce, data["nonce"], key, self.me.key.public)
         if not hmac.compare_digest(data.get("proof", b""), _proof(shared, b"host", t)):
-            raise LobbyError("the host does not know this join code (wrong code?)")
+            raise LobbyError(
+                "wrong join code: it does not match the table's (check what the host printed)"
+            )
         self.host_key, self.table = key, table
         self.game, self.options = data["game"], data["options"]
         reply = {

@@ -20,15 +20,16 @@ from typing import Protocol
 from p2ptable.crypto.signing import verify_signature
 from p2ptable.engine.api import Action
 from p2ptable.net import lobby as lobbies
-from p2ptable.net.session import Finished, Session, Stopped
+from p2ptable.net.session import Finished, Rejected, Session, Stopped
 from p2ptable.net.wire import RemoteProtocolError, open_frame
-from p2ptable.net.zmq_transport import GAME, LOBBY, ZmqTransport
+from p2ptable.net.zmq_transport import BAD, GAME, LOBBY, ZmqTransport
 from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry, MalformedEntry, game_id_of, signed_message
 from p2ptable.replay.ledger import InvalidEntry, Ledger
 from p2ptable.replay.logfile import LogWriter
 
 LINGER_SECONDS = 5.0
+MAX_EARLY_FRAMES = 10_000
 
 
 class Frontend(Protocol):
@@ -95,6 +96,7 @@ class Peer:
         self._gsigs: dict[int, bytes] = {}
         self._genesis_body: bytes | None = None
         self._stats: list[dict] = []
+        self._early_notes: list[str] = []
         self.on_genesis: Callable[[Path], None] | None = None
         self.lobby: lobbies.HostLobby | lobbies.JoinerLobby | None = None
         fd = frontend.stdin_fd()
@@ -119,6 +121,8 @@ class Peer:
 
     def _resume(self, resume: Resume) -> None:
         ledger = resume.ledger
+        self.replay_path = resume.replay
+        self.note(f"resumed at entry {ledger.next_index}")
         self.seat = resume.seat
         self.members = [
             lobbies.Member(s.name, s.key, s.chain_head, endpoint)
@@ -201,6 +205,7 @@ class Peer:
                         self.lobby.receive(item.ident, item.payload)
                         for line in self.lobby.log:
                             self.ui.say(line)
+                            self.note(line)
                         self.lobby.log.clear()
                 else:
                     self.lobby.receive(item.payload)
@@ -213,8 +218,14 @@ class Peer:
                     raise
                 self.ui.say(f"lobby: {exc}")
             self._maybe_start_genesis()
+        elif item.channel == BAD:
+            self.note(f"rejected a message: {item.payload.decode()} frames instead of 2")
+        elif item.channel not in (GAME, LOBBY):
+            self.note(f"rejected a message on unknown channel {item.channel[:8]!r}")
         elif item.channel == GAME:
             if self.session is None:
+                if len(self._buffer) >= MAX_EARLY_FRAMES:
+                    self._buffer.pop(0)  # a flood before the game starts: keep the newest
                 self._buffer.append(item.payload)
                 self._gather_genesis()
             else:
@@ -323,7 +334,32 @@ class Peer:
             for event in events:
                 if hasattr(event, "index"):
                     self._stats.append({"i": event.index, "kind": event.kind, "applied": stamp})
+                elif isinstance(event, Rejected):
+                    who = "unknown sender" if event.seat is None else self._name(event.seat)
+                    self.note(f"rejected a message from {who}: {event.reason}")
+                elif isinstance(event, Stopped):
+                    self.note(f"game stopped: {event.reason}")
+                elif isinstance(event, Finished):
+                    self.note(f"game over: {event.outcome.explanation}")
             self.ui.on_events(self.session, events, now)
+
+    def _name(self, seat: int) -> str:
+        return (
+            f"seat {seat} ({self.members[seat].name})"
+            if seat < len(self.members)
+            else f"seat {seat}"
+        )
+
+    def note(self, text: str) -> None:
+        """A line for the peer's diagnostic log (next to the replay: NAME.p2pt.peer.log)."""
+        line = f"{time.strftime('%Y-%m-%d %H:%M:%S')} {text}\n"
+        if self.replay_path is None:
+            self._early_notes.append(line)
+            return
+        with open(self.replay_path.with_name(self.replay_path.name + ".peer.log"), "a") as f:
+            f.writelines(self._early_notes)
+            f.write(line)
+        self._early_notes.clear()
 
     def _write_stats(self) -> None:
         if self.config.stats is not None:

@@ -17,6 +17,7 @@ import zmq
 MAX_MESSAGE = 512 * 1024
 LOBBY = b"L"
 GAME = b"G"
+BAD = b"?"  # a multipart message of the wrong shape (payload: its frame count)
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,9 @@ class ZmqTransport:
                         break
                     if len(frames) == 3:
                         out.append(Incoming("router", frames[0], frames[1], frames[2]))
+                    else:  # not [identity, channel, payload]: let the peer log it
+                        count = b"%d" % (len(frames) - 1)  # without the identity frame
+                        out.append(Incoming("router", frames[0], BAD, count))
             elif isinstance(sock, zmq.Socket):
                 for _ in range(1000):
                     try:
@@ -100,6 +104,8 @@ class ZmqTransport:
                         break
                     if len(frames) == 2:
                         out.append(Incoming(self._by_socket[sock], None, frames[0], frames[1]))
+                    else:
+                        out.append(Incoming(self._by_socket[sock], None, BAD, b"%d" % len(frames)))
             else:
                 fd_ready = True
         return out, fd_ready
