@@ -138,6 +138,13 @@ def verify(file: str, as_json: bool, events: bool) -> None:
 
 def _bot_option(f):  # noqa: ANN001, ANN201
     f = click.option(
+        "--stats",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        hidden=True,
+        help="Write per-entry timestamps (JSON lines) for the latency benchmark.",
+    )(f)
+    f = click.option(
         "--bot-delay",
         type=float,
         default=0.0,
@@ -189,6 +196,7 @@ def host(
     quiet,
     bot,
     bot_delay,
+    stats,
 ):  # noqa: ANN001, ANN201
     """Open a table for GAME and print what the others must type."""
     from p2ptable import play
@@ -207,6 +215,7 @@ def host(
             quiet=quiet,
             announce=click.echo,
             bot_delay=bot_delay,
+            stats=stats,
         )
     except (RulesError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
@@ -220,14 +229,21 @@ def host(
 @click.option("--replay", type=click.Path(dir_okay=False, path_type=Path), default=None)
 @click.option("--quiet", "-q", is_flag=True)
 @_bot_option
-def join(address, code, name, replay, quiet, bot, bot_delay):  # noqa: ANN001, ANN201
+def join(address, code, name, replay, quiet, bot, bot_delay, stats):  # noqa: ANN001, ANN201
     """Join the table at ADDRESS (HOST:PORT, as the host printed it)."""
     from p2ptable import play
     from p2ptable.net.lobby import LobbyError
 
     try:
         result = play.join(
-            address, code, name, bot=bot, replay=replay, quiet=quiet, bot_delay=bot_delay
+            address,
+            code,
+            name,
+            bot=bot,
+            replay=replay,
+            quiet=quiet,
+            bot_delay=bot_delay,
+            stats=stats,
         )
     except (LobbyError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
@@ -247,7 +263,9 @@ def join(address, code, name, replay, quiet, bot, bot_delay):  # noqa: ANN001, A
 @click.option("--replay", type=click.Path(dir_okay=False, path_type=Path), default=None)
 @click.option("--quiet", "-q", is_flag=True)
 @_bot_option
-def play_cmd(game, bots, name, variant, scoring, option, opponents, replay, quiet, bot, bot_delay):  # noqa: ANN001, ANN201
+def play_cmd(  # noqa: ANN201
+    game, bots, name, variant, scoring, option, opponents, replay, quiet, bot, bot_delay, stats
+):  # noqa: ANN001, ANN201
     """Play GAME against local bot peers (separate processes on loopback)."""
     from p2ptable import play
 
@@ -272,7 +290,7 @@ def play_cmd(game, bots, name, variant, scoring, option, opponents, replay, quie
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--quiet", "-q", is_flag=True)
 @_bot_option
-def resume(file, quiet, bot, bot_delay):  # noqa: ANN001, ANN201
+def resume(file, quiet, bot, bot_delay, stats):  # noqa: ANN001, ANN201
     """Rejoin a running game from your replay FILE after your process died."""
     from p2ptable import play
     from p2ptable.net.peer import ResumeError

@@ -3,18 +3,42 @@
 
 Run only when the protocol deliberately changes (and bump the protocol version);
 tests/test_vectors.py checks that the code still reproduces the committed files.
+
+``replay.json`` holds one entry of each kind built by hand from fixed keys (their
+encodings and signatures are the vector; they are not promised to be a legal game)
+and a complete simulated replay file with the report ``verify`` gives for it.  The
+complete file depends on Pet Quartet's rules and bots as well as on the format:
+regenerate it when those change on purpose.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+import tempfile
+import zlib
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from p2ptable.crypto.signing import SigningKey, sha256  # noqa: E402
 from p2ptable.randomness.chain import HashChain  # noqa: E402
-from p2ptable.randomness.derive import chance_seed, uniform_values  # noqa: E402
+from p2ptable.randomness.derive import chance_seed, derive_outcome, uniform_values  # noqa: E402
+from p2ptable.replay.entries import (  # noqa: E402
+    GAME_ID_DOMAIN,
+    PROTOCOL,
+    REVEAL_DOMAIN,
+    SIG_DOMAIN,
+    Entry,
+    game_id_of,
+    make_body,
+    reveal_message,
+    signed_message,
+)
+from p2ptable.replay.logfile import MAGIC, MAX_FRAME, encode_frame  # noqa: E402
+from p2ptable.replay.verify import verify_bytes  # noqa: E402
+from p2ptable.sim import simulate  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[1] / "protocol" / "vectors"
 
@@ -51,11 +75,189 @@ def randomness_vectors() -> dict:
     return {"chain": chains, "chance": cases}
 
 
+# -- replay.json ------------------------------------------------------------------------
+
+# Fixed identities: seat s signs with the 32-byte RFC 8032 private key (s+1)*32 and
+# commits to a hash chain of length 4 grown from the secret (0x11*(s+1))*32.
+NAMES = ("Ana", "Ben")
+SIGNING_SEEDS = tuple(bytes([seat + 1]) * 32 for seat in range(2))
+CHAIN_SECRETS = tuple(bytes([0x11 * (seat + 1)]) * 32 for seat in range(2))
+CHAIN_LEN = 4
+NONCE = bytes(range(16))
+OPTIONS = {"scoring": "basic", "variant": "standard"}
+REPLAY_SEED = "vector"
+
+
+def as_json(value: Any) -> Any:
+    """A msgpack value as JSON: byte strings become {"bin": hex}, the rest as is."""
+    if isinstance(value, bytes):
+        return {"bin": value.hex()}
+    if isinstance(value, dict):
+        return {k: as_json(v) for k, v in sorted(value.items())}
+    if isinstance(value, list | tuple):
+        return [as_json(v) for v in value]
+    return value
+
+
+def entry_vector(entry: Entry, game_id: bytes, extra: dict[str, Any]) -> dict[str, Any]:
+    encoded = entry.encode()
+    vector = {
+        "kind": entry.kind,
+        "body": as_json(entry.body),
+        "body_hex": entry.body_bytes.hex(),
+        **extra,
+        "signatures": [{"seat": seat, "sig": sig.hex()} for seat, sig in entry.sigs],
+        "entry_hex": encoded.hex(),
+        "entry_hash": entry.hash.hex(),
+        "frame_hex": encode_frame(encoded).hex(),
+    }
+    assert Entry.decode(encoded) == entry
+    return vector
+
+
+def replay_vectors() -> dict:
+    keys = [SigningKey(seed) for seed in SIGNING_SEEDS]
+    chains = [HashChain(secret, CHAIN_LEN) for secret in CHAIN_SECRETS]
+    seats = [
+        {
+            "seat": seat,
+            "name": NAMES[seat],
+            "signing_seed": SIGNING_SEEDS[seat].hex(),
+            "public_key": keys[seat].public.hex(),
+            "chain_secret": CHAIN_SECRETS[seat].hex(),
+            "chain_head": chains[seat].head.hex(),
+        }
+        for seat in range(2)
+    ]
+    everyone = range(2)
+
+    def signed(body: bytes, game_id: bytes) -> tuple[Entry, dict[str, Any]]:
+        message = signed_message(game_id, body)
+        entry = Entry(body, tuple((seat, keys[seat].sign(message)) for seat in everyone))
+        return entry, {"signed_message_hex": message.hex()}
+
+    # Genesis: every seat signs SIG_DOMAIN || game_id || body.
+    genesis_body = make_body(
+        t="genesis",
+        protocol=PROTOCOL,
+        game="pet-quartet",
+        options=OPTIONS,
+        seats=[
+            {"name": NAMES[s], "key": keys[s].public, "chain": chains[s].head} for s in everyone
+        ],
+        chain_len=CHAIN_LEN,
+        nonce=NONCE,
+    )
+    game_id = game_id_of(genesis_body)
+    genesis, extra = signed(genesis_body, game_id)
+    vectors = [entry_vector(genesis, game_id, {"game_id": game_id.hex(), **extra})]
+
+    # Chance step 0: each seat reveals chain value s[1] and signs only its reveal.
+    prev = genesis.hash
+    pre = [chains[s].preimage(0) for s in everyone]
+    outcome = derive_outcome(game_id, 0, "first-player", pre, (2,))
+    chance_body = make_body(
+        t="chance", i=1, prev=prev, step=0, purpose="first-player", pre=pre, outcome=list(outcome)
+    )
+    reveals = [reveal_message(game_id, 1, prev, 0, s, pre[s]) for s in everyone]
+    chance = Entry(chance_body, tuple((s, keys[s].sign(reveals[s])) for s in everyone))
+    vectors.append(
+        entry_vector(
+            chance,
+            game_id,
+            {
+                "ranges": [2],
+                "seed": chance_seed(game_id, 0, "first-player", pre).hex(),
+                "reveal_messages_hex": [m.hex() for m in reveals],
+            },
+        )
+    )
+
+    # An action by one seat, signed by that seat alone.
+    seat = outcome[0]
+    action_body = make_body(t="action", i=2, prev=chance.hash, seat=seat, action="draw")
+    message = signed_message(game_id, action_body)
+    action = Entry(action_body, ((seat, keys[seat].sign(message)),))
+    vectors.append(entry_vector(action, game_id, {"signed_message_hex": message.hex()}))
+
+    # A result, signed by every seat (not the result of a real game).
+    result_body = make_body(t="result", i=3, prev=action.hash, scores=[1, 3], winners=[1])
+    result, extra = signed(result_body, game_id)
+    vectors.append(entry_vector(result, game_id, extra))
+
+    # An abort in place of entry 3: seat 0 stops the game, naming seat 1.  A withheld
+    # abort carries no evidence; it is the detecting seat's signed word.
+    abort_body = make_body(
+        t="abort",
+        i=3,
+        prev=action.hash,
+        reason="withheld",
+        culprit=1,
+        detail="seat 1 withheld its contribution to entry 3",
+        evidence=[],
+    )
+    message = signed_message(game_id, abort_body)
+    abort = Entry(abort_body, ((0, keys[0].sign(message)),))
+    abort_vector = entry_vector(abort, game_id, {"signed_message_hex": message.hex()})
+
+    return {
+        "about": (
+            "protocol/replay.md test vectors. Byte strings are hex; inside 'body' a msgpack "
+            "bin value is written {'bin': hex}. The four entries are well-formed, correctly "
+            "linked and signed, but they are NOT a legal game (the result is made up); "
+            "'abort_instead_of_entry_3' is an alternative last entry. 'replay' is a "
+            "complete game file with the report verify gives for it."
+        ),
+        "constants": {
+            "magic": MAGIC.hex(),
+            "max_frame": MAX_FRAME,
+            "protocol": PROTOCOL,
+            "game_id_domain": GAME_ID_DOMAIN.hex(),
+            "sig_domain": SIG_DOMAIN.hex(),
+            "reveal_domain": REVEAL_DOMAIN.hex(),
+            "crc32_of_123456789": f"{zlib.crc32(b'123456789'):08x}",
+        },
+        "seats": seats,
+        "chain_len": CHAIN_LEN,
+        "entries": vectors,
+        "abort_instead_of_entry_3": abort_vector,
+        "replay": complete_replay(),
+    }
+
+
+def complete_replay() -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "vector.p2pt"
+        simulate("pet-quartet", 2, REPLAY_SEED, path, options=OPTIONS, bots=["random", "random"])
+        data = path.read_bytes()
+    report = verify_bytes(data).to_json()
+    assert report["valid"], report
+    return {
+        "made_by": (
+            'p2ptable.sim.simulate("pet-quartet", 2, "vector", path, '
+            'options={"scoring": "basic", "variant": "standard"}, bots=["random", "random"])'
+        ),
+        "length": len(data),
+        "sha256": sha256(data).hex(),
+        # The report's fields that the format fixes (the explanation text and the final
+        # view are the game's wording, free to change).
+        "verify": {
+            **{key: report[key] for key in ("valid", "game", "options", "seats", "entries")},
+            "result": {key: report["result"][key] for key in ("scores", "winners")},
+        },
+        "hex": data.hex(),
+    }
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
-    path = OUT / "randomness.json"
-    path.write_text(json.dumps(randomness_vectors(), indent=2) + "\n")
-    print(f"wrote {path}")
+    for name, vectors in [
+        ("randomness.json", randomness_vectors()),
+        ("replay.json", replay_vectors()),
+    ]:
+        path = OUT / name
+        path.write_text(json.dumps(vectors, indent=2) + "\n")
+        print(f"wrote {path}")
 
 
 if __name__ == "__main__":

@@ -165,8 +165,11 @@ class Peer:
                 self._flush_lobby()
                 if stdin_ready:
                     action = self.ui.on_stdin(self.session, now)
+                    if getattr(self.ui, "stdin_closed", False):
+                        self.transport.unregister_fd(self.ui.stdin_fd())
                     if action is not None and self.session is not None:
-                        self._submit(action, now)
+                        if self.session.my_turn():
+                            self.ui.chosen = action  # taken on the next decide()
                 if self.session is not None:
                     self.session.tick(now)
                     if self.session.my_turn():

@@ -80,6 +80,13 @@ class ZmqTransport:
     def register_fd(self, fd: int) -> None:
         self.poller.register(fd, zmq.POLLIN)
 
+    def unregister_fd(self, fd: int | None) -> None:
+        if fd is not None:
+            try:
+                self.poller.unregister(fd)
+            except KeyError:
+                pass
+
     def poll(self, timeout_ms: int) -> tuple[list[Incoming], bool]:
         """Messages that arrived, and whether a registered fd (stdin) is readable."""
         out: list[Incoming] = []

@@ -34,11 +34,12 @@ def result_lines(outcome: Outcome, names: Sequence[str]) -> str:
         star = "  *winner*" if seat in outcome.winners else ""
         lines.append(f"  {names[seat]:<12} {outcome.scores[seat]:>4}{star}")
     if outcome.explanation:
-        lines.append(_name_seats(outcome.explanation, names))
+        lines.append(name_seats(outcome.explanation, names))
     return "\n".join(lines)
 
 
-def _name_seats(textline: str, names: Sequence[str]) -> str:
+def name_seats(textline: str, names: Sequence[str]) -> str:
+    """``textline`` with every "seat N" replaced by that seat's name."""
     # Games speak of "seat N"; people read names.  Replace longest numbers first.
     for seat in sorted(range(len(names)), reverse=True):
         textline = textline.replace(f"seat {seat}", names[seat])

@@ -13,8 +13,8 @@ or by one seat (``state.current``, the seat whose turn it is), never both:
   ``draw``         the card just drawn, as an index into the *sorted* deck.
   ``bonus-draw``   the Maestro "draw a random card from the deck and keep it".
 
-* seat phases, with the verbs each allows, are the rows of ``TABLE`` at the bottom
-  of this file; ``legal_actions`` lists the concrete actions and ``apply`` refuses
+* seat phases, with the verbs each allows, are the rows of ``TABLE`` (after the handlers,
+  before the public functions); ``legal_actions`` lists the concrete actions and ``apply`` refuses
   anything else with an ``IllegalAction`` naming the phase, the seat and the action.
 
 A normal turn is ``turn`` → (``draw`` → chance ``draw`` → ``place``) or ``take``.
@@ -51,12 +51,11 @@ from p2ptable.engine.api import (
 )
 from p2ptable.games.pet_quartet.state import (
     CONDUCTOR_LIMIT,
-    DUET_LIMITS,
     TILES,
-    Conductor,
     PetQuartetState,
     add_cards,
     remove_card,
+    starting_conductors,
     starting_deck,
 )
 
@@ -74,28 +73,25 @@ def initial(seats: int, options: Mapping[str, str]) -> State:
     variant, scoring = options["variant"], options["scoring"]
     if variant == "duet" and seats != 2:
         raise BadOptions(f"the duet variant is for 2 players, not {seats}")
-    if variant == "duet":
-        conductors = tuple(Conductor(limit=limit) for limit in DUET_LIMITS)
-    else:
-        conductors = tuple(Conductor() for _ in range(seats))
     return State(
         seats=seats,
         variant=variant,
         scoring=scoring,
         deck=starting_deck(seats, variant),
-        conductors=conductors,
+        conductors=starting_conductors(seats, variant),
         collections=((),) * seats,
         phase="setup-tiles" if variant == "maestro" else "setup-first",
     )
 
 
 def _tiles_step(s: State) -> ChanceStep:
+    """One pick per Conductor among the tiles still unused: ranges (6, 5, 4, ...)."""
     return ChanceStep("shuffle", "maestro-tiles", tuple(len(TILES) - i for i in range(s.seats)))
 
 
 def _resolve_tiles(s: State, outcome: tuple[int, ...]) -> State:
     unused, conductors = list(TILES), []
-    for conductor, pick in zip(s.conductors, outcome):
+    for conductor, pick in zip(s.conductors, outcome, strict=True):
         tile = unused.pop(pick)
         limit = 2 if tile == "limit-2" else CONDUCTOR_LIMIT
         conductors.append(replace(conductor, tile=tile, limit=limit))
@@ -103,6 +99,7 @@ def _resolve_tiles(s: State, outcome: tuple[int, ...]) -> State:
 
 
 def _first_step(s: State) -> ChanceStep:
+    # "Choose someone to be the first player": we choose fairly, by chance.
     return ChanceStep("roll", "first-player", (s.seats,))
 
 
@@ -111,14 +108,6 @@ def _resolve_first(s: State, outcome: tuple[int, ...]) -> State:
 
 
 # -- drawing and placing ------------------------------------------------------------------
-
-
-def _draw_step(s: State) -> ChanceStep:
-    return ChanceStep("draw", "draw", (len(s.deck),))
-
-
-def _bonus_step(s: State) -> ChanceStep:
-    return ChanceStep("draw", "maestro-draw", (len(s.deck),))
 
 
 def _take_from_deck(s: State, index: int) -> tuple[int, State]:
@@ -143,14 +132,10 @@ def _place(s: State, seat: int, action: Action) -> State:
     (c,) = action.args
     assert s.last_card is not None
     conductor = s.conductors[c]
-    s = _set_conductor(s, c, replace(conductor, cards=(*conductor.cards, s.last_card)))
+    s = s.with_conductor(c, replace(conductor, cards=(*conductor.cards, s.last_card)))
     s = replace(s, last_card=None)
     if conductor.tile == "take-after-place":
         return replace(s, phase="after-place", focus=c)
-    return _end_turn(s)
-
-
-def _decline(s: State, seat: int, action: Action) -> State:
     return _end_turn(s)
 
 
@@ -161,7 +146,7 @@ def _take(s: State, seat: int, action: Action) -> State:
     """Take Conductor c: it is marked taken at once; its tile may ask a choice first."""
     (c,) = action.args
     conductor = replace(s.conductors[c], taken_by=seat)
-    s = replace(_set_conductor(s, c, conductor), focus=c)
+    s = replace(s.with_conductor(c, conductor), focus=c)
     if conductor.tile == "return-from-pile":
         return replace(s, phase="return-from-pile")
     if conductor.tile == "return-collected" and s.collections[seat]:
@@ -173,15 +158,13 @@ def _return_from_pile(s: State, seat: int, action: Action) -> State:
     (value,) = action.args
     assert s.focus is not None
     conductor = s.conductors[s.focus]
-    cards = list(conductor.cards)
-    cards.remove(value)
-    s = _set_conductor(s, s.focus, replace(conductor, cards=tuple(cards)))
+    s = s.with_conductor(s.focus, replace(conductor, cards=remove_card(conductor.cards, value)))
     return _collect(replace(s, returned=add_cards(s.returned, [value])), seat)
 
 
 def _return_collected(s: State, seat: int, action: Action) -> State:
     (value,) = action.args
-    s = _set_collection(s, seat, remove_card(s.collections[seat], value))
+    s = s.with_collection(seat, remove_card(s.collections[seat], value))
     return _collect(replace(s, returned=add_cards(s.returned, [value])), seat)
 
 
@@ -189,8 +172,8 @@ def _collect(s: State, seat: int) -> State:
     """Move the focused pile into the seat's collection, then the tile's after-effect."""
     assert s.focus is not None
     conductor = s.conductors[s.focus]
-    s = _set_collection(s, seat, add_cards(s.collections[seat], conductor.cards))
-    s = _set_conductor(s, s.focus, replace(conductor, cards=()))
+    s = s.with_collection(seat, add_cards(s.collections[seat], conductor.cards))
+    s = s.with_conductor(s.focus, replace(conductor, cards=()))
     if conductor.tile == "bonus-draw" and s.deck:
         return replace(s, phase="bonus-draw")
     if conductor.tile == "pass-left" and s.collections[seat]:
@@ -201,17 +184,18 @@ def _collect(s: State, seat: int) -> State:
 def _resolve_bonus(s: State, outcome: tuple[int, ...]) -> State:
     card, s = _take_from_deck(s, outcome[0])
     assert s.current is not None
-    return _end_turn(_set_collection(s, s.current, add_cards(s.collections[s.current], [card])))
+    return _end_turn(s.with_collection(s.current, add_cards(s.collections[s.current], [card])))
 
 
 def _give(s: State, seat: int, action: Action) -> State:
     (value,) = action.args
     left = (seat + 1) % s.seats
-    s = _set_collection(s, seat, remove_card(s.collections[seat], value))
-    return _end_turn(_set_collection(s, left, add_cards(s.collections[left], [value])))
+    s = s.with_collection(seat, remove_card(s.collections[seat], value))
+    return _end_turn(s.with_collection(left, add_cards(s.collections[left], [value])))
 
 
-def _pass(s: State, seat: int, action: Action) -> State:
+def _done(s: State, seat: int, action: Action) -> State:
+    """``decline`` and ``pass``: nothing happens but the end of the turn."""
     return _end_turn(s)
 
 
@@ -228,16 +212,14 @@ def _round_over(s: State) -> bool:
 def _end_turn(s: State) -> State:
     """Decide what follows a finished turn (see the theory of operation)."""
     s = replace(s, focus=None)
-    if _round_over(s):
-        leftovers = [card for c in s.conductors if c.taken_by is None for card in c.cards]
-        s = replace(
-            s,
-            discarded=add_cards(s.discarded, leftovers),
-            conductors=tuple(c if c.taken_by is not None else replace(c, cards=()) for c in s.conductors),
-        )
+    if _round_over(s):  # only untaken (Duet) Conductors can still hold cards
+        leftovers = [card for c in s.conductors for card in c.cards]
+        cleared = tuple(replace(c, cards=()) for c in s.conductors)
+        s = replace(s, discarded=add_cards(s.discarded, leftovers), conductors=cleared)
         if s.triggered_by is None:
-            fresh = tuple(replace(c, cards=(), taken_by=None) for c in s.conductors)
-            return replace(s, conductors=fresh, round=s.round + 1, round_starter=s.current, phase="turn")
+            fresh = tuple(replace(c, taken_by=None) for c in cleared)
+            s = replace(s, conductors=fresh, round=s.round + 1, round_starter=s.current)
+            return replace(s, phase="turn")
     if s.triggered_by is not None:
         if s.final_turns is None:  # the drawer's own turn just ended
             remaining = tuple((s.triggered_by + 1 + i) % s.seats for i in range(s.seats))
@@ -249,18 +231,6 @@ def _end_turn(s: State) -> State:
     assert s.current is not None
     after = ((s.current + k) % s.seats for k in range(1, s.seats + 1))
     return replace(s, phase="turn", current=next(seat for seat in after if not s.is_out(seat)))
-
-
-def _set_conductor(s: State, index: int, conductor: Conductor) -> State:
-    conductors = list(s.conductors)
-    conductors[index] = conductor
-    return replace(s, conductors=tuple(conductors))
-
-
-def _set_collection(s: State, seat: int, cards: tuple[int, ...]) -> State:
-    collections = list(s.collections)
-    collections[seat] = cards
-    return replace(s, collections=tuple(collections))
 
 
 # -- which actions exist ----------------------------------------------------------------
@@ -327,14 +297,16 @@ TABLE: dict[str, SeatPhase | ChancePhase | None] = {
     "setup-tiles": ChancePhase(_tiles_step, _resolve_tiles),
     "setup-first": ChancePhase(_first_step, _resolve_first),
     "turn": SeatPhase(_turn_choices, {"draw": _draw, "take": _take}),
-    "draw": ChancePhase(_draw_step, _resolve_draw),
+    "draw": ChancePhase(lambda s: ChanceStep("draw", "draw", (len(s.deck),)), _resolve_draw),
     "place": SeatPhase(_place_choices, {"place": _place}),
-    "after-place": SeatPhase(_after_place_choices, {"take": _take, "decline": _decline}),
+    "after-place": SeatPhase(_after_place_choices, {"take": _take, "decline": _done}),
     "return-from-pile": SeatPhase(_pile_choices, {"return": _return_from_pile}),
     "return-collected": SeatPhase(_collection_choices("return"), {"return": _return_collected}),
-    "bonus-draw": ChancePhase(_bonus_step, _resolve_bonus),
+    "bonus-draw": ChancePhase(
+        lambda s: ChanceStep("draw", "maestro-draw", (len(s.deck),)), _resolve_bonus
+    ),
     "pass-left": SeatPhase(_collection_choices("give"), {"give": _give}),
-    "final": SeatPhase(_final_choices, {"take": _take, "pass": _pass}),
+    "final": SeatPhase(_final_choices, {"take": _take, "pass": _done}),
     "over": None,
 }
 
@@ -388,5 +360,5 @@ def resolve(s: State, outcome: tuple[int, ...]) -> State:
     try:
         phase.step(s).check(outcome)
     except ValueError as error:
-        raise IllegalAction(f"phase {s.phase}: chance outcome {outcome!r} rejected: {error}") from None
+        raise IllegalAction(f"phase {s.phase}: chance outcome rejected: {error}") from None
     return phase.resolve(s, outcome)

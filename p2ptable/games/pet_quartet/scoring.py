@@ -45,19 +45,25 @@ def _names(seats: Sequence[int]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-# Each tie-break: (key to minimise, how to say the winning key, how to say a tie on it).
+# Each tie-break: (key to minimise, what the best key is called, what an even key is called).
 _TieBreak = tuple[Callable[[Collection], float], Callable[[float], str], Callable[[float], str]]
+
+_NONE = float("inf")
 
 _TIE_BREAKS: tuple[_TieBreak, ...] = (
     (
-        lambda cards: min(quartets(cards), default=float("inf")),
-        lambda key: f"the lowest-valued quartet ({int(key)})",
-        lambda key: "no quartets" if key == float("inf") else f"lowest quartet ({int(key)})",
+        lambda cards: min(quartets(cards), default=_NONE),
+        lambda key: f"the lowest-valued quartet ({key:.0f})",
+        lambda key: (
+            "none has a quartet" if key == _NONE else f"each has a lowest quartet of {key:.0f}"
+        ),
     ),
     (
-        lambda cards: -max(soloists(cards), default=float("-inf")),
-        lambda key: f"the highest-valued soloist ({int(-key)})",
-        lambda key: "no soloists" if key == float("inf") else f"highest soloist ({int(-key)})",
+        lambda cards: -max(soloists(cards), default=-_NONE),
+        lambda key: f"the highest-valued soloist ({-key:.0f})",
+        lambda key: (
+            "none has a soloist" if key == _NONE else f"each has a highest soloist of {-key:.0f}"
+        ),
     ),
 )
 
@@ -67,23 +73,17 @@ def outcome(collections: Sequence[Collection], scoring: str) -> Outcome:
     scores = tuple(points(cards, scoring) for cards in collections)
     top = max(scores)
     tied = [seat for seat, score in enumerate(scores) if score == top]
-    unit = "point" if top == 1 else "points"
     if len(tied) == 1:
-        return Outcome(scores, tuple(tied), f"seat {tied[0]} wins with {top} {unit}")
+        unit = "point" if top == 1 else "points"
+        return Outcome(scores, (tied[0],), f"seat {tied[0]} wins with {top} {unit}")
     said = [f"{_names(tied)} tied on {top}"]
-    shared_keys = []
-    for key, says_win, says_tie in _TIE_BREAKS:
+    for key, best_is, even_is in _TIE_BREAKS:
         best = min(key(collections[seat]) for seat in tied)
         leaders = [seat for seat in tied if key(collections[seat]) == best]
         if len(leaders) == 1:
-            said.append(f"{_names(leaders)} wins with {says_win(best)}")
-            return Outcome(scores, tuple(leaders), "; ".join(said))
-        if len(leaders) < len(tied):
-            said.append(f"{_names(leaders)} have {says_win(best)}")
-        else:
-            shared_keys.append(says_tie(best))
+            said.append(f"seat {leaders[0]} wins with {best_is(best)}")
+            return Outcome(scores, (leaders[0],), "; ".join(said))
+        said.append(f"{_names(leaders)} have {best_is(best)}" if leaders != tied else even_is(best))
         tied = leaders
-    if shared_keys:
-        said[-1] += " with " + " and ".join(shared_keys) if len(said) == 1 else ""
     said.append(f"{_names(tied)} share the victory")
     return Outcome(scores, tuple(tied), "; ".join(said))

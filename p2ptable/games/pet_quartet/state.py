@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 #: The six Maestro tiles, in the rulebook's order.  This order is canonical: the
 #: ``maestro-tiles`` chance step picks from the tiles still unused in this order.
@@ -97,11 +97,28 @@ class PetQuartetState:
         """The seat has taken a Conductor this round."""
         return any(c.taken_by == seat for c in self.conductors)
 
+    def with_conductor(self, index: int, conductor: Conductor) -> PetQuartetState:
+        """This state with Conductor ``index`` replaced."""
+        conductors = self.conductors[:index] + (conductor,) + self.conductors[index + 1 :]
+        return replace(self, conductors=conductors)
+
+    def with_collection(self, seat: int, cards: tuple[int, ...]) -> PetQuartetState:
+        """This state with ``seat``'s collection replaced."""
+        collections = self.collections[:seat] + (cards,) + self.collections[seat + 1 :]
+        return replace(self, collections=collections)
+
 
 def starting_deck(seats: int, variant: str) -> tuple[int, ...]:
     """n copies of each value n, from 3 up to the highest value for this game."""
     top = DUET_HIGHEST_VALUE if variant == "duet" else HIGHEST_VALUE[seats]
     return tuple(value for value in range(3, top + 1) for _ in range(value))
+
+
+def starting_conductors(seats: int, variant: str) -> tuple[Conductor, ...]:
+    """One Conductor per player; Duet: three, under the Duet tiles' limits."""
+    if variant == "duet":
+        return tuple(Conductor(limit=limit) for limit in DUET_LIMITS)
+    return tuple(Conductor() for _ in range(seats))
 
 
 def add_cards(cards: tuple[int, ...], new: Iterable[int]) -> tuple[int, ...]:

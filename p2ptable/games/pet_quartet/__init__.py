@@ -1,0 +1,78 @@
+"""Pet Quartet: adopt musical pets, score soloists and quartets.
+
+``GAME`` is the object the engine registry knows.  It only forwards to the modules
+named for what they hold: ``state`` (the frozen values), ``rules`` (the transitions
+and the phase table), ``scoring``, ``view`` (what a seat sees, log phrases) and
+``bots``.  ``RULES.md`` records every reading of the rulebook the code had to choose.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from p2ptable.engine.api import Action, Decision, OptionSpec, Outcome, normalize_options
+from p2ptable.games.pet_quartet import rules, scoring
+from p2ptable.games.pet_quartet import view as views
+from p2ptable.games.pet_quartet.state import SCORINGS, VARIANTS, PetQuartetState
+
+
+class PetQuartet:
+    """Pet Quartet behind the game-agnostic ``engine.api.Game`` protocol."""
+
+    name = "pet-quartet"
+    title = "Pet Quartet"
+    min_seats = 2
+    max_seats = 6
+    options = (
+        OptionSpec(
+            "variant",
+            VARIANTS,
+            "standard",
+            "maestro: a random Maestro tile per Conductor; duet: the 2-player Duet tiles",
+        ),
+        OptionSpec(
+            "scoring",
+            SCORINGS,
+            "basic",
+            "advanced: soloists score their value and quartets 4 points",
+        ),
+    )
+
+    def initial(self, seats: int, options: Mapping[str, str]) -> PetQuartetState:
+        return rules.initial(seats, normalize_options(self, seats, options))
+
+    def pending(self, state: PetQuartetState) -> Decision:
+        return rules.pending(state)
+
+    def legal_actions(self, state: PetQuartetState, seat: int) -> tuple[Action, ...]:
+        return rules.legal_actions(state, seat)
+
+    def apply(self, state: PetQuartetState, seat: int, action: Action) -> PetQuartetState:
+        return rules.apply(state, seat, action)
+
+    def resolve(self, state: PetQuartetState, outcome: tuple[int, ...]) -> PetQuartetState:
+        return rules.resolve(state, outcome)
+
+    def view(self, state: PetQuartetState, seat: int | None) -> dict[str, Any]:
+        return views.view(state, seat)
+
+    def outcome(self, state: PetQuartetState) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        return scoring.outcome(state.collections, state.scoring)
+
+    def describe(self, state: PetQuartetState, seat: int, action: Action) -> str:
+        return views.describe(state, seat, action)
+
+    def describe_chance(self, state: PetQuartetState, outcome: tuple[int, ...]) -> str:
+        return views.describe_chance(state, outcome)
+
+    def rules_notes(self) -> str:
+        return Path(__file__).with_name("RULES.md").read_text(encoding="utf-8")
+
+
+GAME = PetQuartet()
+
+__all__ = ["GAME", "PetQuartet", "PetQuartetState"]

@@ -1,0 +1,325 @@
+"""The Pet Quartet table as text, built from one seat's view (never the full state).
+
+How it works
+------------
+:func:`render` turns a view (``games/pet_quartet/view.py``) into a screen of at
+most :data:`WIDTH` columns, top to bottom: a header (variant, scoring, round, deck),
+the Conductors lettered A, B, C... (index 0 is A) with their cards, free places
+(``.``), limit and tile, then each player's collection grouped by value (``5 x4*``:
+four 5s; ``*`` marks a group that scores), the final-turns state, the recent events,
+a line saying what happens now, and the caller's status lines.
+:func:`render_final` is the end-of-game screen.  :func:`describe_action_for_menu`
+words an action for the numbered menu, with the same Conductor letters.
+
+Everything is laid out as plain text first and styled afterwards (``ui/style.py``),
+so ``color=False`` output has no escape codes and columns line up either way.
+The rules and log phrases speak of "conductor 0" and "seat 1"; the screen says
+"conductor A" and the player's name, in the recent lines too.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Sequence
+from typing import Any
+
+from p2ptable.engine.api import Action
+from p2ptable.ui.style import Style, fit, wrap_tokens
+from p2ptable.ui.text import name_seats
+
+WIDTH = 80
+RECENT_LINES = 6
+NAME_WIDTH = 14  # longer names are cut in the tables (in full elsewhere)
+
+VARIANT_WORDS = {"standard": "standard", "maestro": "Maestro tiles", "duet": "Duet tiles"}
+
+#: What each Maestro tile does, short enough for a Conductor's line.
+TILE_WORDS = {
+    "limit-2": "Maestro tile",
+    "bonus-draw": "taker draws a bonus card",
+    "return-from-pile": "taker returns one of these cards to the box",
+    "return-collected": "taker returns a collected card to the box",
+    "take-after-place": "placer may take it at once",
+    "pass-left": "taker passes a card to the left",
+}
+
+
+def letter(index: int) -> str:
+    """The Conductor's label on screen: 0 is A."""
+    return chr(ord("A") + index)
+
+
+def _a(value: int) -> str:
+    return f"an {value}" if value in (8, 11) else f"a {value}"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _short(name: str) -> str:
+    return name if len(name) <= NAME_WIDTH else name[: NAME_WIDTH - 2] + ".."
+
+
+def _who(view: dict[str, Any], names: Sequence[str], seat: int) -> str:
+    return "you" if seat == view["you"] else names[seat]
+
+
+def _humanize(line: str, view: dict[str, Any], names: Sequence[str]) -> str:
+    """A log line with Conductor letters and player names instead of numbers."""
+    count = len(view["conductors"])
+
+    def to_letter(match: re.Match[str]) -> str:
+        index = int(match.group(1))
+        return f"conductor {letter(index)}" if index < count else match.group(0)
+
+    return name_seats(re.sub(r"\bconductor (\d+)\b", to_letter, line), names)
+
+
+# -- the parts of the screen ---------------------------------------------------------------
+
+
+def _table_header(view: dict[str, Any]) -> str:
+    deck = view["deck_left"]
+    parts = [
+        "Pet Quartet",
+        VARIANT_WORDS.get(view["variant"], view["variant"]),
+        f"{view['scoring']} scoring",
+        f"round {view['round']}",
+        f"deck: {_plural(deck, 'card')}" if deck else "deck: empty",
+    ]
+    return " | ".join(parts)
+
+
+def _conductor_lines(view: dict[str, Any], names: Sequence[str], st: Style) -> list[str]:
+    tile_kind = "Duet tile" if view["variant"] == "duet" else None
+    lines = [st.bold("Conductors")]
+    for index, conductor in enumerate(view["conductors"]):
+        label = f"  {letter(index)}   "
+        if conductor["taken_by"] is not None:
+            # A taken Conductor keeps its cards only while its tile is being resolved.
+            held = " ".join(str(c) for c in conductor["cards"])
+            taken = f"taken by {_who(view, names, conductor['taken_by'])}"
+            lines.append(st.dim(fit(label + taken + (f", with {held}" if held else ""), WIDTH)))
+            continue
+        cards = [str(c) for c in conductor["cards"]]
+        slots = " ".join(f"{c:>2}" for c in cards + ["."] * (conductor["limit"] - len(cards)))
+        details = f"max {_plural(conductor['limit'], 'card')}"
+        tile = conductor["tile"] or tile_kind
+        if tile == "limit-2" or tile_kind:
+            details += f" ({TILE_WORDS.get(tile, tile)})"
+        elif tile:
+            details += f"; {TILE_WORDS.get(tile, tile)}"
+        lines.append(f"{label}{st.bold(slots)}{' ' * (11 - len(slots))}   {details}")
+    if view["last_card"] is not None:
+        drawn = st.paint(str(view["last_card"]), "bold", "yellow")
+        lines.append(f"  Drawn card: {drawn} (waiting to be placed)")
+    gone = []
+    if view["discarded"]:
+        gone.append("discarded " + " ".join(str(c) for c in view["discarded"]))
+    if view["returned_cards"]:
+        gone.append("returned to the box " + " ".join(str(c) for c in view["returned_cards"]))
+    text = "Out of play: " + "; ".join(gone)
+    return lines + (
+        textwrap.wrap(text, WIDTH, initial_indent="  ", subsequent_indent="    ") if gone else []
+    )
+
+
+def _collection_tokens(counts: dict[str, int], st: Style) -> list[tuple[str, str]]:
+    tokens = []
+    for value, n in counts.items():
+        if n in (1, 4):
+            plain = f"{value} x{n}*"
+            tokens.append((plain, st.green(plain)))
+        else:
+            plain = f"{value} x{n}"
+            tokens.append((plain, plain))
+    return tokens or [("-", "-")]
+
+
+def _player_table(
+    view: dict[str, Any],
+    names: Sequence[str],
+    order: Sequence[int],
+    statuses: Sequence[str],
+    scores: Sequence[int],
+    st: Style,
+) -> list[str]:
+    """One row per seat in ``order``: marker, name, status, points, collection."""
+    labels = [_short(n) + (" (you)" if seat == view["you"] else "") for seat, n in enumerate(names)]
+    name_w = max([len("Players"), *(len(label) for label in labels)])
+    status_w = max([len(s) for s in statuses] + [0])
+    indent = 2 + name_w + 2 + (status_w + 2 if status_w else 0) + 6 + 2
+    head = "  " + "Players".ljust(name_w) + "  " + (" " * (status_w + 2) if status_w else "")
+    lines = [st.bold(head + "points  collection (* scores)")]
+    for seat in order:
+        marker = "> " if seat == view["turn_of"] and view["phase"] != "over" else "  "
+        label = labels[seat]
+        styled = st.paint(label, "bold", "cyan") if seat == view["you"] else label
+        row = (
+            (st.yellow(marker) if marker.strip() else marker)
+            + styled
+            + " " * (name_w - len(label))
+            + "  "
+        )
+        if status_w:
+            status = statuses[seat]
+            paint = ("yellow", "bold") if status in ("to play", "winner") else ("dim",)
+            row += st.paint(status, *paint) + " " * (status_w - len(status) + 2)
+        row += f"{scores[seat]:>6}  "
+        collection = wrap_tokens(_collection_tokens(view["collections"][seat], st), WIDTH - indent)
+        lines.append(row + collection[0])
+        lines.extend(" " * indent + more for more in collection[1:])
+    return lines
+
+
+def _status(view: dict[str, Any], seat: int) -> str:
+    if seat == view["turn_of"] and view["phase"] != "over":
+        return "to play"
+    for index, conductor in enumerate(view["conductors"]):
+        if conductor["taken_by"] == seat:
+            return f"out ({letter(index)})"
+    return ""
+
+
+def _final_turns(view: dict[str, Any], names: Sequence[str]) -> list[str]:
+    final = view["final_turns"]
+    if not final["triggered"] or view["phase"] == "over":
+        return []
+    drawer = _who(view, names, final["triggered_by"])
+    still = ", ".join(_who(view, names, s) for s in final["remaining"])
+    lines = textwrap.wrap(
+        f"End of the game: {drawer} drew the last card; everyone takes one last turn.", WIDTH
+    )
+    if final["remaining"]:
+        lines += textwrap.wrap(f"Still to play: {still}.", WIDTH)
+    return lines
+
+
+def _now(view: dict[str, Any], names: Sequence[str]) -> str:
+    """What happens next, in words."""
+    phase, seat = view["phase"], view["turn_of"]
+    if phase == "setup-tiles":
+        return "Setting up: the Maestro tiles are being dealt."
+    if phase == "setup-first":
+        return "Setting up: choosing who goes first."
+    if phase == "over" or seat is None:
+        return "The game is over."
+    whose = "Your" if seat == view["you"] else f"{names[seat]}'s"
+    focus = letter(view["focus"]) if view["focus"] is not None else "?"
+    left = _who(view, names, (seat + 1) % view["seats"])
+    todo = {
+        "turn": "draw a card, or take a conductor",
+        "draw": "a card is being drawn",
+        "place": f"place the {view['last_card']} under a conductor",
+        "after-place": f"take conductor {focus} now, or leave it",
+        "return-from-pile": f"return one card of conductor {focus} to the box",
+        "return-collected": "return one collected card to the box",
+        "bonus-draw": "a bonus card is being drawn",
+        "pass-left": f"give one card to {left}",
+        "final": "take a conductor, or pass",
+    }.get(phase, phase)
+    turn = "last turn" if phase == "final" else "turn"
+    return f"{whose} {turn}: {todo}."
+
+
+# -- the public functions ------------------------------------------------------------------
+
+
+def render(
+    view: dict[str, Any],
+    names: Sequence[str],
+    recent: Sequence[str],
+    status: Sequence[str] = (),
+    color: bool = False,
+) -> str:
+    """The live table as ``view``'s seat sees it (no trailing newline)."""
+    st = Style(color)
+    lines = [st.bold(_table_header(view)), "-" * WIDTH]
+    lines += _conductor_lines(view, names, st)
+    lines.append("")
+    statuses = [_status(view, seat) for seat in range(view["seats"])]
+    lines += _player_table(view, names, range(view["seats"]), statuses, view["scores"], st)
+    final = _final_turns(view, names)
+    if final:
+        lines += ["", *(st.yellow(line) for line in final)]
+    if recent:
+        lines += ["", st.bold("Recent")]
+        lines += [
+            st.dim("  " + fit(_humanize(r, view, names), WIDTH - 2)) for r in recent[-RECENT_LINES:]
+        ]
+    lines += ["", *(st.bold(line) for line in textwrap.wrap(_now(view, names), WIDTH))]
+    lines += [st.yellow(fit(line, WIDTH)) for line in status]
+    return "\n".join(lines)
+
+
+def render_final(view: dict[str, Any], names: Sequence[str], color: bool = False) -> str:
+    """Final scores, winners first, with how the winner was decided."""
+    st = Style(color)
+    outcome = view["outcome"]
+    scores = outcome["scores"] if outcome else view["scores"]
+    winners = outcome["winners"] if outcome else []
+    order = sorted(range(view["seats"]), key=lambda s: (s not in winners, -scores[s], s))
+    statuses = ["winner" if seat in winners else "" for seat in range(view["seats"])]
+    title = f"Pet Quartet | final scores | {view['scoring']} scoring"
+    lines = [st.bold(title), "-" * WIDTH]
+    lines += _player_table(view, names, order, statuses, scores, st)
+    lines.append("")
+    if outcome:
+        explanation = name_seats(outcome["explanation"], names)
+        explanation = explanation[:1].upper() + explanation[1:].rstrip(".") + "."
+        lines += [st.bold(line) for line in textwrap.wrap(explanation, WIDTH)]
+    else:
+        lines.append("The game is not over yet.")
+    return "\n".join(lines)
+
+
+def describe_action_for_menu(
+    view: dict[str, Any], action: Action, names: Sequence[str] | None = None
+) -> str:
+    """``action`` in words for the menu: "take conductor B (3, 5)"."""
+    verb, args = action.verb, action.args
+    conductors = view["conductors"]
+
+    def pile(index: int) -> str:
+        return ", ".join(str(c) for c in conductors[index]["cards"])
+
+    if verb == "draw":
+        return "draw a card"
+    if verb == "place":
+        cards = pile(args[0])
+        where = f"with {cards}" if cards else "empty"
+        return f"place the {view['last_card']} under conductor {letter(args[0])} ({where})"
+    if verb == "take":
+        return f"take conductor {letter(args[0])} ({pile(args[0])})"
+    if verb == "decline":
+        focus = view["focus"]
+        return "leave it" if focus is None else f"leave conductor {letter(focus)} where it is"
+    if verb == "return":
+        if view["phase"] == "return-from-pile" and view["focus"] is not None:
+            return f"return {_a(args[0])} from conductor {letter(view['focus'])} to the box"
+        return f"return {_a(args[0])} from your collection to the box"
+    if verb == "give":
+        seat = view["turn_of"]  # the giver: "pass to the player on your left"
+        if names is None or seat is None:
+            return f"give {_a(args[0])} to the player on your left"
+        return f"give {_a(args[0])} to {names[(seat + 1) % view['seats']]}"
+    if verb == "pass":
+        return "pass (take nothing on your last turn)"
+    return action.text
+
+
+HELP = """\
+Pet Quartet
+  Collect soloists (exactly one card of a value) and quartets (exactly four).
+  Each scores 1 point; with advanced scoring a soloist scores its value and a
+  quartet 4.  Any other number of cards of a value scores nothing.
+  On your turn, either draw a card and place it under a conductor with room, or
+  take a conductor with all its cards: you are then out until the round ends,
+  when every conductor is taken.  Whoever took last starts the next round.
+  When the last card is drawn, everyone takes one last turn: take or pass.
+The screen
+  Conductors are lettered A, B, C...; '.' is a free place under one.
+  "5 x4*" means four 5s; * marks a group that scores.  '>' marks whose turn it
+  is, "out (B)" a player who took conductor B this round."""

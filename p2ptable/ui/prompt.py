@@ -1,0 +1,102 @@
+"""The action menu: numbered choices, reading what the player typed, and help.
+
+How it works
+------------
+:func:`menu_lines` numbers the legal actions from 1, worded by the game's menu
+describer (``ui/screens.py``).  :func:`parse_choice` reads one line typed by the
+player and returns the chosen :class:`~p2ptable.engine.api.Action`, :class:`Help`
+for ``?``/``help``, or :class:`Invalid` with a message saying what to type instead.
+A choice may be typed as its number, as the action's text (``take 1``, the form the
+log uses) or as its menu wording.  Nothing here reads input or prints: the caller
+does, so every case is testable with plain strings.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from p2ptable.engine.api import Action
+from p2ptable.ui.screens import screens_for
+
+HELP_WORDS = frozenset({"?", "h", "help"})
+
+
+@dataclass(frozen=True)
+class Help:
+    """The player asked for help."""
+
+
+@dataclass(frozen=True)
+class Invalid:
+    """The line is not a choice; ``message`` says what to type instead."""
+
+    message: str
+
+
+Choice = Action | Help | Invalid
+
+
+def menu_lines(actions: Sequence[Action], describe: Callable[[Action], str]) -> list[str]:
+    """``["1) draw a card", "2) take conductor B (3, 5)", ...]``."""
+    width = len(str(len(actions)))
+    return [f"{n:>{width}}) {describe(a)}" for n, a in enumerate(actions, start=1)]
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.split()).lower()
+
+
+def _hint(count: int) -> str:
+    numbers = "1" if count == 1 else f"1-{count}"
+    return f"choose {numbers}, or ? for help"
+
+
+def parse_choice(
+    line: str,
+    actions: Sequence[Action],
+    describe: Callable[[Action], str] | None = None,
+) -> Choice:
+    """What the typed ``line`` chooses among ``actions`` (the menu, in order)."""
+    typed = _normal(line)
+    if typed in HELP_WORDS:
+        return Help()
+    if not actions:
+        return Invalid("there is nothing to choose right now")
+    hint = _hint(len(actions))
+    if not typed:
+        return Invalid(hint)
+    if re.fullmatch(r"[+-]?\d+", typed):
+        number = int(typed)
+        if 1 <= number <= len(actions):
+            return actions[number - 1]
+        return Invalid(f"there is no choice {number}: {hint}")
+    for action in actions:
+        if action.text == typed:
+            return action
+    if describe is not None:
+        for action in actions:
+            if _normal(describe(action)) == typed:
+                return action
+    try:
+        Action.parse(typed)
+    except ValueError:
+        return Invalid(f'"{line.strip()}" is not on the menu: {hint}')
+    return Invalid(f'"{typed}" is not possible now: {hint}')
+
+
+_GENERAL_HELP = """\
+At the table
+  The screen shows the table as your seat sees it, redrawn after each move.
+  When you have a choice, a numbered menu lists everything you may do: type a
+  number and press Enter.
+  ? or help   show this help
+  Ctrl-C      leave the game; the log is kept, and `p2ptable resume FILE`
+              continues it where it stopped."""
+
+
+def help_text(game_name: str) -> str:
+    """How to use the screen and the menu, and the game's turn in a nutshell."""
+    game_help = screens_for(game_name).help
+    return _GENERAL_HELP + ("\n" + game_help if game_help else "")

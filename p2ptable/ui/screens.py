@@ -1,0 +1,131 @@
+"""Which screen renders which game, with a generic fallback for games without one.
+
+How it works
+------------
+A game's terminal presentation is four things: the live screen, the final screen,
+how to word an action for the menu, and a few lines of help.  :data:`SCREENS` maps
+a game's name to its :class:`GameScreens`; a game that has none gets the generic
+one, which pretty-prints the view and shows actions by their text.  Every renderer
+takes a *view* (what one seat may see) and returns a string: no I/O, no state.
+"""
+
+from __future__ import annotations
+
+import pprint
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from p2ptable.engine.api import Action
+from p2ptable.ui import pet_quartet_screen
+from p2ptable.ui.style import Style, fit
+from p2ptable.ui.text import name_seats
+
+WIDTH = 80
+
+View = dict[str, Any]
+
+
+class ScreenRenderer(Protocol):
+    """Renders the live table: ``render(view, names, recent, status, color)``."""
+
+    def __call__(
+        self,
+        view: View,
+        names: Sequence[str],
+        recent: Sequence[str],
+        status: Sequence[str] = (),
+        color: bool = False,
+    ) -> str: ...
+
+
+class FinalRenderer(Protocol):
+    """Renders the end of the game: ``render_final(view, names, color)``."""
+
+    def __call__(self, view: View, names: Sequence[str], color: bool = False) -> str: ...
+
+
+#: Words an action for the menu: ``describe(view, action, names)``.
+MenuDescriber = Callable[[View, Action, Sequence[str]], str]
+
+
+@dataclass(frozen=True)
+class GameScreens:
+    """Everything the terminal needs to present one game."""
+
+    render: ScreenRenderer
+    render_final: FinalRenderer
+    describe: MenuDescriber
+    help: str
+
+
+def render_generic(
+    view: View,
+    names: Sequence[str],
+    recent: Sequence[str],
+    status: Sequence[str] = (),
+    color: bool = False,
+) -> str:
+    """Any game: its view pretty-printed, then recent events and status lines."""
+    st = Style(color)
+    title = str(view.get("game", "game"))
+    lines = [st.bold(title), "-" * WIDTH]
+    lines += [fit(line, WIDTH) for line in pprint.pformat(view, width=WIDTH).splitlines()]
+    if recent:
+        lines += ["", st.bold("Recent")]
+        lines += [fit("  " + name_seats(line, names), WIDTH) for line in recent[-6:]]
+    lines += [st.yellow(fit(line, WIDTH)) for line in status]
+    return "\n".join(lines)
+
+
+def render_generic_final(view: View, names: Sequence[str], color: bool = False) -> str:
+    """Any game's end: scores by name, winners marked, and the explanation."""
+    st = Style(color)
+    outcome = view.get("outcome") or {}
+    scores = outcome.get("scores", [])
+    winners = outcome.get("winners", [])
+    lines = [st.bold(f"{view.get('game', 'game')} | final scores"), "-" * WIDTH]
+    for seat, name in enumerate(names):
+        score = scores[seat] if seat < len(scores) else "?"
+        mark = st.paint("  winner", "bold", "yellow") if seat in winners else ""
+        lines.append(f"  {fit(name, 32):<32} {score:>6}{mark}")
+    if outcome.get("explanation"):
+        lines += ["", fit(name_seats(outcome["explanation"], names), WIDTH)]
+    return "\n".join(lines)
+
+
+def describe_generic(view: View, action: Action, names: Sequence[str]) -> str:
+    """An action as its log text (``take 1``)."""
+    return action.text
+
+
+GENERIC = GameScreens(render_generic, render_generic_final, describe_generic, "")
+
+SCREENS: dict[str, GameScreens] = {
+    "pet-quartet": GameScreens(
+        pet_quartet_screen.render,
+        pet_quartet_screen.render_final,
+        pet_quartet_screen.describe_action_for_menu,
+        pet_quartet_screen.HELP,
+    ),
+}
+
+
+def screens_for(game_name: str) -> GameScreens:
+    """The presentation of ``game_name``, or the generic one."""
+    return SCREENS.get(game_name, GENERIC)
+
+
+def screen_for(game_name: str) -> ScreenRenderer:
+    """The live-screen renderer of ``game_name`` (generic if it has none)."""
+    return screens_for(game_name).render
+
+
+def final_screen_for(game_name: str) -> FinalRenderer:
+    """The final-screen renderer of ``game_name`` (generic if it has none)."""
+    return screens_for(game_name).render_final
+
+
+def menu_describer_for(game_name: str) -> MenuDescriber:
+    """How ``game_name`` words actions for the menu (their text if it has no screen)."""
+    return screens_for(game_name).describe

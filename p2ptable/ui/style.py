@@ -1,0 +1,116 @@
+"""ANSI styling and width helpers for terminal screens.
+
+How it works
+------------
+A :class:`Style` wraps text in ANSI SGR codes (``ESC [ 1 m`` ... ``ESC [ 0 m``) when
+its ``color`` flag is on and returns the text unchanged when it is off, so a screen
+is written once and rendered either way.  Whether to turn colour on is the caller's
+decision, taken once at the edge with :func:`color_enabled` (``NO_COLOR``, a TTY,
+``TERM=dumb``); nothing here reads the environment itself.
+
+Screens lay out *plain* text first (padding, wrapping and truncation count
+characters) and style the pieces afterwards, so escape codes never upset a column.
+:func:`visible_len` and :func:`strip_ansi` let tests and callers measure styled text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+#: SGR parameter for each style name.
+CODES: dict[str, str] = {
+    "bold": "1",
+    "dim": "2",
+    "underline": "4",
+    "red": "31",
+    "green": "32",
+    "yellow": "33",
+    "blue": "34",
+    "magenta": "35",
+    "cyan": "36",
+}
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def color_enabled(env: Mapping[str, str], isatty: bool) -> bool:
+    """Whether to use colour: only on a TTY whose TERM is not ``dumb``, and never
+    when ``NO_COLOR`` is set to a non-empty value (https://no-color.org)."""
+    if env.get("NO_COLOR", ""):
+        return False
+    if env.get("TERM", "") == "dumb":
+        return False
+    return isatty
+
+
+@dataclass(frozen=True)
+class Style:
+    """Styling functions that do nothing when ``color`` is False."""
+
+    color: bool = False
+
+    def paint(self, text: str, *styles: str) -> str:
+        """``text`` in the given styles (names from :data:`CODES`)."""
+        if not self.color or not styles or not text:
+            return text
+        codes = ";".join(CODES[name] for name in styles)
+        return f"\x1b[{codes}m{text}\x1b[0m"
+
+    def bold(self, text: str) -> str:
+        return self.paint(text, "bold")
+
+    def dim(self, text: str) -> str:
+        return self.paint(text, "dim")
+
+    def green(self, text: str) -> str:
+        return self.paint(text, "green")
+
+    def yellow(self, text: str) -> str:
+        return self.paint(text, "yellow")
+
+    def cyan(self, text: str) -> str:
+        return self.paint(text, "cyan")
+
+    def red(self, text: str) -> str:
+        return self.paint(text, "red")
+
+
+def strip_ansi(text: str) -> str:
+    """``text`` without ANSI SGR escape codes."""
+    return _ANSI.sub("", text)
+
+
+def visible_len(text: str) -> int:
+    """How many columns ``text`` takes on screen (escape codes take none)."""
+    return len(strip_ansi(text))
+
+
+def fit(text: str, width: int) -> str:
+    """Plain ``text`` cut to ``width`` columns, ending in ``...`` when cut."""
+    if len(text) <= width:
+        return text
+    return text[: max(width - 3, 0)] + "..."
+
+
+def wrap_tokens(tokens: Sequence[tuple[str, str]], width: int, sep: str = "  ") -> list[str]:
+    """Lay out ``(plain, styled)`` tokens in lines of at most ``width`` columns.
+
+    Lengths are measured on the plain form; the lines hold the styled form.  A token
+    wider than ``width`` gets a line of its own (it is never split).
+    """
+    lines: list[str] = []
+    current: list[str] = []
+    used = 0
+    for plain, styled in tokens:
+        extra = len(plain) if not current else len(sep) + len(plain)
+        if current and used + extra > width:
+            lines.append(sep.join(current))
+            current, used = [], 0
+            extra = len(plain)
+        current.append(styled)
+        used += extra
+    if current:
+        lines.append(sep.join(current))
+    return lines or [""]

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Latency of live play: 2, 4 and 6 bot peers, each its own process on 127.0.0.1.
+
+Prints, per table size:
+  * move: time from a move being submitted by its author to it being applied at
+    every peer (median, p99);
+  * chance step: time from the entry that makes a chance step pending being applied
+    at every peer, to the chance outcome being applied at every peer: the cost of
+    the one reveal round (median, p99);
+  * game: wall time of a whole bot game, from the genesis being complete to the
+    result applied at every peer.
+
+Timestamps come from each peer's ``--stats`` file (CLOCK_MONOTONIC, which all
+processes on one Linux machine share).  Usage: scripts/bench_latency.py [--games N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+NAMES = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def run_game(seats: int, workdir: Path, game: str) -> list[dict[str, list[dict]]]:
+    port = free_port()
+    procs = []
+    common = ["--code", "BEN-CHM", "--bot", "random", "--quiet"]
+    try:
+        for i, name in enumerate(NAMES[:seats]):
+            replay = workdir / f"{name}.p2pt"
+            stats = workdir / f"{name}.stats"
+            for path in (replay, stats):
+                path.unlink(missing_ok=True)
+            if i == 0:
+                args = ["host", game, "--seats", str(seats), "--port", str(port)]
+                args += ["--advertise", "127.0.0.1"]
+            else:
+                args = ["join", f"127.0.0.1:{port}"]
+            args += ["--name", name, "--replay", str(replay), "--stats", str(stats), *common]
+            procs.append(subprocess.Popen([sys.executable, "-m", "p2ptable", *args]))
+            if i == 0:
+                time.sleep(0.3)
+        for proc in procs:
+            if proc.wait(timeout=300) != 0:
+                raise RuntimeError(f"a peer exited with {proc.returncode}")
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    return [
+        [json.loads(line) for line in (workdir / f"{n}.stats").read_text().splitlines()]
+        for n in NAMES[:seats]
+    ]
+
+
+def measure(per_peer: list[list[dict]]) -> tuple[list[float], list[float], float]:
+    applied: dict[int, list[float]] = {}
+    kinds: dict[int, str] = {}
+    submitted: dict[int, float] = {}
+    for rows in per_peer:
+        for row in rows:
+            if "submitted" in row:
+                submitted[row["i"]] = row["submitted"]
+            else:
+                applied.setdefault(row["i"], []).append(row["applied"])
+                kinds[row["i"]] = row["kind"]
+    n = len(per_peer)
+    complete = {i: max(ts) for i, ts in applied.items() if len(ts) == n}
+    moves = [complete[i] - t for i, t in submitted.items() if i in complete]
+    chance = [
+        complete[i] - complete[i - 1]
+        for i, kind in kinds.items()
+        if kind == "chance" and i in complete and i - 1 in complete
+    ]
+    wall = max(complete.values()) - min(min(ts) for ts in applied.values())
+    return moves, chance, wall
+
+
+def ms(values: list[float], q: float) -> str:
+    if not values:
+        return "n/a"
+    ordered = sorted(values)
+    if q == 0.5:
+        return f"{statistics.median(ordered) * 1000:.2f}"
+    return f"{ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000:.2f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=3, help="games per table size")
+    parser.add_argument("--seats", default="2,4,6")
+    parser.add_argument("--game", default="pet-quartet")
+    args = parser.parse_args()
+    print(f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, ", end="")
+    import os
+
+    print(f"{os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}")
+    print(f"{'peers':>5} {'move p50':>9} {'move p99':>9} {'chance p50':>11} {'chance p99':>11}"
+          f" {'game wall':>10}  (ms; game in s)")  # fmt: skip
+    with tempfile.TemporaryDirectory() as tmp:
+        for seats in (int(s) for s in args.seats.split(",")):
+            moves: list[float] = []
+            chance: list[float] = []
+            walls: list[float] = []
+            for _ in range(args.games):
+                m, c, w = measure(run_game(seats, Path(tmp), args.game))
+                moves += m
+                chance += c
+                walls.append(w)
+            print(
+                f"{seats:>5} {ms(moves, 0.5):>9} {ms(moves, 0.99):>9} {ms(chance, 0.5):>11}"
+                f" {ms(chance, 0.99):>11} {statistics.median(walls):>10.2f}"
+                f"   ({len(moves)} moves, {len(chance)} chance steps, {args.games} games)"
+            )
+
+
+if __name__ == "__main__":
+    main()
