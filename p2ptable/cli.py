@@ -158,7 +158,12 @@ def _bot_option(f):  # noqa: ANN001, ANN201
     )(f)
 
 
-def _finish(result) -> None:  # noqa: ANN001
+def _finish(result, resumable: bool = True) -> None:  # noqa: ANN001
+    if result.status == 130:
+        click.echo("\nYou left the game.")
+        if result.replay is not None and resumable:
+            click.echo(f"To continue where you stopped: p2ptable resume {result.replay}")
+        sys.exit(130)
     if result.replay is not None:
         click.echo(f"Replay saved to {result.replay}")
         click.echo(f"Check it with: p2ptable verify {result.replay}")
@@ -283,7 +288,7 @@ def play_cmd(  # noqa: ANN201
         )
     except (RulesError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
-    _finish(result)
+    _finish(result, resumable=False)  # the local bots are gone with us
 
 
 @main.command()

@@ -26,6 +26,12 @@ from p2ptable.net.local_table import (
 from p2ptable.net.peer import BotFrontend, Frontend, Peer, PeerConfig, Resume, load_resume
 
 
+def check_new_replay(replay: Path | None) -> None:
+    """A new game never writes over (or appends to) an existing replay."""
+    if replay is not None and replay.exists():
+        raise ValueError(f"{replay} already exists: choose another --replay (or resume it)")
+
+
 @dataclass(frozen=True)
 class PlayResult:
     status: int  # 0 finished, 2 timed out, 3 stopped (a cheater was caught)
@@ -58,6 +64,7 @@ def host(
     bot_delay: float = 0.0,
 ) -> PlayResult:
     """Open a table and play at seat 0 once every seat is filled."""
+    check_new_replay(replay)
     the_game = get_game(game)
     opts = normalize_options(the_game, seats, options)
     the_game.initial(seats, opts)  # refuse impossible combinations before anyone joins
@@ -96,6 +103,7 @@ def join(
     bot_delay: float = 0.0,
 ) -> PlayResult:
     """Join the table at ``address`` (HOST:PORT) and play."""
+    check_new_replay(replay)
     host_ip, _ = split_address(address)
     lobbies.normalize_code(code)
     advertise = address_towards(host_ip)
@@ -159,6 +167,8 @@ def play(
                 bot_delay=bot_delay,
             )
         )
+        if result_holder[0].status != 0:
+            procs.stop(grace=0)  # the bots cannot finish without us
     return result_holder[0]
 
 

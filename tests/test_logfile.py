@@ -264,3 +264,14 @@ def test_a_simulation_overwrites_an_existing_file(tmp_path):
     simulate("pet-quartet", 2, "fresh", path, bots=["random"] * 2, chain_len=256)
     assert path.read_bytes().startswith(MAGIC)
     assert verify_bytes(path.read_bytes()).valid
+
+
+def test_a_new_game_never_appends_to_an_existing_replay(tmp_path):
+    # Bug found by hand: a second `play --replay same.p2pt` appended a second game
+    # to the first one's file, which then failed to verify ("a second genesis").
+    path = tmp_path / "game.p2pt"
+    with LogWriter(path, new=True) as writer:
+        writer.append(b"first")
+    with pytest.raises(FileExistsError):
+        LogWriter(path, new=True)
+    assert parse_frames(path.read_bytes()).payloads == [b"first"]

@@ -29,6 +29,7 @@ from p2ptable.replay.ledger import InvalidEntry, Ledger
 from p2ptable.replay.logfile import LogWriter
 
 LINGER_SECONDS = 5.0
+LEFT = 130  # exit status when the player interrupts (Ctrl-C), as shells report SIGINT
 MAX_EARLY_FRAMES = 10_000
 
 
@@ -187,6 +188,9 @@ class Peer:
                         )
                         if done or now - finished_at > LINGER_SECONDS:
                             return 0
+        except KeyboardInterrupt:
+            self.note("left the game (interrupted)")
+            return LEFT
         finally:
             self._write_stats()
             self.transport.close()
@@ -299,7 +303,7 @@ class Peer:
         ledger = Ledger(genesis)
         self.replay_path = self.config.replay or default_replay_path(ledger, self.config.name)
         self.replay_path.parent.mkdir(parents=True, exist_ok=True)
-        writer = LogWriter(self.replay_path, fsync=False)
+        writer = LogWriter(self.replay_path, new=True)
         writer.append(genesis.encode())
         save_secrets(
             self.replay_path,

@@ -87,12 +87,20 @@ def read_file(path: str | os.PathLike[str]) -> ReadResult:
 
 
 class LogWriter:
-    """Appends frames to a replay file, creating it with the magic if new."""
+    """Appends frames to a replay file, creating it with the magic if new.
 
-    def __init__(self, path: str | os.PathLike[str], fsync: bool = False) -> None:
+    ``new=True`` (a new game) refuses an existing file rather than appending a
+    second game to it; resuming opens with ``new=False`` after cutting any torn
+    tail, so new frames never hide behind a partial one.
+    """
+
+    def __init__(
+        self, path: str | os.PathLike[str], fsync: bool = False, new: bool = False
+    ) -> None:
         self.path = Path(path)
         self.fsync = fsync
-        self._file: BinaryIO = open(self.path, "ab")  # noqa: SIM115 - closed in close()
+        mode = "xb" if new else "ab"
+        self._file: BinaryIO = open(self.path, mode)  # noqa: SIM115 - closed in close()
         if self._file.tell() == 0:
             self._file.write(MAGIC)
             self._sync()

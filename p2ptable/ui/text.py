@@ -19,12 +19,12 @@ def seat_name(names: Sequence[str], seat: int | None) -> str:
 def event_line(applied: Applied, ledger: Ledger) -> str:
     """One narrative line: index, who, what."""
     names = [s.name for s in ledger.seats]
-    if applied.kind == "result":
-        return f"{applied.index:5d}  result    {applied.text}"
+    text = name_seats(applied.text, names)
+    if applied.kind in ("result", "abort"):
+        return f"{applied.index:5d}  {applied.kind:<9} {text}"
     if applied.kind == "chance":
-        who = "" if applied.seat is None else names[applied.seat] + " "
-        return f"{applied.index:5d}  chance    {who}{applied.text}".rstrip()
-    return f"{applied.index:5d}  {names[applied.seat]:<9} {applied.text}"
+        return f"{applied.index:5d}  chance    {text}"
+    return f"{applied.index:5d}  {names[applied.seat]:<9} {text}"
 
 
 def result_lines(outcome: Outcome, names: Sequence[str]) -> str:

@@ -78,7 +78,7 @@ def test_log_phrases_for_actions_and_chance():
     state = start(3, "maestro", tiles=["pass-left", "take-after-place", "return-from-pile"])
     assert GAME.describe(state, 0, Action("draw")) == "draws a card"
     drawing = play(state, "0: draw")
-    assert GAME.describe_chance(drawing, (drawing.deck.index(7),)) == "draws a 7"
+    assert GAME.describe_chance(drawing, (drawing.deck.index(7),)) == "seat 0 draws a 7"
     placing = play(drawing, 7)
     assert GAME.describe(placing, 0, Action("place", (1,))) == "places the 7 under conductor 1"
     after = play(placing, "0: place 1")

@@ -104,7 +104,7 @@ def describe_chance(state: PetQuartetState, outcome: tuple[int, ...]) -> str:
     if state.phase == "setup-first":
         return f"seat {outcome[0]} goes first"
     if state.phase == "draw":
-        return f"draws a {state.deck[outcome[0]]}"
+        return f"seat {state.current} draws a {state.deck[outcome[0]]}"
     if state.phase == "bonus-draw":
-        return f"draws a {state.deck[outcome[0]]} from the deck and keeps it"
+        return f"seat {state.current} draws a {state.deck[outcome[0]]} from the deck and keeps it"
     return f"chance: {outcome}"
