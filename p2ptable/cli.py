@@ -16,6 +16,7 @@ import click
 from p2ptable import __version__
 from p2ptable.engine.api import RulesError
 from p2ptable.engine.registry import all_games, get_game
+from p2ptable.net.lobby import LobbyError
 from p2ptable.ui import text
 
 
@@ -184,7 +185,12 @@ def _finish(result, resumable: bool = True) -> None:  # noqa: ANN001
 @click.option("--port", type=int, default=47001, show_default=True, help="0 picks a free port.")
 @click.option("--code", default=None, help="Join code (default: a random one).")
 @click.option("--advertise", default=None, help="Address others reach you at (default: guessed).")
-@click.option("--replay", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@click.option(
+    "--replay",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Where to write your replay (default: a new file in your data directory).",
+)
 @click.option("--quiet", "-q", is_flag=True)
 @_bot_option
 def host(
@@ -222,7 +228,7 @@ def host(
             bot_delay=bot_delay,
             stats=stats,
         )
-    except (RulesError, ValueError) as exc:
+    except (RulesError, ValueError, LobbyError) as exc:
         raise click.ClickException(str(exc)) from None
     _finish(result)
 
@@ -231,13 +237,23 @@ def host(
 @click.argument("address")
 @click.option("--code", required=True, help="The join code the host printed.")
 @click.option("--name", required=True, help="Your name at the table.")
-@click.option("--replay", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@click.option(
+    "--port",
+    type=int,
+    default=0,
+    help="Port the other players reach you on (default: any free one; fix it for a firewall).",
+)
+@click.option(
+    "--replay",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Where to write your replay (default: a new file in your data directory).",
+)
 @click.option("--quiet", "-q", is_flag=True)
 @_bot_option
-def join(address, code, name, replay, quiet, bot, bot_delay, stats):  # noqa: ANN001, ANN201
+def join(address, code, name, port, replay, quiet, bot, bot_delay, stats):  # noqa: ANN001, ANN201
     """Join the table at ADDRESS (HOST:PORT, as the host printed it)."""
     from p2ptable import play
-    from p2ptable.net.lobby import LobbyError
 
     try:
         result = play.join(
@@ -249,6 +265,7 @@ def join(address, code, name, replay, quiet, bot, bot_delay, stats):  # noqa: AN
             quiet=quiet,
             bot_delay=bot_delay,
             stats=stats,
+            port=port,
         )
     except (LobbyError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
@@ -265,7 +282,12 @@ def join(address, code, name, replay, quiet, bot, bot_delay, stats):  # noqa: AN
 @click.option(
     "--opponents", type=click.Choice(["random", "greedy"]), default="greedy", show_default=True
 )
-@click.option("--replay", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@click.option(
+    "--replay",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Where to write your replay (default: a new file in your data directory).",
+)
 @click.option("--quiet", "-q", is_flag=True)
 @_bot_option
 def play_cmd(  # noqa: ANN201

@@ -52,6 +52,7 @@ def simulate(
     """Play a whole game between bots and write its replay to ``out``."""
     game = get_game(game_name)
     opts = normalize_options(game, players, options or {})
+    game.initial(players, opts)  # refuse impossible combinations (BadOptions) up front
     names = tuple(names or DEFAULT_NAMES[:players])
     if len(names) != players:
         raise ValueError(f"{players} players need {players} names, got {len(names)}")
@@ -70,6 +71,7 @@ def simulate(
         names,
         [s.key.public for s in seats],
         [s.chain.head for s in seats],
+        [s.link_public for s in seats],
         chain_len,
         sha256(b"p2ptable/sim/nonce\x00", seed_bytes)[:16],
     )
@@ -102,8 +104,8 @@ def _next_entry(ledger: Ledger, seats: list[authoring.SeatSecrets], policies: li
         action = policies[seat](ledger.game, ledger.state, seat)
         return authoring.action_entry(ledger, seat, seats[seat], action)
     if expected.kind == "chance":
-        reveals = {i: authoring.reveal(ledger, i, s) for i, s in enumerate(seats)}
-        return authoring.chance_entry(ledger, reveals)
+        values = {i: authoring.reveal(ledger, i, s) for i, s in enumerate(seats)}
+        return authoring.chance_entry(ledger, values)
     if expected.kind == "result":
         body = authoring.result_body(ledger)
         sigs = tuple((i, authoring.sign_result(ledger, body, s)) for i, s in enumerate(seats))

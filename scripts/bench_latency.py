@@ -10,6 +10,10 @@ Prints, per table size:
   * game: wall time of a whole bot game, from the genesis being complete to the
     result applied at every peer.
 
+Bots either move back to back (think 0: six processes keep both cores busy, so
+this measures a saturated machine) or after a short think time, which is what a
+person at the table meets: each move arrives at an idle machine.
+
 Timestamps come from each peer's ``--stats`` file (CLOCK_MONOTONIC, which all
 processes on one Linux machine share).  Usage: scripts/bench_latency.py [--games N]
 """
@@ -36,10 +40,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def run_game(seats: int, workdir: Path, game: str) -> list[dict[str, list[dict]]]:
+def run_game(seats: int, workdir: Path, game: str, delay: float) -> list[list[dict]]:
     port = free_port()
     procs = []
-    common = ["--code", "BEN-CHM", "--bot", "random", "--quiet"]
+    common = ["--code", "BEN-CHM", "--bot", "random", "--bot-delay", str(delay), "--quiet"]
     try:
         for i, name in enumerate(NAMES[:seats]):
             replay = workdir / f"{name}.p2pt"
@@ -52,7 +56,8 @@ def run_game(seats: int, workdir: Path, game: str) -> list[dict[str, list[dict]]
             else:
                 args = ["join", f"127.0.0.1:{port}"]
             args += ["--name", name, "--replay", str(replay), "--stats", str(stats), *common]
-            procs.append(subprocess.Popen([sys.executable, "-m", "p2ptable", *args]))
+            cmd = [sys.executable, "-m", "p2ptable", *args]
+            procs.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL))
             if i == 0:
                 time.sleep(0.3)
         for proc in procs:
@@ -106,6 +111,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3, help="games per table size")
     parser.add_argument("--seats", default="2,4,6")
     parser.add_argument("--game", default="pet-quartet")
+    parser.add_argument(
+        "--think",
+        default="0.02,0",
+        help="bot think times in seconds to run (0: moves back to back, CPU saturated)",
+    )
     args = parser.parse_args()
     print(f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, ", end="")
     import os
@@ -114,20 +124,22 @@ def main() -> None:
     print(f"{'peers':>5} {'move p50':>9} {'move p99':>9} {'chance p50':>11} {'chance p99':>11}"
           f" {'game wall':>10}  (ms; game in s)")  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp:
-        for seats in (int(s) for s in args.seats.split(",")):
-            moves: list[float] = []
-            chance: list[float] = []
-            walls: list[float] = []
-            for _ in range(args.games):
-                m, c, w = measure(run_game(seats, Path(tmp), args.game))
-                moves += m
-                chance += c
-                walls.append(w)
-            print(
-                f"{seats:>5} {ms(moves, 0.5):>9} {ms(moves, 0.99):>9} {ms(chance, 0.5):>11}"
-                f" {ms(chance, 0.99):>11} {statistics.median(walls):>10.2f}"
-                f"   ({len(moves)} moves, {len(chance)} chance steps, {args.games} games)"
-            )
+        for think in (float(t) for t in args.think.split(",")):
+            print(f"-- bots think {think * 1000:.0f} ms before each move")
+            for seats in (int(s) for s in args.seats.split(",")):
+                moves: list[float] = []
+                chance: list[float] = []
+                walls: list[float] = []
+                for _ in range(args.games):
+                    m, c, w = measure(run_game(seats, Path(tmp), args.game, think))
+                    moves += m
+                    chance += c
+                    walls.append(w)
+                print(
+                    f"{seats:>5} {ms(moves, 0.5):>9} {ms(moves, 0.99):>9} {ms(chance, 0.5):>11}"
+                    f" {ms(chance, 0.99):>11} {statistics.median(walls):>10.2f}"
+                    f"   ({len(moves)} moves, {len(chance)} chance steps, {args.games} games)"
+                )
 
 
 if __name__ == "__main__":

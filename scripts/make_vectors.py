@@ -5,10 +5,11 @@ Run only when the protocol deliberately changes (and bump the protocol version);
 tests/test_vectors.py checks that the code still reproduces the committed files.
 
 ``replay.json`` holds one entry of each kind built by hand from fixed keys (their
-encodings and signatures are the vector; they are not promised to be a legal game)
-and a complete simulated replay file with the report ``verify`` gives for it.  The
-complete file depends on Pet Quartet's rules and bots as well as on the format:
-regenerate it when those change on purpose.
+encodings and signatures are the vector; they are not promised to be a legal game),
+a complete simulated replay file with the report ``verify`` gives for it, and a
+``wire`` section (protocol/wire.md): the two seats' X25519 link keys, the link key
+they share and one sealed game frame.  The complete file depends on Pet Quartet's
+rules and bots as well as on the format: regenerate it when those change on purpose.
 """
 
 from __future__ import annotations
@@ -22,18 +23,24 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from cryptography.hazmat.primitives.asymmetric.x25519 import (  # noqa: E402
+    X25519PrivateKey,
+    X25519PublicKey,
+)
+
+from p2ptable.crypto.encoding import pack  # noqa: E402
+from p2ptable.crypto.links import LINK_INFO, TAG_LEN, link_key, link_public  # noqa: E402
 from p2ptable.crypto.signing import SigningKey, sha256  # noqa: E402
+from p2ptable.net.wire import WIRE_DOMAIN, Message, open_frame, seal  # noqa: E402
 from p2ptable.randomness.chain import HashChain  # noqa: E402
 from p2ptable.randomness.derive import chance_seed, derive_outcome, uniform_values  # noqa: E402
 from p2ptable.replay.entries import (  # noqa: E402
     GAME_ID_DOMAIN,
     PROTOCOL,
-    REVEAL_DOMAIN,
     SIG_DOMAIN,
     Entry,
     game_id_of,
     make_body,
-    reveal_message,
     signed_message,
 )
 from p2ptable.replay.logfile import MAGIC, MAX_FRAME, encode_frame  # noqa: E402
@@ -77,11 +84,13 @@ def randomness_vectors() -> dict:
 
 # -- replay.json ------------------------------------------------------------------------
 
-# Fixed identities: seat s signs with the 32-byte RFC 8032 private key (s+1)*32 and
-# commits to a hash chain of length 4 grown from the secret (0x11*(s+1))*32.
+# Fixed identities: seat s signs with the 32-byte RFC 8032 private key (s+1)*32,
+# commits to a hash chain of length 4 grown from the secret (0x11*(s+1))*32 and
+# holds the X25519 link private key (0x33*(s+1))*32.
 NAMES = ("Ana", "Ben")
 SIGNING_SEEDS = tuple(bytes([seat + 1]) * 32 for seat in range(2))
 CHAIN_SECRETS = tuple(bytes([0x11 * (seat + 1)]) * 32 for seat in range(2))
+LINK_PRIVATE = tuple(bytes([0x33 * (seat + 1)]) * 32 for seat in range(2))
 CHAIN_LEN = 4
 NONCE = bytes(range(16))
 OPTIONS = {"scoring": "basic", "variant": "standard"}
@@ -118,6 +127,7 @@ def entry_vector(entry: Entry, game_id: bytes, extra: dict[str, Any]) -> dict[st
 def replay_vectors() -> dict:
     keys = [SigningKey(seed) for seed in SIGNING_SEEDS]
     chains = [HashChain(secret, CHAIN_LEN) for secret in CHAIN_SECRETS]
+    links = [link_public(private) for private in LINK_PRIVATE]
     seats = [
         {
             "seat": seat,
@@ -126,6 +136,7 @@ def replay_vectors() -> dict:
             "public_key": keys[seat].public.hex(),
             "chain_secret": CHAIN_SECRETS[seat].hex(),
             "chain_head": chains[seat].head.hex(),
+            "link_public": links[seat].hex(),
         }
         for seat in range(2)
     ]
@@ -143,7 +154,8 @@ def replay_vectors() -> dict:
         game="pet-quartet",
         options=OPTIONS,
         seats=[
-            {"name": NAMES[s], "key": keys[s].public, "chain": chains[s].head} for s in everyone
+            {"name": NAMES[s], "key": keys[s].public, "chain": chains[s].head, "link": links[s]}
+            for s in everyone
         ],
         chain_len=CHAIN_LEN,
         nonce=NONCE,
@@ -152,24 +164,20 @@ def replay_vectors() -> dict:
     genesis, extra = signed(genesis_body, game_id)
     vectors = [entry_vector(genesis, game_id, {"game_id": game_id.hex(), **extra})]
 
-    # Chance step 0: each seat reveals chain value s[1] and signs only its reveal.
+    # Chance step 0: each seat reveals chain value s[1]; the entry carries no
+    # signature (each value hashes to its seat's chain head in the signed genesis).
     prev = genesis.hash
     pre = [chains[s].preimage(0) for s in everyone]
     outcome = derive_outcome(game_id, 0, "first-player", pre, (2,))
     chance_body = make_body(
         t="chance", i=1, prev=prev, step=0, purpose="first-player", pre=pre, outcome=list(outcome)
     )
-    reveals = [reveal_message(game_id, 1, prev, 0, s, pre[s]) for s in everyone]
-    chance = Entry(chance_body, tuple((s, keys[s].sign(reveals[s])) for s in everyone))
+    chance = Entry(chance_body, ())
     vectors.append(
         entry_vector(
             chance,
             game_id,
-            {
-                "ranges": [2],
-                "seed": chance_seed(game_id, 0, "first-player", pre).hex(),
-                "reveal_messages_hex": [m.hex() for m in reveals],
-            },
+            {"ranges": [2], "seed": chance_seed(game_id, 0, "first-player", pre).hex()},
         )
     )
 
@@ -206,7 +214,8 @@ def replay_vectors() -> dict:
             "bin value is written {'bin': hex}. The four entries are well-formed, correctly "
             "linked and signed, but they are NOT a legal game (the result is made up); "
             "'abort_instead_of_entry_3' is an alternative last entry. 'replay' is a "
-            "complete game file with the report verify gives for it."
+            "complete game file with the report verify gives for it. 'wire' is the "
+            "link key the two seats share and one frame sealed with it (wire.md)."
         ),
         "constants": {
             "magic": MAGIC.hex(),
@@ -214,7 +223,6 @@ def replay_vectors() -> dict:
             "protocol": PROTOCOL,
             "game_id_domain": GAME_ID_DOMAIN.hex(),
             "sig_domain": SIG_DOMAIN.hex(),
-            "reveal_domain": REVEAL_DOMAIN.hex(),
             "crc32_of_123456789": f"{zlib.crc32(b'123456789'):08x}",
         },
         "seats": seats,
@@ -222,6 +230,70 @@ def replay_vectors() -> dict:
         "entries": vectors,
         "abort_instead_of_entry_3": abort_vector,
         "replay": complete_replay(),
+        "wire": wire_vectors(game_id, prev, pre[0]),
+    }
+
+
+def wire_vectors(game_id: bytes, prev: bytes, pre: bytes) -> dict[str, Any]:
+    """The link key Ana and Ben share in the vector game, and one frame Ana seals for
+    Ben: her reveal for chance entry 1 (protocol/wire.md)."""
+    publics = [link_public(private) for private in LINK_PRIVATE]
+    key = link_key(LINK_PRIVATE[0], publics[0], publics[1], game_id)
+    assert key == link_key(LINK_PRIVATE[1], publics[1], publics[0], game_id)
+    message = Message(
+        "reveal",
+        game_id,
+        0,
+        bytes.fromhex("b007b007b007b007"),
+        5,
+        {"i": 1, "prev": prev, "step": 0, "pre": pre},
+    )
+    frame = seal(message, key)
+    assert open_frame(frame, game_id, [key, None]) == message
+    envelope = pack(
+        {
+            "k": message.kind,
+            "table": message.table,
+            "from": message.sender,
+            "boot": message.boot,
+            "seq": message.seq,
+            "d": message.data,
+        }
+    )
+    tag = frame[-TAG_LEN:]
+    assert frame == pack([envelope, tag])
+    return {
+        "about": (
+            "protocol/wire.md: the link key seats 0 and 1 of the vector game share, and "
+            "the frame seat 0 sends seat 1 with its reveal for chance entry 1."
+        ),
+        "wire_domain": WIRE_DOMAIN.hex(),
+        "link_info": LINK_INFO.hex(),
+        "tag_len": TAG_LEN,
+        "game_id": game_id.hex(),
+        "seats": [
+            {
+                "seat": seat,
+                "link_private": LINK_PRIVATE[seat].hex(),
+                "link_public": publics[seat].hex(),
+            }
+            for seat in range(2)
+        ],
+        "x25519_shared": X25519PrivateKey.from_private_bytes(LINK_PRIVATE[0])
+        .exchange(X25519PublicKey.from_public_bytes(publics[1]))
+        .hex(),
+        "hkdf_info_hex": (LINK_INFO + b"".join(sorted(publics))).hex(),
+        "link_key": key.hex(),
+        "message": {
+            "kind": message.kind,
+            "from": message.sender,
+            "boot": message.boot.hex(),
+            "seq": message.seq,
+            "data": as_json(message.data),
+        },
+        "envelope_hex": envelope.hex(),
+        "tag": tag.hex(),
+        "frame_hex": frame.hex(),
     }
 
 

@@ -9,11 +9,20 @@ is wrong with each of them.
 
 from __future__ import annotations
 
+import hashlib
+import os
+
 import msgpack
 import pytest
+from nacl.bindings import (
+    crypto_core_ed25519_scalar_add,
+    crypto_core_ed25519_scalar_mul,
+    crypto_core_ed25519_scalar_reduce,
+    crypto_scalarmult_ed25519_base_noclamp,
+)
 
 from p2ptable.crypto.encoding import pack
-from p2ptable.crypto.signing import SigningKey
+from p2ptable.crypto.signing import SigningKey, verify_signature
 from p2ptable.engine.api import Action
 from p2ptable.replay import authoring
 from p2ptable.replay.entries import (
@@ -21,7 +30,6 @@ from p2ptable.replay.entries import (
     Entry,
     MalformedEntry,
     game_id_of,
-    reveal_message,
     sign_body,
     signed_message,
 )
@@ -47,7 +55,7 @@ def genesis_fields(seats: list[authoring.SeatSecrets], **changes) -> dict:
         "game": "pet-quartet",
         "options": dict(OPTIONS),
         "seats": [
-            {"name": NAMES[i], "key": s.key.public, "chain": s.chain.head}
+            {"name": NAMES[i], "key": s.key.public, "chain": s.chain.head, "link": s.link_public}
             for i, s in enumerate(seats)
         ],
         "chain_len": CHAIN_LEN,
@@ -123,6 +131,15 @@ def test_duplicate_keys_are_refused():
     refused(signed_genesis(fields, [seats[0].key, seats[0].key]), "share a public key")
 
 
+def test_duplicate_link_keys_are_refused():
+    # Two seats with one X25519 link key would share a wire key with everyone alike:
+    # each seat's link key must be its own.
+    seats = secrets()
+    fields = genesis_fields(seats)
+    fields["seats"][1]["link"] = fields["seats"][0]["link"]
+    refused(signed_genesis(fields, [s.key for s in seats]), "share a link key")
+
+
 def test_duplicate_names_are_refused():
     # Names tell seats apart on screens and in verify reports: they must differ.
     seats = secrets()
@@ -131,26 +148,33 @@ def test_duplicate_names_are_refused():
     refused(signed_genesis(fields, [s.key for s in seats]), "share a name")
 
 
+K32, C32, L32 = bytes(32), bytes([1]) * 32, bytes([2]) * 32
+EXACTLY = "seat 0 must have exactly name, key, chain and link"
+
+
+def seat_item(**changes) -> dict:
+    return {"name": "Ana", "key": K32, "chain": C32, "link": L32, **changes}
+
+
 @pytest.mark.parametrize(
     "seat, match",
     [
-        ("not a map", "seat 0 must have exactly name, key and chain"),
-        ({"name": "Ana", "key": bytes(32)}, "seat 0 must have exactly name, key and chain"),
-        (
-            {"name": "Ana", "key": bytes(32), "chain": bytes(32), "colour": "red"},
-            "seat 0 must have exactly name, key and chain",
-        ),
-        ({"name": "", "key": bytes(32), "chain": bytes(32)}, "seat 0 name must be 1..32"),
-        ({"name": "x" * 33, "key": bytes(32), "chain": bytes(32)}, "seat 0 name must be 1..32"),
-        ({"name": "A\nna", "key": bytes(32), "chain": bytes(32)}, "seat 0 name must be 1..32"),
-        ({"name": b"Ana", "key": bytes(32), "chain": bytes(32)}, "seat 0 name must be 1..32"),
-        ({"name": "Ana", "key": bytes(31), "chain": bytes(32)}, "seat 0 key must be 32 bytes"),
-        ({"name": "Ana", "key": "00" * 32, "chain": bytes(32)}, "seat 0 key must be 32 bytes"),
-        ({"name": "Ana", "key": bytes(32), "chain": bytes(33)}, "seat 0 chain head must be 32"),
+        ("not a map", EXACTLY),
+        ({"name": "Ana", "key": K32, "chain": C32}, EXACTLY),
+        (seat_item(colour="red"), EXACTLY),
+        (seat_item(name=""), "seat 0 name must be 1..32"),
+        (seat_item(name="x" * 33), "seat 0 name must be 1..32"),
+        (seat_item(name="A\nna"), "seat 0 name must be 1..32"),
+        (seat_item(name=b"Ana"), "seat 0 name must be 1..32"),
+        (seat_item(key=bytes(31)), "seat 0 key must be 32 bytes"),
+        (seat_item(key="00" * 32), "seat 0 key must be 32 bytes"),
+        (seat_item(chain=bytes(33)), "seat 0 chain head must be 32"),
+        (seat_item(link=bytes(31)), "seat 0 link key must be 32 bytes"),
+        (seat_item(link="02" * 32), "seat 0 link key must be 32 bytes"),
     ],
     ids=[
         "not-a-map",
-        "missing-chain",
+        "missing-link",
         "extra-field",
         "empty-name",
         "long-name",
@@ -159,11 +183,13 @@ def test_duplicate_names_are_refused():
         "short-key",
         "key-as-text",
         "long-chain-head",
+        "short-link",
+        "link-as-text",
     ],
 )
 def test_malformed_seats_are_refused(seat, match):
     # "seats[i] is a map with exactly name (1..32 printable characters), key (32-byte
-    # Ed25519 public key) and chain (32-byte chain head)."
+    # Ed25519 public key), chain (32-byte chain head) and link (32-byte X25519 key)."
     seats = secrets()
     fields = genesis_fields(seats)
     fields["seats"][0] = seat
@@ -217,6 +243,37 @@ def test_a_signature_of_another_genesis_is_refused():
     other = signed_genesis(genesis_fields(seats, nonce=bytes(16)), keys)
     spliced = Entry(mine.body_bytes, (mine.sigs[0], other.sigs[1]))
     refused(spliced, r"bad signature from seat 1 \(Ben\)")
+
+
+# Ed25519 order of the base point (RFC 8032), for the libsodium edge cases below.
+ED25519_L = 2**252 + 27742317777372353535851937790883648493
+
+
+def test_a_small_order_key_is_refused_even_with_a_matching_signature():
+    # Signatures are checked with libsodium's rules (replay.md section 5), which
+    # refuse small-order public keys.  With the identity point as its key, the
+    # signature R = identity, S = 0 satisfies the verification equation for every
+    # message, so a verifier that allowed such keys would accept it.
+    seats = secrets()
+    identity = bytes([1]) + bytes(31)
+    fields = genesis_fields(seats)
+    fields["seats"][1]["key"] = identity
+    body = pack(fields)
+    message = signed_message(game_id_of(body), body)
+    entry = Entry(body, ((0, seats[0].key.sign(message)), (1, identity + bytes(32))))
+    assert not verify_signature(identity, identity + bytes(32), message)
+    refused(entry, r"bad signature from seat 1 \(Ben\)")
+
+
+def test_a_non_canonical_s_is_refused():
+    # S must be below the group order: S + L is the same scalar but not the same
+    # signature, so it is refused (no signature has two valid encodings).
+    seats = secrets()
+    good = signed_genesis(genesis_fields(seats), [s.key for s in seats])
+    seat, sig = good.sigs[1]
+    s_plus_l = (int.from_bytes(sig[32:], "little") + ED25519_L).to_bytes(32, "little")
+    refused(Entry(good.body_bytes, (good.sigs[0], (seat, sig[:32] + s_plus_l))), "seat 1")
+    Ledger(good)
 
 
 def test_a_signature_without_the_domain_is_refused():
@@ -313,6 +370,13 @@ def test_a_malformed_genesis_is_refused_when_decoded(changes, match):
     report = verify_bytes(MAGIC + encode_frame(entry.encode()))
     assert (report.valid, report.error["entry"]) == (False, 0)
     assert report.error["reason"].startswith("malformed genesis")
+    # A Ledger given such an entry directly (never decoded) refuses it the same way:
+    # an InvalidEntry at index 0, not a MalformedEntry escaping from the body.
+    refused(entry, f"genesis: malformed: .*{match}")
+
+
+def test_a_genesis_body_that_is_not_msgpack_is_refused():
+    refused(Entry(b"\xc1", ()), "genesis: malformed: body: malformed msgpack")
 
 
 # -- the entries after the genesis ---------------------------------------------------------
@@ -326,8 +390,8 @@ def ledger() -> Ledger:
 
 def good_chance(ledger: Ledger) -> Entry:
     seats = secrets()
-    reveals = {s: authoring.reveal(ledger, s, seats[s]) for s in range(2)}
-    return authoring.chance_entry(ledger, reveals)
+    values = {s: authoring.reveal(ledger, s, seats[s]) for s in range(2)}
+    return authoring.chance_entry(ledger, values)
 
 
 def action_by(ledger: Ledger, seat: int, text: str, **changes) -> Entry:
@@ -422,9 +486,11 @@ def test_a_non_canonical_body_is_rejected(ledger):
 def test_a_non_canonical_entry_wrapper_is_rejected(ledger):
     # The outer [body, sigs] array is canonical too: here the seat number is a uint8
     # (0xcc 0x00) instead of a positive fixint.
-    entry = good_chance(ledger)
+    seat = at_first_action(ledger)
+    entry = action_by(ledger, seat, "draw")
     encoded = entry.encode()
-    sneaky = encoded.replace(b"\x92\x00\xc4\x40", b"\x92\xcc\x00\xc4\x40", 1)
+    fixint = bytes([0x92, seat, 0xC4, 0x40])
+    sneaky = encoded.replace(fixint, bytes([0x92, 0xCC, seat, 0xC4, 0x40]), 1)
     assert sneaky != encoded
     with pytest.raises(MalformedEntry, match="canonical"):
         Entry.decode(sneaky)
@@ -479,7 +545,43 @@ def test_randomness_chains_run_out_after_chain_len_steps():
             "outcome": [0],
         }
     )
-    rejected(ledger, Entry(body, ((0, bytes(64)), (1, bytes(64)))), "chains exhausted")
+    rejected(ledger, Entry(body, ()), "chains exhausted")
+
+
+def test_a_chance_entry_with_signatures_is_rejected(ledger):
+    # "chance: sigs must be empty": the values are authenticated by the seats' hash
+    # chains, so a signature adds nothing and is refused, even a valid one.
+    good = good_chance(ledger)
+    signature = secrets()[0].key.sign(signed_message(ledger.game_id, good.body_bytes))
+    rejected(ledger, Entry(good.body_bytes, ((0, signature),)), "carries no signatures")
+    sigs = tuple(
+        (seat, secrets()[seat].key.sign(signed_message(ledger.game_id, good.body_bytes)))
+        for seat in range(2)
+    )
+    rejected(ledger, Entry(good.body_bytes, sigs), "carries no signatures")
+    ledger.append(good)
+
+
+def test_a_value_off_its_chain_blames_nobody(ledger):
+    # "A preimage off its chain in a log has no culprit": nobody signed the chance
+    # entry, so whoever wrote the log made the value up; the seat is not to blame.
+    body = good_chance(ledger).body
+    for seat in range(2):
+        pre = list(body["pre"])
+        pre[seat] = bytes(32)
+        entry = Entry(pack({**body, "pre": pre}), ())
+        rejected(ledger, entry, f"the value for seat {seat} is not on its chain", culprit=None)
+
+
+def test_a_value_must_be_the_next_one_down_the_chain(ledger):
+    # "Chance step t consumes s[t+1]": an older value (the head itself) or a later one
+    # (s[t+2]) does not hash to the chain tip and is refused.
+    body = good_chance(ledger).body
+    chain = secrets()[0].chain
+    for wrong in (chain.head, chain.preimage(1)):
+        pre = [wrong, body["pre"][1]]
+        entry = Entry(pack({**body, "pre": pre}), ())
+        rejected(ledger, entry, "the value for seat 0 is not on its chain")
 
 
 # -- a rejected entry changes nothing ------------------------------------------------------
@@ -502,18 +604,18 @@ def bad_chances(ledger: Ledger) -> list[Entry]:
     good = good_chance(ledger)
     body = good.body
     wrong_outcome = pack({**body, "outcome": [(body["outcome"][0] + 1) % 2]})
-    bogus = bytes(32)
-    message = reveal_message(ledger.game_id, ledger.next_index, ledger.head, 0, 1, bogus)
-    off_chain = pack({**body, "pre": [body["pre"][0], bogus]})
+    off_chain = pack({**body, "pre": [body["pre"][0], bytes(32)]})
+    signature = seats[0].key.sign(signed_message(ledger.game_id, good.body_bytes))
     return [
-        Entry(good.body_bytes, good.sigs[:1]),  # a reveal missing
-        Entry(good.body_bytes, (good.sigs[0], (1, bytes(64)))),  # a bad reveal signature
-        Entry(wrong_outcome, good.sigs),  # outcome not the derived one
-        Entry(off_chain, (good.sigs[0], (1, seats[1].key.sign(message)))),  # off its chain
-        Entry(pack({**body, "step": 1}), good.sigs),  # wrong step number
-        Entry(pack({**body, "purpose": "draw"}), good.sigs),  # wrong purpose
-        Entry(pack({**body, "i": 2}), good.sigs),  # wrong index
-        Entry(b"\xc1", good.sigs),  # not msgpack at all
+        Entry(good.body_bytes, ((0, signature),)),  # a chance entry carries no signatures
+        Entry(pack({**body, "pre": body["pre"][:1]}), ()),  # a value missing
+        Entry(wrong_outcome, ()),  # outcome not the derived one
+        Entry(off_chain, ()),  # a value off its chain
+        Entry(pack({**body, "pre": [body["pre"][1], body["pre"][0]]}), ()),  # swapped
+        Entry(pack({**body, "step": 1}), ()),  # wrong step number
+        Entry(pack({**body, "purpose": "draw"}), ()),  # wrong purpose
+        Entry(pack({**body, "i": 2}), ()),  # wrong index
+        Entry(b"\xc1", ()),  # not msgpack at all
         ledger.entries[0],  # a second genesis
     ]
 
@@ -648,6 +750,10 @@ def test_an_abort_stops_the_game_whatever_was_expected(ledger):
         ({"reason": "sore-loser"}, "unknown abort reason 'sore-loser'"),
         ({"evidence": [b"proof"]}, "a withheld abort carries no evidence"),
         ({"reason": "abandoned", "evidence": [b"proof"]}, "abandoned abort carries no evidence"),
+        (
+            {"reason": "bad-reveal", "evidence": [bytes(32), bytes(64)]},
+            "unknown abort reason 'bad-reveal'",
+        ),
     ],
     ids=[
         "names-itself",
@@ -656,6 +762,7 @@ def test_an_abort_stops_the_game_whatever_was_expected(ledger):
         "unknown-reason",
         "withheld-evidence",
         "abandoned-evidence",
+        "bad-reveal-is-gone",
     ],
 )
 def test_a_false_accusation_blames_its_signer(ledger, changes, match):
@@ -676,57 +783,135 @@ def test_an_abort_needs_one_valid_signature_by_a_seat(ledger):
     assert ledger.stopped is not None
 
 
-def test_equivocation_is_proved_by_two_signed_actions_for_one_position(ledger):
-    # "equivocation: evidence is two different encoded actions, by the accused seat,
-    # for the same earlier position, each with its valid signature".
+def test_an_abort_is_refused_after_the_result(finished_payloads):
+    # "An abort is refused after a result entry": a finished game cannot be stopped,
+    # so a loser cannot taint a log everybody already signed.
+    ledger = replayed(finished_payloads)
+    for reason, evidence in (("withheld", []), ("abandoned", [])):
+        entry = abort_by(ledger, 0, reason=reason, evidence=evidence)
+        rejected(ledger, entry, "entry after the game's result")
+    assert ledger.stopped is None and ledger.finished
+
+
+def resigned(seed: bytes, message: bytes) -> bytes:
+    """Another valid Ed25519 signature of ``message`` by the key ``seed``: RFC 8032
+    with a random nonce instead of the deterministic one.  Only the signer can make
+    it, and it verifies like the deterministic signature does."""
+    digest = hashlib.sha512(seed).digest()
+    a = bytearray(digest[:32])
+    a[0] &= 248
+    a[31] &= 127
+    a[31] |= 64
+    scalar = crypto_core_ed25519_scalar_reduce(bytes(a) + bytes(32))
+    public = SigningKey(seed).public
+    r = crypto_core_ed25519_scalar_reduce(os.urandom(64))
+    big_r = crypto_scalarmult_ed25519_base_noclamp(r)
+    k = crypto_core_ed25519_scalar_reduce(hashlib.sha512(big_r + public + message).digest())
+    return big_r + crypto_core_ed25519_scalar_add(r, crypto_core_ed25519_scalar_mul(k, scalar))
+
+
+@pytest.fixture
+def equivocation(ledger):
+    """The ledger with one action at ``index`` by ``seat``, and a second signed
+    action by the same seat for the same position (index and prev)."""
     seat = at_first_action(ledger)
     index = ledger.next_index
     ledger.append(action_by(ledger, seat, "draw"))
     other = action_by(ledger, seat, "pass", i=index, prev=ledger.entries[index - 1].hash)
-    first = ledger.entries[index].encode()
-    detector = 1 - seat
+    return ledger, seat, index, other
+
+
+def accuse(ledger: Ledger, seat: int, evidence: list[bytes]) -> Entry:
+    return abort_by(ledger, 1 - seat, reason="equivocation", culprit=seat, evidence=evidence)
+
+
+def test_equivocation_is_proved_by_two_signed_actions_for_one_position(equivocation):
+    # "equivocation: evidence is two action entries by the accused, for the same index
+    # AND the same prev, with different body bytes, each signed by exactly the
+    # accused seat".
+    ledger, seat, index, other = equivocation
+    ledger.append(accuse(ledger, seat, [ledger.entries[index].encode(), other.encode()]))
+    assert (ledger.stopped.culprit, ledger.stopped.detector) == (seat, 1 - seat)
+    assert ledger.stopped.proved is True
+
+
+def evidence_cases(ledger: Ledger, seat: int, index: int, other: Entry) -> list:
+    first = ledger.entries[index]
+    key = secrets()[seat].key
+    message = signed_message(ledger.game_id, first.body_bytes)
+    again = resigned(key.seed, message)
+    assert again != first.sigs[0][1] and verify_signature(key.public, again, message)
+    other_message = signed_message(ledger.game_id, other.body_bytes)
+    other_sig = other.sigs[0][1]
+    forked = action_by(ledger, seat, "pass", i=index, prev=bytes(32))
+    later = action_by(ledger, seat, "pass", i=index + 1, prev=first.hash)
+    detector_key = secrets()[1 - seat].key
+    return [
+        ([first.encode(), first.encode()], "say the same thing"),
+        # The same move signed twice (a second, valid signature made with a random
+        # nonce) is one move, not two: the bodies are compared, not the encodings.
+        ([first.encode(), Entry(first.body_bytes, ((seat, again),)).encode()], "same thing"),
+        ([first.encode()], "needs two encoded entries"),
+        ([first.encode(), other.encode(), other.encode()], "needs two encoded entries"),
+        ([first.encode(), 7], "needs two encoded entries"),
+        ([first.encode(), b"\xc1"], "malformed msgpack"),
+        # Different prev: the two moves were made on two different logs, which is
+        # what an honest seat does when someone else forked the log before it.
+        ([first.encode(), forked.encode()], "same position \\(index and prev\\)"),
+        ([first.encode(), later.encode()], "same position"),
+        ([first.encode(), ledger.entries[index - 1].encode()], "actions by the accused seat"),
+        ([first.encode(), Entry(other.body_bytes, ()).encode()], "not signed by the accused"),
+        # The accused's valid signature, filed under another seat's number.
+        (
+            [first.encode(), Entry(other.body_bytes, ((1 - seat, other_sig),)).encode()],
+            "not signed by the accused seat",
+        ),
+        # Two signatures on one entry, even both by the accused.
+        (
+            [first.encode(), Entry(other.body_bytes, ((seat, other_sig),) * 2).encode()],
+            "not signed by the accused seat",
+        ),
+        # Signed by another seat's key under the accused's number.
+        (
+            [
+                first.encode(),
+                Entry(other.body_bytes, ((seat, detector_key.sign(other_message)),)).encode(),
+            ],
+            "not signed by the accused seat",
+        ),
+    ]
+
+
+def test_equivocation_evidence_that_does_not_hold_up_blames_the_detector(equivocation):
+    ledger, seat, index, other = equivocation
     before = snapshot(ledger)
-    for evidence, match in [
-        ([first, first], "the two entries are the same"),
-        ([first], "needs two encoded entries"),
-        ([first, Entry(other.body_bytes, ()).encode()], "not signed by the accused seat"),
-        ([first, ledger.entries[index - 1].encode()], "actions by the accused seat"),
-    ]:
-        entry = abort_by(ledger, detector, reason="equivocation", culprit=seat, evidence=evidence)
-        rejected(ledger, entry, f"equivocation evidence rejected: .*{match}", culprit=detector)
-        assert snapshot(ledger) == before
-    evidence = [first, other.encode()]
-    ledger.append(
-        abort_by(ledger, detector, reason="equivocation", culprit=seat, evidence=evidence)
-    )
-    assert (ledger.stopped.culprit, ledger.stopped.proved) == (seat, True)
+    for evidence, match in evidence_cases(ledger, seat, index, other):
+        entry = accuse(ledger, seat, evidence)
+        rejected(ledger, entry, f"equivocation evidence rejected: .*{match}", culprit=1 - seat)
+        assert snapshot(ledger) == before and ledger.stopped is None
 
 
-def test_a_bad_reveal_is_proved_by_the_signed_value_off_its_chain(ledger):
-    # "bad-reveal: evidence is [value, signature]: the accused seat's signed reveal
-    # for the pending chance step, of a value that is not next on its chain".
-    index, step = ledger.next_index, ledger.chance_steps
-    bogus = bytes(32)
-    message = reveal_message(ledger.game_id, index, ledger.head, step, 1, bogus)
-    signature = secrets()[1].key.sign(message)
-    genuine, genuine_sig = authoring.reveal(ledger, 1, secrets()[1])
-    refuted = abort_by(ledger, 0, reason="bad-reveal", evidence=[genuine, genuine_sig])
-    rejected(ledger, refuted, "on the seat's chain after all", culprit=0)
-    ledger.append(abort_by(ledger, 0, reason="bad-reveal", evidence=[bogus, signature]))
-    assert (ledger.stopped.culprit, ledger.stopped.proved) == (1, True)
+def test_equivocation_evidence_must_be_for_an_earlier_position(equivocation):
+    # Both actions must be for a position before the abort's own.
+    ledger, seat, index, other = equivocation
+    here = ledger.next_index
+    a = action_by(ledger, seat, "draw", i=here, prev=ledger.head)
+    b = action_by(ledger, seat, "pass", i=here, prev=ledger.head)
+    rejected(ledger, accuse(ledger, seat, [a.encode(), b.encode()]), "earlier", culprit=1 - seat)
 
 
-def test_verify_reports_a_stopped_game():
-    # A stopped game is not a valid finished game; verify names the stopped seat and
-    # says whether that was proved or only reported.
+def test_verify_reports_a_withheld_abort_without_a_culprit():
+    # "an unproved one (withheld/abandoned) gives error.culprit = None": the log
+    # names the accused only on the detector's signed word, which proves nothing.
     ledger = Ledger(genesis())
     abort = abort_by(ledger, 0, detail="seat 1 went quiet")
     report = verify_bytes(
         MAGIC + encode_frame(ledger.entries[0].encode()) + encode_frame(abort.encode())
     )
     assert not report.valid
-    assert report.error["entry"] == 1 and report.error["culprit"] == 1
-    assert "on the signed word of seat 0" in report.error["reason"]
+    assert report.error["entry"] == 1 and report.error["culprit"] is None
+    assert "culprit_name" not in report.error
+    assert "not provable from the log" in report.error["reason"]
     assert report.to_json()["stopped"] == {
         "entry": 1,
         "reason": "withheld",
@@ -735,3 +920,18 @@ def test_verify_reports_a_stopped_game():
         "detail": "seat 1 went quiet",
         "proved": False,
     }
+
+
+def test_verify_names_a_proved_equivocator(equivocation):
+    # "a proved abort (equivocation) gives error.culprit = the seat".
+    ledger, seat, index, other = equivocation
+    abort = accuse(ledger, seat, [ledger.entries[index].encode(), other.encode()])
+    ledger.append(abort)
+    data = MAGIC + b"".join(encode_frame(e.encode()) for e in ledger.entries)
+    report = verify_bytes(data)
+    assert not report.valid
+    assert (report.error["entry"], report.error["culprit"]) == (index + 1, seat)
+    assert report.error["culprit_name"] == NAMES[seat]
+    assert "proved by the signed evidence" in report.error["reason"]
+    stopped = report.to_json()["stopped"]
+    assert (stopped["culprit"], stopped["detector"], stopped["proved"]) == (seat, 1 - seat, True)

@@ -146,6 +146,8 @@ def _rewrite(payload: bytes, **changes) -> bytes:
 
 
 def test_changing_a_preimage(replay):
+    # Chance entries carry no signatures: each value must hash to its seat's
+    # previous chain value, which only that seat could have produced.
     payloads = frames_of(replay)
     index = kinds(payloads).index("chance")
     body = Entry.decode(payloads[index]).body
@@ -154,26 +156,18 @@ def test_changing_a_preimage(replay):
     payloads[index] = _rewrite(payloads[index], pre=pre)
     report = verify_bytes(build(payloads))
     assert (report.valid, report.error["entry"]) == (False, index)
-    assert "signature" in report.error["reason"]
+    assert "seat 1 is not on its chain" in report.error["reason"]
 
 
-def test_a_preimage_off_its_chain_names_the_seat(replay):
-    # A seat that signs a value that is not the next one on its chain is caught by
-    # the chain check, and its own signature names it.
+def test_a_chance_entry_with_a_signature_is_rejected(replay):
+    # One encoding per entry: a chance entry is proved by its chains, not signed.
     payloads = frames_of(replay)
     index = kinds(payloads).index("chance")
-    ledger = _ledger_until(payloads, index)
-    seats = secrets()
-    reveals = {s: authoring.reveal(ledger, s, seats[s]) for s in range(PLAYERS)}
-    bogus = bytes(32)
-    from p2ptable.replay.entries import reveal_message
-
-    msg = reveal_message(ledger.game_id, index, ledger.head, ledger.chance_steps, 2, bogus)
-    reveals[2] = (bogus, seats[2].key.sign(msg))
-    payloads[index] = authoring.chance_entry(ledger, reveals).encode()
+    entry = Entry.decode(payloads[index])
+    payloads[index] = Entry(entry.body_bytes, ((0, bytes(64)),)).encode()
     report = verify_bytes(build(payloads))
-    assert (report.error["entry"], report.error["culprit"]) == (index, 2)
-    assert "not on its chain" in report.error["reason"]
+    assert (report.valid, report.error["entry"]) == (False, index)
+    assert "carries no signatures" in report.error["reason"]
 
 
 def test_changing_a_recorded_outcome(replay):

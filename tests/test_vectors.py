@@ -8,6 +8,7 @@ scripts/make_vectors.py.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import struct
 import zlib
@@ -20,20 +21,21 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PrivateKey,
     Ed25519PublicKey,
 )
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from p2ptable.crypto.encoding import pack
+from p2ptable.crypto.links import LINK_INFO, TAG_LEN, check_tag, link_key, link_public
 from p2ptable.crypto.signing import SigningKey, verify_signature
+from p2ptable.net.wire import WIRE_DOMAIN, Message, open_frame, seal
 from p2ptable.randomness.chain import HashChain
 from p2ptable.randomness.derive import chance_seed, uniform_values
 from p2ptable.replay.entries import (
     GAME_ID_DOMAIN,
     PROTOCOL,
-    REVEAL_DOMAIN,
     SIG_DOMAIN,
     Entry,
     make_body,
-    reveal_message,
     signed_message,
 )
 from p2ptable.replay.logfile import MAGIC, MAX_FRAME, encode_frame
@@ -84,8 +86,9 @@ def test_chance_seed_layout_by_hand():
 # -- replay.json (protocol/replay.md) ----------------------------------------------------
 #
 # The first tests check the vectors against the reference code; the "by hand" ones
-# redo the same computation with hashlib, zlib, struct, msgpack and cryptography only,
-# as an independent verifier written from protocol/replay.md would.
+# redo the same computation with hashlib, hmac, zlib, struct, msgpack and
+# cryptography only, as an independent implementation written from
+# protocol/replay.md and protocol/wire.md would.
 
 REPLAY = load("replay.json")
 ENTRIES = REPLAY["entries"]
@@ -117,7 +120,7 @@ def test_replay_constants():
     assert consts["protocol"] == PROTOCOL
     assert bytes.fromhex(consts["game_id_domain"]) == GAME_ID_DOMAIN == b"p2ptable/game-id/v1\x00"
     assert bytes.fromhex(consts["sig_domain"]) == SIG_DOMAIN == b"p2ptable/sig/v1\x00"
-    assert bytes.fromhex(consts["reveal_domain"]) == REVEAL_DOMAIN == b"p2ptable/reveal/v1\x00"
+    assert "reveal_domain" not in consts  # chance entries are not signed any more
     # The frame CRC is zlib's CRC-32 (CRC-32/ISO-HDLC), whose check value is cbf43926.
     assert int(consts["crc32_of_123456789"], 16) == zlib.crc32(b"123456789") == 0xCBF43926
 
@@ -131,6 +134,14 @@ def test_replay_seat_keys_and_chain_heads(seat):
     assert raw.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex() == seat["public_key"]
     chain = HashChain(bytes.fromhex(seat["chain_secret"]), REPLAY["chain_len"])
     assert chain.head.hex() == seat["chain_head"]
+    # The genesis lists the seat's X25519 link key next to its signing key and chain.
+    genesis = from_json(ENTRIES[0]["body"])
+    listed = genesis["seats"][seat["seat"]]
+    assert (listed["key"].hex(), listed["chain"].hex(), listed["link"].hex()) == (
+        seat["public_key"],
+        seat["chain_head"],
+        seat["link_public"],
+    )
 
 
 @pytest.mark.parametrize(
@@ -148,13 +159,12 @@ def test_replay_entry_vectors(vector):
     assert entry.hash.hex() == vector["entry_hash"]
     assert encode_frame(entry.encode()).hex() == vector["frame_hex"]
     if vector["kind"] == "chance":
-        i, prev, step, pre = (entry.body[k] for k in ("i", "prev", "step", "pre"))
-        messages = [reveal_message(game_id(), i, prev, step, seat, pre[seat]) for seat, _ in sigs]
-        assert [m.hex() for m in messages] == vector["reveal_messages_hex"]
-    else:
-        messages = [signed_message(game_id(), body_bytes)] * len(sigs)
-        assert messages[0].hex() == vector["signed_message_hex"]
-    for (seat, sig), message in zip(sigs, messages, strict=True):
+        # A chance entry carries no signature: its seats' hash chains vouch for it.
+        assert sigs == () and "signed_message_hex" not in vector
+        return
+    message = signed_message(game_id(), body_bytes)
+    assert message.hex() == vector["signed_message_hex"]
+    for seat, sig in sigs:
         assert verify_signature(public_key(seat), sig, message)
 
 
@@ -226,27 +236,26 @@ def test_genesis_vector_by_hand():
     assert frame.hex() == vector["frame_hex"]
 
 
-def test_chance_reveal_messages_by_hand():
-    # reveal = "p2ptable/reveal/v1" 0x00 || game id || msgpack [i, prev, step, seat, pre]
+def test_chance_entry_by_hand():
+    # A chance entry is [bin(body), []]: no signatures.  Each seat's value is
+    # authenticated by its chain: H("p2ptable/chain/v1" 0x00 || pre[seat]) must be
+    # the seat's chain head from the signed genesis (for step 0), and
+    # sigs = fixarray(0) = 0x90.
     vector = next(v for v in ENTRIES if v["kind"] == "chance")
-    body = from_json(vector["body"])
-    for item, expected in zip(vector["signatures"], vector["reveal_messages_hex"], strict=True):
-        seat = item["seat"]
-        packed = (
-            b"\x95"
-            + bytes([body["i"]])
-            + b"\xc4\x20"
-            + body["prev"]
-            + bytes([body["step"]])
-            + bytes([seat])
-            + b"\xc4\x20"
-            + body["pre"][seat]
-        )
-        message = b"p2ptable/reveal/v1\x00" + game_id() + packed
-        assert message.hex() == expected
-        Ed25519PublicKey.from_public_bytes(public_key(seat)).verify(
-            bytes.fromhex(item["sig"]), message
-        )
+    body_bytes = bytes.fromhex(vector["body_hex"])
+    entry = b"\x92" + bin_header(len(body_bytes)) + body_bytes + b"\x90"
+    assert entry.hex() == vector["entry_hex"] and vector["signatures"] == []
+    genesis = msgpack.unpackb(bytes.fromhex(ENTRIES[0]["body_hex"]))
+    body = msgpack.unpackb(body_bytes)
+    assert body["prev"] == hashlib.sha256(bytes.fromhex(ENTRIES[0]["entry_hex"])).digest()
+    for seat, value in enumerate(body["pre"]):
+        head = genesis["seats"][seat]["chain"]
+        assert hashlib.sha256(b"p2ptable/chain/v1\x00" + value).digest() == head
+    # A value off the chain (here the other seat's) does not hash to the head.
+    assert (
+        hashlib.sha256(b"p2ptable/chain/v1\x00" + body["pre"][1]).digest()
+        != (genesis["seats"][0]["chain"])
+    )
 
 
 def test_complete_replay_vector_verifies():
@@ -269,7 +278,8 @@ def sort_keys(value):
 
 def test_complete_replay_vector_by_hand():
     # The cryptographic half of a verifier, from protocol/replay.md alone: frames and
-    # CRCs, canonical msgpack, game id, hash links, every signature and every reveal.
+    # CRCs, canonical msgpack, game id, hash links, every signature and every chain
+    # value.
     # (Checking the moves themselves needs the game's rules and is left to the ledger.)
     data = bytes.fromhex(REPLAY["replay"]["hex"])
     assert data[:10] == b"P2PTABLE\x00\x01"
@@ -304,11 +314,9 @@ def test_complete_replay_vector_by_hand():
         assert body["i"] == index
         assert body["prev"] == hashlib.sha256(payloads[index - 1]).digest()
         if body["t"] == "chance":
-            assert body["step"] == step and [s for s, _ in sigs] == seats
-            for seat, sig in sigs:
-                pre = body["pre"][seat]
-                reveal = msgpack.packb([index, body["prev"], step, seat, pre], use_bin_type=True)
-                keys[seat].verify(sig, b"p2ptable/reveal/v1\x00" + gid + reveal)
+            # No signatures: each value must be the next one down its seat's chain.
+            assert body["step"] == step and sigs == [] and len(body["pre"]) == len(seats)
+            for seat, pre in enumerate(body["pre"]):
                 assert hashlib.sha256(b"p2ptable/chain/v1\x00" + pre).digest() == tips[seat]
                 tips[seat] = pre
             # The outcome needs the step's ranges, which only the rules know.
@@ -334,3 +342,106 @@ def test_the_worked_example_in_replay_md_quotes_the_vectors():
     assert " ".join(f"{b:02x}" for b in frame[-4:]) in text  # the CRC
     assert f"{len(bytes.fromhex(genesis['body_hex']))} bytes" in text
     assert f"{REPLAY['replay']['verify']['entries']} entries" in text
+
+
+# -- wire (protocol/wire.md) -------------------------------------------------------------
+
+WIRE = REPLAY["wire"]
+
+
+def test_wire_vector_constants():
+    assert bytes.fromhex(WIRE["wire_domain"]) == WIRE_DOMAIN == b"p2ptable/wire/v1\x00"
+    assert bytes.fromhex(WIRE["link_info"]) == LINK_INFO == b"p2ptable/link/v1"
+    assert WIRE["tag_len"] == TAG_LEN == 16
+    assert WIRE["game_id"] == game_id().hex()
+
+
+def test_wire_vector_with_the_reference_code():
+    privates = [bytes.fromhex(s["link_private"]) for s in WIRE["seats"]]
+    publics = [link_public(p) for p in privates]
+    assert [p.hex() for p in publics] == [s["link_public"] for s in WIRE["seats"]]
+    assert [p.hex() for p in publics] == [s["link_public"] for s in REPLAY["seats"]]
+    # Both ends derive the same key.
+    assert link_key(privates[0], publics[0], publics[1], game_id()).hex() == WIRE["link_key"]
+    assert link_key(privates[1], publics[1], publics[0], game_id()).hex() == WIRE["link_key"]
+    key = bytes.fromhex(WIRE["link_key"])
+    m = WIRE["message"]
+    message = Message(
+        m["kind"], game_id(), m["from"], bytes.fromhex(m["boot"]), m["seq"], from_json(m["data"])
+    )
+    frame = seal(message, key)
+    assert frame.hex() == WIRE["frame_hex"]
+    # Ben (seat 1) opens it with the key he shares with seat 0.
+    assert open_frame(frame, game_id(), [key, None]) == message
+    envelope = bytes.fromhex(WIRE["envelope_hex"])
+    assert check_tag(key, WIRE_DOMAIN + envelope, bytes.fromhex(WIRE["tag"]))
+
+
+def hkdf_sha256(ikm: bytes, salt: bytes, info: bytes) -> bytes:
+    """RFC 5869 HKDF with SHA-256, 32 bytes of output (one expand block)."""
+    prk = hmac.new(salt, ikm, hashlib.sha256).digest()
+    return hmac.new(prk, info + b"\x01", hashlib.sha256).digest()
+
+
+def test_link_key_derivation_by_hand():
+    # K = HKDF-SHA256(ikm = X25519(mine, theirs), salt = game id,
+    #                 info = "p2ptable/link/v1" || lower public key || higher public key)
+    seats = WIRE["seats"]
+    privates = [
+        X25519PrivateKey.from_private_bytes(bytes.fromhex(s["link_private"])) for s in seats
+    ]
+    publics = [p.public_key().public_bytes_raw() for p in privates]
+    assert [p.hex() for p in publics] == [s["link_public"] for s in seats]
+    shared = [
+        privates[0].exchange(X25519PublicKey.from_public_bytes(publics[1])),
+        privates[1].exchange(X25519PublicKey.from_public_bytes(publics[0])),
+    ]
+    assert shared[0] == shared[1] and shared[0].hex() == WIRE["x25519_shared"]
+    info = b"p2ptable/link/v1" + b"".join(sorted(publics))  # bytewise order
+    assert info.hex() == WIRE["hkdf_info_hex"]
+    assert hkdf_sha256(shared[0], bytes.fromhex(WIRE["game_id"]), info).hex() == WIRE["link_key"]
+
+
+def test_wire_frame_by_hand():
+    # frame = msgpack [bin(envelope), bin(tag)]; tag = the first 16 bytes of
+    # HMAC-SHA256(link key, "p2ptable/wire/v1" 0x00 || envelope).
+    key = bytes.fromhex(WIRE["link_key"])
+    envelope = bytes.fromhex(WIRE["envelope_hex"])
+    tag = hmac.new(key, b"p2ptable/wire/v1\x00" + envelope, hashlib.sha256).digest()[:16]
+    assert tag.hex() == WIRE["tag"]
+    frame = b"\x92" + bin_header(len(envelope)) + envelope + b"\xc4\x10" + tag
+    assert frame.hex() == WIRE["frame_hex"]
+    # The envelope is the canonical map {boot, d, from, k, seq, table} (keys sorted).
+    env = msgpack.unpackb(envelope, raw=False)
+    assert list(env) == ["boot", "d", "from", "k", "seq", "table"]
+    assert msgpack.packb(sort_keys(env), use_bin_type=True) == envelope
+    m = WIRE["message"]
+    assert (env["k"], env["from"], env["boot"].hex(), env["seq"]) == (
+        m["kind"],
+        m["from"],
+        m["boot"],
+        m["seq"],
+    )
+    assert env["table"].hex() == WIRE["game_id"]
+    assert env["d"] == from_json(m["data"])
+    # The reveal is seat 0's value for chance entry 1: on its chain, linked to entry 0.
+    chance = from_json(next(v for v in ENTRIES if v["kind"] == "chance")["body"])
+    assert (env["d"]["i"], env["d"]["prev"], env["d"]["step"]) == (1, chance["prev"], 0)
+    assert env["d"]["pre"] == chance["pre"][0]
+    # One flipped bit anywhere in the envelope, or another key, breaks the tag.
+    flipped = bytearray(envelope)
+    flipped[-1] ^= 1
+    forged = hmac.new(key, b"p2ptable/wire/v1\x00" + bytes(flipped), hashlib.sha256).digest()
+    assert forged[:16] != tag
+    other = hmac.new(bytes(32), b"p2ptable/wire/v1\x00" + envelope, hashlib.sha256).digest()
+    assert other[:16] != tag
+
+
+def test_the_worked_example_in_wire_md_quotes_the_vectors():
+    # protocol/wire.md section 4.6 copies numbers from replay.json; keep them in step.
+    text = (VECTORS.parent / "wire.md").read_text()
+    for field in ("x25519_shared", "link_key", "tag"):
+        assert WIRE[field] in text, field
+    assert WIRE["message"]["boot"] in text
+    assert f"envelope ({len(bytes.fromhex(WIRE['envelope_hex']))} bytes)" in text
+    assert WIRE["frame_hex"][:6] == "92c4a5" and "92 c4 a5 <envelope> c4 10 <tag>" in text

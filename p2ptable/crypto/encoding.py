@@ -24,22 +24,49 @@ class EncodingError(ValueError):
 
 
 def _canonical(value: Any) -> Any:
-    if isinstance(value, dict):
-        if not all(isinstance(k, str) for k in value):
+    # Exact type checks first: this runs for every value of every message.
+    kind = type(value)
+    if kind is bytes or kind is int or kind is str or value is None or kind is bool:
+        return value
+    if kind is dict:
+        if not all(type(k) is str for k in value):
             raise EncodingError("map keys must be text")
         return {k: _canonical(value[k]) for k in sorted(value)}
-    if isinstance(value, (list, tuple)):
+    if kind is list or kind is tuple:
         return [_canonical(v) for v in value]
     if isinstance(value, float):
         raise EncodingError("floats are not allowed")
-    if value is None or isinstance(value, (bool, int, str, bytes)):
+    if isinstance(value, (int, str, bytes)):  # subclasses (IntEnum, ...) as their base
         return value
-    raise EncodingError(f"cannot encode {type(value).__name__}")
+    raise EncodingError(f"cannot encode {kind.__name__}")
 
 
 def pack(value: Any) -> bytes:
     """Encode ``value`` canonically (sorted map keys, bin for bytes)."""
     return msgpack.packb(_canonical(value), use_bin_type=True)
+
+
+def _check_decoded(value: Any) -> None:
+    """Maps have sorted text keys and nothing is a float (what packb can't see)."""
+    kind = type(value)
+    if kind is dict:
+        keys = list(value)
+        if not all(type(k) is str for k in keys):
+            raise EncodingError("disallowed value: map keys must be text")
+        if keys != sorted(keys):
+            raise EncodingError("not in canonical form (keys unsorted or non-minimal encoding)")
+        for item in value.values():
+            if type(item) in _CONTAINERS:
+                _check_decoded(item)
+    elif kind is list:
+        for item in value:
+            if type(item) in _CONTAINERS:
+                _check_decoded(item)
+    elif kind is float:
+        raise EncodingError("disallowed value: floats are not allowed")
+
+
+_CONTAINERS = (dict, list, float)
 
 
 def unpack_canonical(data: bytes) -> Any:
@@ -62,10 +89,9 @@ def unpack_canonical(data: bytes) -> Any:
         raise EncodingError(f"malformed msgpack: {exc}") from None
     except Exception as exc:  # msgpack raises a few unrelated types on garbage
         raise EncodingError(f"malformed msgpack: {type(exc).__name__}: {exc}") from None
-    try:
-        again = pack(value)
-    except EncodingError as exc:
-        raise EncodingError(f"disallowed value: {exc}") from None
-    if again != data:
+    _check_decoded(value)
+    # Re-encoding the decoded value as-is must give the same bytes: that rules out
+    # non-minimal integers and lengths, str/bin confusion and float32.
+    if msgpack.packb(value, use_bin_type=True) != data:
         raise EncodingError("not in canonical form (keys unsorted or non-minimal encoding)")
     return value

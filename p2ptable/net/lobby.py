@@ -53,8 +53,12 @@ def new_code() -> str:
 
 def normalize_code(code: str) -> str:
     cleaned = code.replace("-", "").replace(" ", "").upper()
-    if not cleaned or any(c not in CODE_ALPHABET for c in cleaned):
-        raise LobbyError(f"not a join code: {code!r} (letters and digits like 7KQ-M2X)")
+    bad = sorted({c for c in cleaned if c not in CODE_ALPHABET})
+    if not cleaned or bad:
+        why = f"it contains {', '.join(repr(c) for c in bad)}; " if bad else ""
+        raise LobbyError(
+            f"not a join code: {code!r} ({why}codes use {CODE_ALPHABET}, e.g. 7KQ-M2X)"
+        )
     return cleaned
 
 
@@ -96,10 +100,17 @@ class Member:
     name: str
     key: bytes
     chain: bytes
+    link: bytes
     endpoint: str
 
     def as_dict(self) -> dict:
-        return {"name": self.name, "key": self.key, "chain": self.chain, "endpoint": self.endpoint}
+        return {
+            "name": self.name,
+            "key": self.key,
+            "chain": self.chain,
+            "link": self.link,
+            "endpoint": self.endpoint,
+        }
 
 
 def genesis_for(
@@ -111,6 +122,7 @@ def genesis_for(
         [m.name for m in members],
         [m.key for m in members],
         [m.chain for m in members],
+        [m.link for m in members],
         chain_len,
         nonce,
     )
@@ -134,7 +146,10 @@ class HostLobby:
     def __post_init__(self) -> None:
         self._key = code_key(self.code, self.table)
         self._pending: dict[bytes, tuple[bytes, bytes, bytes]] = {}  # ident -> nonces, key
-        self.members = [Member(self.name, self.me.key.public, self.me.chain.head, self.endpoint)]
+        me = self.me
+        self.members = [
+            Member(self.name, me.key.public, me.chain.head, me.link_public, self.endpoint)
+        ]
         self.idents: list[bytes] = []
         self.genesis: bytes | None = None
 
@@ -190,15 +205,18 @@ class HostLobby:
         if self.full:
             return self._deny(ident, "the table is full")
         name, chain, endpoint = data.get("name"), data.get("chain"), data.get("endpoint")
+        link = data.get("link")
         if not (isinstance(name, str) and 0 < len(name) <= MAX_NAME and name.isprintable()):
             return self._deny(ident, f"a name must be 1..{MAX_NAME} printable characters")
         if any(m.name == name for m in self.members):
             return self._deny(ident, f"the name {name!r} is taken")
         if not (isinstance(chain, bytes) and len(chain) == 32 and isinstance(endpoint, str)):
             raise LobbyError("join without chain head or endpoint")
-        if any(m.key == key or m.chain == chain for m in self.members):
-            return self._deny(ident, "key or randomness chain already at the table")
-        self.members.append(Member(name, key, chain, endpoint))
+        if not (isinstance(link, bytes) and len(link) == 32):
+            raise LobbyError("join without a 32-byte link key")
+        if any(m.key == key or m.chain == chain or m.link == link for m in self.members):
+            return self._deny(ident, "key, randomness chain or link key already at the table")
+        self.members.append(Member(name, key, chain, link, endpoint))
         self.idents.append(ident)
         self.log.append(f"{name} joined ({len(self.members)}/{self.seats})")
         if self.full:
@@ -265,6 +283,7 @@ class JoinerLobby:
         reply = {
             "name": self.name,
             "chain": self.me.chain.head,
+            "link": self.me.link_public,
             "endpoint": self.endpoint,
             "proof": _proof(shared, b"joiner", t),
         }

@@ -20,8 +20,8 @@ from typing import Protocol
 from p2ptable.crypto.signing import verify_signature
 from p2ptable.engine.api import Action
 from p2ptable.net import lobby as lobbies
-from p2ptable.net.session import Finished, Rejected, Session, Stopped
-from p2ptable.net.wire import RemoteProtocolError, open_frame
+from p2ptable.net.session import Finished, Rejected, Session, Stopped, link_keys
+from p2ptable.net.wire import Message, RemoteProtocolError, open_frame, seal
 from p2ptable.net.zmq_transport import BAD, GAME, LOBBY, ZmqTransport
 from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry, MalformedEntry, game_id_of, signed_message
@@ -95,6 +95,7 @@ class Peer:
         self.replay_path: Path | None = None
         self._buffer: list[bytes] = []
         self._gsigs: dict[int, bytes] = {}
+        self._links: list[bytes | None] = []
         self._genesis_body: bytes | None = None
         self._stats: list[dict] = []
         self._early_notes: list[str] = []
@@ -126,7 +127,7 @@ class Peer:
         self.note(f"resumed at entry {ledger.next_index}")
         self.seat = resume.seat
         self.members = [
-            lobbies.Member(s.name, s.key, s.chain_head, endpoint)
+            lobbies.Member(s.name, s.key, s.chain_head, s.link, endpoint)
             for s, endpoint in zip(ledger.seats, resume.endpoints, strict=True)
         ]
         self._connect_mesh()
@@ -156,14 +157,18 @@ class Peer:
         finished_at: float | None = None
         try:
             while True:
+                incoming, stdin_ready = self.transport.poll(20)
                 now = time.monotonic()
                 if now - start > self.config.timeout and finished_at is None:
                     self.ui.say("Giving up: the game did not finish in time.")
                     return 2
-                incoming, stdin_ready = self.transport.poll(20)
                 for item in incoming:
                     self._dispatch(item, now)
                 self._flush_lobby()
+                if self.session is not None:
+                    # Send what the input produced (e.g. our reveal) before our own
+                    # player or bot thinks about its next move.
+                    self._flush_session(now)
                 if stdin_ready:
                     action = self.ui.on_stdin(self.session, now)
                     if getattr(self.ui, "stdin_closed", False):
@@ -262,14 +267,13 @@ class Peer:
         self._connect_mesh()
         sig = authoring.sign_genesis(body, self.secrets)
         self._gsigs[self.seat] = sig
-        from p2ptable.net.wire import Message, seal
-
-        frame = seal(
-            Message("gsig", game_id, self.seat, b"genesis!", 0, {"sig": sig}), self.secrets.key
-        )
+        self._links = link_keys(self.secrets, self.seat, [m.link for m in self.members], game_id)
+        boot = os.urandom(8)
         for i, member in enumerate(self.members):
-            if i != self.seat:
-                self.transport.send(member.endpoint, GAME, frame)
+            link = self._links[i]
+            if link is not None:
+                message = Message("gsig", game_id, self.seat, boot, i, {"sig": sig})
+                self.transport.send(member.endpoint, GAME, seal(message, link))
         self.ui.say("Table full: every seat is signing the genesis.")
         self._gather_genesis()
 
@@ -282,7 +286,7 @@ class Peer:
         rest = []
         for frame in self._buffer:
             try:
-                message = open_frame(frame, game_id, keys)
+                message = open_frame(frame, game_id, self._links)
             except RemoteProtocolError:
                 rest.append(frame)
                 continue
@@ -418,6 +422,7 @@ def load_resume(replay: Path) -> Resume:
     secrets = authoring.SeatSecrets(
         SigningKey(bytes.fromhex(saved["key"])),
         HashChain(bytes.fromhex(saved["chain_secret"]), saved["chain_len"]),
+        bytes.fromhex(saved["link"]),
     )
     seat = saved["seat"]
     if ledger.seats[seat].key != secrets.key.public:
@@ -439,6 +444,7 @@ def save_secrets(
         "key": secrets.key.seed.hex(),
         "chain_secret": secrets.chain.preimage(secrets.chain.length - 1).hex(),
         "chain_len": secrets.chain.length,
+        "link": secrets.link.hex(),
         "endpoints": endpoints,
         "port": port,
     }

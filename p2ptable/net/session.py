@@ -25,8 +25,8 @@ peer that is behind is sent what it lacks and a peer that is ahead is asked.
 Bad input from a peer (malformed, bad signature, replayed, out of turn, illegal)
 is rejected with a :class:`Rejected` event naming the reason, and the game goes
 on.  A peer that signs two different entries for one position (equivocation),
-signs a reveal that is not on its chain, or is alive but withholds its reveal or
-result signature past ``withhold_timeout`` is caught: the session stops with a
+or is alive but withholds its reveal or result signature past
+``withhold_timeout`` is caught: the session stops with a
 signed ``abort`` entry holding the evidence, appended to the log and broadcast.
 """
 
@@ -36,6 +36,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from p2ptable.crypto.links import link_key
 from p2ptable.crypto.signing import verify_signature
 from p2ptable.engine.api import Action, Outcome
 from p2ptable.net.wire import Message, RemoteProtocolError, open_frame, seal
@@ -45,7 +46,6 @@ from p2ptable.replay.entries import (
     Entry,
     MalformedEntry,
     make_body,
-    reveal_message,
     sign_body,
     signed_message,
 )
@@ -57,6 +57,17 @@ BATCH = 256
 MAX_BUFFERED = 4096
 
 ALL = None  # destination: every other seat
+
+
+def link_keys(
+    secrets: authoring.SeatSecrets, seat: int, publics: list[bytes], game_id: bytes
+) -> list[bytes | None]:
+    """The key this seat shares with every other seat (None at its own place)."""
+    mine = secrets.link_public
+    return [
+        None if i == seat else link_key(secrets.link, mine, public, game_id)
+        for i, public in enumerate(publics)
+    ]
 
 
 class LocalProtocolError(Exception):
@@ -112,6 +123,7 @@ class Session:
         self.withhold_timeout = withhold_timeout
         self.n = len(ledger.seats)
         self.keys = [s.key for s in ledger.seats]
+        self.links = link_keys(secrets, seat, [s.link for s in ledger.seats], ledger.game_id)
         self.boot = boot or os.urandom(8)
         self.seq = 0
         self.peers = {s: _PeerState() for s in range(self.n) if s != seat}
@@ -119,7 +131,7 @@ class Session:
         self.events: list[Event] = []
         self.stopped: Stopped | None = None
         self._future: dict[int, Entry] = {}
-        self._reveals: dict[int, dict[int, tuple[bytes, bytes]]] = {}
+        self._reveals: dict[int, dict[int, tuple[bytes, bytes, int]]] = {}
         self._rsigs: dict[int, dict[int, bytes]] = {}
         self._waiting_since: float | None = None
         self._next_ping = now
@@ -159,7 +171,7 @@ class Session:
     def receive(self, frame: bytes, now: float) -> None:
         """Handle one frame from the network."""
         try:
-            message = open_frame(frame, self.ledger.game_id, self.keys)
+            message = open_frame(frame, self.ledger.game_id, self.links)
             self._check_fresh(message)
         except RemoteProtocolError as exc:
             self.events.append(Rejected(exc.seat, exc.reason))
@@ -190,9 +202,13 @@ class Session:
     # -- sending ---------------------------------------------------------------
 
     def _send(self, dest: int | None, kind: str, data: dict) -> None:
-        message = Message(kind, self.ledger.game_id, self.seat, self.boot, self.seq, data)
-        self.seq += 1
-        self.outgoing.append((dest, seal(message, self.secrets.key)))
+        """Queue a frame for ``dest`` (ALL: one frame per peer, each with its own tag)."""
+        for target in self.peers if dest is None else (dest,):
+            message = Message(kind, self.ledger.game_id, self.seat, self.boot, self.seq, data)
+            self.seq += 1
+            link = self.links[target]
+            assert link is not None
+            self.outgoing.append((target, seal(message, link)))
 
     # -- receiving ---------------------------------------------------------------
 
@@ -300,7 +316,7 @@ class Session:
         bucket = self._reveals.setdefault(d["i"], {})
         if len(self._reveals) > MAX_BUFFERED:
             raise RemoteProtocolError("too many pending reveals")
-        bucket[message.sender] = (d["pre"], d["sig"], d["prev"], d["step"])  # type: ignore[assignment]
+        bucket[message.sender] = (d["pre"], d["prev"], d["step"])
 
     def _on_rsig(self, message: Message, now: float) -> None:
         if message.data["i"] < self.ledger.next_index:
@@ -345,15 +361,15 @@ class Session:
     def _advance_chance(self, index: int, now: float) -> bool:
         bucket = self._reveals.setdefault(index, {})
         if self.seat not in bucket:
-            pre, sig = authoring.reveal(self.ledger, self.seat, self.secrets)
-            bucket[self.seat] = (pre, sig, self.ledger.head, self.ledger.chance_steps)
+            pre = authoring.reveal(self.ledger, self.seat, self.secrets)
+            bucket[self.seat] = (pre, self.ledger.head, self.ledger.chance_steps)
             self._send_reveal(ALL, index)
             self._waiting_since = now
-        valid: dict[int, tuple[bytes, bytes]] = {}
-        for seat, (pre, sig, prev, step) in list(bucket.items()):
-            problem = self._reveal_problem(index, seat, pre, sig, prev, step)
+        valid: dict[int, bytes] = {}
+        for seat, (pre, prev, step) in list(bucket.items()):
+            problem = self._reveal_problem(seat, pre, prev, step)
             if problem is None:
-                valid[seat] = (pre, sig)
+                valid[seat] = pre
             else:
                 del bucket[seat]
                 self.events.append(Rejected(seat, problem))
@@ -365,25 +381,18 @@ class Session:
         self._drain_future()
         return True
 
-    def _reveal_problem(
-        self, index: int, seat: int, pre: bytes, sig: bytes, prev: bytes, step: int
-    ) -> str | None:
+    def _reveal_problem(self, seat: int, pre: bytes, prev: bytes, step: int) -> str | None:
         if prev != self.ledger.head or step != self.ledger.chance_steps:
             return f"reveal for a different log position (step {step})"
-        message = reveal_message(self.ledger.game_id, index, prev, step, seat, pre)
-        if not verify_signature(self.keys[seat], sig, message):
-            return "bad reveal signature"
         if not check_preimage(self.ledger.chain_tips[seat], pre):
-            self._stop(
-                "bad-reveal", f"seat {seat} revealed a value off its chain", seat, [pre, sig]
-            )
+            # Not provable to others (frames are not signed), so not an abort: the
+            # seat simply has not revealed, and withholding catches it if it never does.
             return "revealed a value that is not on its committed chain"
         return None
 
     def _send_reveal(self, dest: int | None, index: int) -> None:
-        pre, sig, prev, step = self._reveals[index][self.seat]  # type: ignore[misc]
-        data = {"i": index, "prev": prev, "step": step, "pre": pre, "sig": sig}
-        self._send(dest, "reveal", data)
+        pre, prev, step = self._reveals[index][self.seat]
+        self._send(dest, "reveal", {"i": index, "prev": prev, "step": step, "pre": pre})
 
     def _advance_result(self, index: int, now: float) -> bool:
         body = authoring.result_body(self.ledger)

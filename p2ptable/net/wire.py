@@ -1,14 +1,16 @@
-"""Signed wire messages between seated peers (protocol/wire.md).
+"""Authenticated wire messages between seated peers (protocol/wire.md).
 
-A frame on the wire is ``pack([envelope, signature])`` where ``envelope`` is the
+A frame on the wire is ``pack([envelope, tag])`` where ``envelope`` is the
 canonical msgpack of::
 
     {"k": kind, "table": game_id, "from": seat, "boot": 8 bytes, "seq": n, "d": {...}}
 
-and ``signature`` is the sender seat's Ed25519 signature over
-``WIRE_DOMAIN || envelope``.  ``boot`` is random per process start and ``seq``
-counts messages within a boot, so a replayed frame is recognised; the game id ties
-every frame to one table.  :func:`open_frame` checks all of it and raises
+and ``tag`` is the 16-byte HMAC-SHA256 of ``WIRE_DOMAIN || envelope`` under the
+link key the sender shares with the receiver (crypto/links.py).  ``boot`` is random
+per process start and ``seq`` counts frames within a boot, so a replayed frame is
+recognised; the game id ties every frame to one table.  What a frame carries that
+must convince third parties (moves, results, aborts) is signed inside the entries
+themselves.  :func:`open_frame` checks all of it and raises
 :class:`RemoteProtocolError` with a specific reason: the peer, not us, was wrong.
 """
 
@@ -19,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from p2ptable.crypto.encoding import EncodingError, pack, unpack_canonical
-from p2ptable.crypto.signing import SigningKey, verify_signature
+from p2ptable.crypto.links import TAG_LEN, check_tag, tag
 
 WIRE_DOMAIN = b"p2ptable/wire/v1\x00"
 MAX_FRAME = 256 * 1024
@@ -29,7 +31,7 @@ KINDS: dict[str, dict[str, type]] = {
     "hello": {"len": int},
     "ping": {"len": int, "head": bytes},
     "entry": {"entry": bytes},
-    "reveal": {"i": int, "prev": bytes, "step": int, "pre": bytes, "sig": bytes},
+    "reveal": {"i": int, "prev": bytes, "step": int, "pre": bytes},
     "rsig": {"i": int, "sig": bytes},
     "get": {"from": int},
     "entries": {"from": int, "entries": list},
@@ -57,7 +59,8 @@ class Message:
     data: dict[str, Any]
 
 
-def seal(message: Message, key: SigningKey) -> bytes:
+def seal(message: Message, link_key: bytes) -> bytes:
+    """The frame for ``message``, authenticated for the one peer sharing ``link_key``."""
     envelope = pack(
         {
             "k": message.kind,
@@ -68,11 +71,14 @@ def seal(message: Message, key: SigningKey) -> bytes:
             "d": message.data,
         }
     )
-    return pack([envelope, key.sign(WIRE_DOMAIN + envelope)])
+    return pack([envelope, tag(link_key, WIRE_DOMAIN + envelope)])
 
 
-def open_frame(frame: bytes, table: bytes, keys: Sequence[bytes]) -> Message:
-    """Decode and authenticate ``frame``; RemoteProtocolError says what is wrong."""
+def open_frame(frame: bytes, table: bytes, link_keys: Sequence[bytes | None]) -> Message:
+    """Decode and authenticate ``frame``; RemoteProtocolError says what is wrong.
+
+    ``link_keys[seat]`` is the key shared with that seat (None for our own seat).
+    """
     if len(frame) > MAX_FRAME:
         raise RemoteProtocolError(f"oversized frame ({len(frame)} bytes > {MAX_FRAME})")
     try:
@@ -85,8 +91,8 @@ def open_frame(frame: bytes, table: bytes, keys: Sequence[bytes]) -> Message:
         and isinstance(outer[0], bytes)
         and isinstance(outer[1], bytes)
     ):
-        raise RemoteProtocolError("malformed frame: expected [envelope, signature]")
-    envelope_bytes, signature = outer
+        raise RemoteProtocolError("malformed frame: expected [envelope, tag]")
+    envelope_bytes, received_tag = outer
     try:
         env = unpack_canonical(envelope_bytes)
     except EncodingError as exc:
@@ -100,10 +106,14 @@ def open_frame(frame: bytes, table: bytes, keys: Sequence[bytes]) -> Message:
     sender = env["from"]
     if env["table"] != table:
         raise RemoteProtocolError("message for another table", None)
-    if not 0 <= sender < len(keys):
+    if not 0 <= sender < len(link_keys) or link_keys[sender] is None:
         raise RemoteProtocolError(f"unknown sender seat {sender}")
-    if not verify_signature(keys[sender], signature, WIRE_DOMAIN + envelope_bytes):
-        raise RemoteProtocolError(f"bad signature (claimed seat {sender})")
+    key = link_keys[sender]
+    assert key is not None
+    if len(received_tag) != TAG_LEN or not check_tag(
+        key, WIRE_DOMAIN + envelope_bytes, received_tag
+    ):
+        raise RemoteProtocolError(f"bad authentication tag (claimed seat {sender})")
     kind = env["k"]
     if kind not in KINDS:
         raise RemoteProtocolError(f"unknown message type {kind!r}", sender)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from p2ptable.crypto.links import link_public
 from p2ptable.crypto.signing import SigningKey, sha256
 from p2ptable.engine.api import Action
 from p2ptable.randomness.chain import DEFAULT_LENGTH, HashChain
@@ -20,7 +21,6 @@ from p2ptable.replay.entries import (
     Entry,
     game_id_of,
     make_body,
-    reveal_message,
     sign_body,
     signed_message,
 )
@@ -29,23 +29,31 @@ from p2ptable.replay.ledger import Ledger
 
 @dataclass
 class SeatSecrets:
-    """What one seat keeps to itself."""
+    """What one seat keeps to itself: its signing key, its randomness chain and
+    its X25519 link key (for authenticating wire frames, crypto/links.py)."""
 
     key: SigningKey
     chain: HashChain
+    link: bytes
+
+    @property
+    def link_public(self) -> bytes:
+        return link_public(self.link)
 
     @classmethod
     def generate(cls, chain_len: int = DEFAULT_LENGTH) -> SeatSecrets:
         import secrets
 
-        return cls(SigningKey.generate(), HashChain(secrets.token_bytes(32), chain_len))
+        chain = HashChain(secrets.token_bytes(32), chain_len)
+        return cls(SigningKey.generate(), chain, secrets.token_bytes(32))
 
     @classmethod
     def from_seed(cls, seed: bytes, seat: int, chain_len: int = DEFAULT_LENGTH) -> SeatSecrets:
         """Deterministic secrets for simulations and tests (never for real play)."""
         key = SigningKey(sha256(b"p2ptable/sim/key\x00", seed, bytes([seat])))
         chain = HashChain(sha256(b"p2ptable/sim/chain\x00", seed, bytes([seat])), chain_len)
-        return cls(key, chain)
+        link = sha256(b"p2ptable/sim/link\x00", seed, bytes([seat]))
+        return cls(key, chain, link)
 
 
 def genesis_body(
@@ -54,12 +62,13 @@ def genesis_body(
     names: Sequence[str],
     keys: Sequence[bytes],
     chain_heads: Sequence[bytes],
+    links: Sequence[bytes],
     chain_len: int,
     nonce: bytes,
 ) -> bytes:
     seats = [
-        {"name": name, "key": key, "chain": head}
-        for name, key, head in zip(names, keys, chain_heads, strict=True)
+        {"name": name, "key": key, "chain": head, "link": link}
+        for name, key, head, link in zip(names, keys, chain_heads, links, strict=True)
     ]
     return make_body(
         t="genesis",
@@ -88,24 +97,19 @@ def action_entry(ledger: Ledger, seat: int, secrets: SeatSecrets, action: Action
     return sign_body(ledger.game_id, body, {seat: secrets.key})
 
 
-def reveal(ledger: Ledger, seat: int, secrets: SeatSecrets) -> tuple[bytes, bytes]:
-    """This seat's (preimage, signature) for the chance step the ledger expects."""
+def reveal(ledger: Ledger, seat: int, secrets: SeatSecrets) -> bytes:
+    """This seat's next chain value, for the chance step the ledger expects."""
     expected = ledger.expected()
     if expected.kind != "chance" or expected.step_number is None:
         raise ValueError(f"no chance step is pending (expected {expected.kind})")
-    preimage = secrets.chain.preimage(expected.step_number)
-    message = reveal_message(
-        ledger.game_id, ledger.next_index, ledger.head, expected.step_number, seat, preimage
-    )
-    return preimage, secrets.key.sign(message)
+    return secrets.chain.preimage(expected.step_number)
 
 
-def chance_entry(ledger: Ledger, reveals: Mapping[int, tuple[bytes, bytes]]) -> Entry:
-    """Bundle every seat's reveal into the chance entry (the same on every peer)."""
+def chance_entry(ledger: Ledger, preimages: Mapping[int, bytes]) -> Entry:
+    """Bundle every seat's value into the chance entry (the same on every peer)."""
     expected = ledger.expected()
     assert expected.chance is not None and expected.step_number is not None
-    seats = sorted(reveals)
-    pre = [reveals[s][0] for s in seats]
+    pre = [preimages[s] for s in sorted(preimages)]
     outcome = derive_outcome(
         ledger.game_id, expected.step_number, expected.chance.purpose, pre, expected.chance.ranges
     )
@@ -118,7 +122,7 @@ def chance_entry(ledger: Ledger, reveals: Mapping[int, tuple[bytes, bytes]]) -> 
         pre=pre,
         outcome=list(outcome),
     )
-    return Entry(body, tuple((s, reveals[s][1]) for s in seats))
+    return Entry(body, ())
 
 
 def result_body(ledger: Ledger) -> bytes:

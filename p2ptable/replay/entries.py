@@ -11,11 +11,12 @@ An entry is ``[body, sigs]`` encoded with canonical msgpack (protocol/replay.md)
 The entry's hash is SHA-256 of its full encoding, and every entry after the genesis
 carries the previous entry's hash in ``prev``, so the log is a hash chain.
 
-Signatures are over ``SIG_DOMAIN || game_id || body`` (genesis, actions, results),
-except a chance entry, where every seat signs only its own reveal
-``REVEAL_DOMAIN || game_id || pack([i, prev, step, seat, preimage])``: seats reveal
-concurrently, so none can sign the others' values, yet the bundle is one entry.
-The game id is ``SHA-256(GAME_ID_DOMAIN || genesis body)``.
+Signatures are over ``SIG_DOMAIN || game_id || body`` (genesis, actions, results,
+aborts).  A chance entry carries no signature: it holds every seat's next
+hash-chain value, and a value that hashes to the seat's previous one could only
+have come from that seat (its chain head is in the signed genesis), so the chain,
+not a signature, authenticates it.  The game id is
+``SHA-256(GAME_ID_DOMAIN || genesis body)``.
 """
 
 from __future__ import annotations
@@ -29,11 +30,10 @@ from p2ptable.crypto.signing import SigningKey, sha256
 
 PROTOCOL = "p2ptable/1"
 SIG_DOMAIN = b"p2ptable/sig/v1\x00"
-REVEAL_DOMAIN = b"p2ptable/reveal/v1\x00"
 GAME_ID_DOMAIN = b"p2ptable/game-id/v1\x00"
 
 KINDS = ("genesis", "action", "chance", "result", "abort")
-ABORT_REASONS = ("equivocation", "bad-reveal", "withheld", "abandoned")
+ABORT_REASONS = ("equivocation", "withheld", "abandoned")
 
 
 class MalformedEntry(ValueError):
@@ -62,11 +62,15 @@ class Entry:
         return self.body["t"]
 
     def encode(self) -> bytes:
+        return self.encoded
+
+    @cached_property
+    def encoded(self) -> bytes:
         return pack([self.body_bytes, [[seat, sig] for seat, sig in self.sigs]])
 
-    @property
+    @cached_property
     def hash(self) -> bytes:
-        return sha256(self.encode())
+        return sha256(self.encoded)
 
     @classmethod
     def decode(cls, data: bytes) -> Entry:
@@ -92,6 +96,7 @@ class Entry:
             sigs.append((item[0], item[1]))
         entry = cls(body_bytes, tuple(sigs))
         entry.body  # noqa: B018 - decode and shape-check now, so decode() fails early
+        entry.__dict__["encoded"] = data  # canonical, so identical to a re-encoding
         return entry
 
 
@@ -154,12 +159,6 @@ def game_id_of(genesis_body_bytes: bytes) -> bytes:
 
 def signed_message(game_id: bytes, body_bytes: bytes) -> bytes:
     return SIG_DOMAIN + game_id + body_bytes
-
-
-def reveal_message(
-    game_id: bytes, index: int, prev: bytes, step: int, seat: int, preimage: bytes
-) -> bytes:
-    return REVEAL_DOMAIN + game_id + pack([index, prev, step, seat, preimage])
 
 
 def make_body(**fields: Any) -> bytes:

@@ -11,7 +11,7 @@ rules say               next entry                                   signed by
 ======================  ===========================================  ==============
 ``Turn(seat)``          ``action`` by that seat                      that seat
 ``Simultaneous(seats)`` ``action`` by the lowest seat still to choose that seat
-``Chance(step)``        ``chance`` with every seat's next preimage   each seat, own reveal
+``Chance(step)``        ``chance`` with every seat's next preimage   nobody (chains)
 ``GameOver``            ``result`` with the scores and winners       every seat
 after ``result``        nothing                                      -
 ======================  ===========================================  ==============
@@ -55,7 +55,6 @@ from p2ptable.replay.entries import (
     Entry,
     MalformedEntry,
     game_id_of,
-    reveal_message,
     signed_message,
 )
 
@@ -79,6 +78,7 @@ class SeatInfo:
     name: str
     key: bytes
     chain_head: bytes
+    link: bytes  # X25519 public key for authenticating wire frames (crypto/links.py)
 
 
 @dataclass(frozen=True)
@@ -96,8 +96,10 @@ class Expected:
 @dataclass(frozen=True)
 class Stopped:
     """The game was stopped by an ``abort`` entry.  ``proved`` is True when the
-    entry carries evidence that every verifier re-checks (equivocation, a bad
-    reveal); False when it is the detecting seat's signed account (withholding)."""
+    entry carries evidence that every verifier re-checks (equivocation: two
+    different moves signed by the culprit for one position); False when it is the
+    detecting seat's signed account (withholding, abandoning), which names an
+    *accused* seat but proves nothing about it."""
 
     index: int
     reason: str
@@ -125,7 +127,10 @@ class Ledger:
     """A validated log and the game state it leads to."""
 
     def __init__(self, genesis: Entry) -> None:
-        body = genesis.body
+        try:
+            body = genesis.body
+        except MalformedEntry as exc:
+            raise _genesis_error(f"malformed: {exc}") from None
         if body["t"] != "genesis":
             raise _genesis_error(f"the first entry must be a genesis, not {body['t']}")
         if body["protocol"] != PROTOCOL:
@@ -165,6 +170,7 @@ class Ledger:
         self.chance_steps = 0
         self.result: Outcome | None = None
         self.stopped: Stopped | None = None
+        self._expected: tuple[int, Expected] | None = None
 
     # -- what comes next -------------------------------------------------------
 
@@ -181,6 +187,15 @@ class Ledger:
         return self.result is not None
 
     def expected(self) -> Expected:
+        """What the next entry must be (computed once per log position)."""
+        cached = self._expected
+        if cached is not None and cached[0] == len(self.entries):
+            return cached[1]
+        expected = self._compute_expected()
+        self._expected = (len(self.entries), expected)
+        return expected
+
+    def _compute_expected(self) -> Expected:
         if self.result is not None or self.stopped is not None:
             return Expected("none")
         decision = self.game.pending(self.state)
@@ -211,6 +226,8 @@ class Ledger:
             raise InvalidEntry(index, "does not link to the previous entry's hash")
         if self.stopped is not None:
             raise InvalidEntry(index, "entry after the game was stopped")
+        if self.result is not None:
+            raise InvalidEntry(index, "entry after the game's result")
         if body["t"] == "abort":
             applied = self._abort(index, entry, body)
             self.entries.append(entry)
@@ -262,17 +279,15 @@ class Ledger:
             raise InvalidEntry(index, f"randomness chains exhausted ({self.chain_len} steps)")
         n = len(self.seats)
         pre = body["pre"]
-        if len(pre) != n or [seat for seat, _ in entry.sigs] != list(range(n)):
-            raise InvalidEntry(index, "needs one preimage and one reveal signature per seat")
-        for seat, sig in entry.sigs:
-            value = pre[seat]
+        if entry.sigs:
+            raise InvalidEntry(index, "a chance entry carries no signatures (its chains prove it)")
+        if len(pre) != n:
+            raise InvalidEntry(index, f"needs one preimage per seat ({n}), has {len(pre)}")
+        for seat, value in enumerate(pre):
             if not isinstance(value, bytes):
                 raise InvalidEntry(index, f"preimage of seat {seat} is not bytes")
-            message = reveal_message(self.game_id, index, body["prev"], number, seat, value)
-            if not verify_signature(self.seats[seat].key, sig, message):
-                raise InvalidEntry(index, f"bad reveal signature (claimed by seat {seat})")
             if not check_preimage(self.chain_tips[seat], value):
-                raise InvalidEntry(index, f"seat {seat} revealed a value not on its chain", seat)
+                raise InvalidEntry(index, f"the value for seat {seat} is not on its chain")
         outcome = derive_outcome(self.game_id, number, step.purpose, pre, step.ranges)
         if tuple(body["outcome"]) != outcome:
             raise InvalidEntry(
@@ -319,14 +334,12 @@ class Ledger:
         evidence = body["evidence"]
         if reason == "equivocation":
             self._check_equivocation_evidence(index, culprit, evidence, detector)
-        elif reason == "bad-reveal":
-            self._check_bad_reveal_evidence(index, culprit, evidence, detector)
         elif reason in ("withheld", "abandoned"):
             if evidence:
                 raise InvalidEntry(index, f"a {reason} abort carries no evidence", detector)
         else:
             raise InvalidEntry(index, f"unknown abort reason {reason!r}", detector)
-        proved = reason in ("equivocation", "bad-reveal")
+        proved = reason == "equivocation"
         self.stopped = Stopped(index, reason, culprit, detector, body["detail"], proved)
         name = self.seats[culprit].name
         how = "proved by signed evidence" if proved else f"reported by seat {detector}"
@@ -344,55 +357,42 @@ class Ledger:
             first, second = (Entry.decode(e) for e in evidence)
         except MalformedEntry as exc:
             raise bad(str(exc)) from None
-        if first.encode() == second.encode():
-            raise bad("the two entries are the same")
+        if first.body_bytes == second.body_bytes:
+            raise bad("the two entries say the same thing")
         for e in (first, second):
             body = e.body
             if body["t"] != "action" or body["seat"] != culprit:
                 raise bad("both entries must be actions by the accused seat")
-            if body["i"] != first.body["i"] or body["i"] >= index:
-                raise bad("both entries must be for the same earlier position")
+            if (body["i"], body["prev"]) != (first.body["i"], first.body["prev"]):
+                raise bad("both entries must be for the same position (index and prev)")
+            if body["i"] >= index:
+                raise bad("the entries must be for an earlier position")
             signed = signed_message(self.game_id, e.body_bytes)
-            if len(e.sigs) != 1 or not verify_signature(
+            if [seat for seat, _ in e.sigs] != [culprit] or not verify_signature(
                 self.seats[culprit].key, e.sigs[0][1], signed
             ):
                 raise bad("an entry is not signed by the accused seat")
-
-    def _check_bad_reveal_evidence(
-        self, index: int, culprit: int, evidence: list, detector: int
-    ) -> None:
-        def bad(why: str) -> InvalidEntry:
-            return InvalidEntry(index, f"bad-reveal evidence rejected: {why}", detector)
-
-        expected = self.expected()
-        if expected.kind != "chance" or len(evidence) != 2:
-            raise bad("needs the reveal and its signature, while a chance step is pending")
-        pre, sig = evidence
-        if not (isinstance(pre, bytes) and isinstance(sig, bytes)):
-            raise bad("malformed")
-        step = self.chance_steps
-        message = reveal_message(self.game_id, index, self.head, step, culprit, pre)
-        if not verify_signature(self.seats[culprit].key, sig, message):
-            raise bad("the reveal is not signed by the accused seat for this step")
-        if check_preimage(self.chain_tips[culprit], pre):
-            raise bad("the revealed value is on the seat's chain after all")
 
 
 def _parse_seats(raw: list) -> list[SeatInfo]:
     seats = []
     for number, item in enumerate(raw):
-        if not (isinstance(item, dict) and set(item) == {"name", "key", "chain"}):
-            raise _genesis_error(f"seat {number} must have exactly name, key and chain")
-        name, key, chain = item["name"], item["key"], item["chain"]
+        if not (isinstance(item, dict) and set(item) == {"name", "key", "chain", "link"}):
+            raise _genesis_error(f"seat {number} must have exactly name, key, chain and link")
+        name, key, chain, link = item["name"], item["key"], item["chain"], item["link"]
         if not (isinstance(name, str) and 0 < len(name) <= MAX_SEAT_NAME and name.isprintable()):
             raise _genesis_error(f"seat {number} name must be 1..{MAX_SEAT_NAME} printable chars")
         if not (isinstance(key, bytes) and len(key) == 32):
             raise _genesis_error(f"seat {number} key must be 32 bytes")
         if not (isinstance(chain, bytes) and len(chain) == 32):
             raise _genesis_error(f"seat {number} chain head must be 32 bytes")
-        seats.append(SeatInfo(name, key, chain))
+        if not (isinstance(link, bytes) and len(link) == 32):
+            raise _genesis_error(f"seat {number} link key must be 32 bytes")
+        seats.append(SeatInfo(name, key, chain, link))
     if len({s.key for s in seats}) != len(seats):
         raise _genesis_error("two seats share a public key")
+    if len({s.link for s in seats}) != len(seats):
+        raise _genesis_error("two seats share a link key")
     if len({s.chain_head for s in seats}) != len(seats):
         raise _genesis_error("two seats share a randomness chain head")
     if len({s.name for s in seats}) != len(seats):

@@ -70,15 +70,19 @@ def verify_bytes(data: bytes) -> VerifyReport:
                 "detail": halt.detail,
                 "proved": halt.proved,
             }
-            how = (
-                "proved by the signed evidence in the log"
-                if halt.proved
-                else (f"on the signed word of seat {halt.detector}")
-            )
+            if halt.proved:
+                raise InvalidEntry(
+                    halt.index,
+                    f"game stopped: {halt.reason} by seat {halt.culprit}, "
+                    "proved by the signed evidence in the log",
+                    halt.culprit,
+                )
+            # Withholding cannot be proved to a third party: the log names the
+            # accused on the signed word of the seat that stopped the game.
             raise InvalidEntry(
                 halt.index,
-                f"game stopped: {halt.reason} by seat {halt.culprit}, {how}",
-                halt.culprit,
+                f"game stopped: seat {halt.culprit} accused of {halt.reason} "
+                f"by seat {halt.detector} (not provable from the log)",
             )
         if not ledger.finished:
             raise InvalidEntry(

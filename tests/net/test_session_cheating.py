@@ -12,7 +12,7 @@ import copy
 
 from p2ptable.crypto.encoding import unpack_canonical
 from p2ptable.net.memory import MemoryNet
-from p2ptable.net.session import Stopped
+from p2ptable.net.session import Rejected
 from p2ptable.net.wire import Message, seal
 from p2ptable.replay import authoring
 from p2ptable.replay.logfile import MAGIC, encode_frame
@@ -54,7 +54,7 @@ def test_equivocation_is_caught_and_the_evidence_kept():
     other = authoring.action_entry(fork, cheater, seats[cheater], actions[1])
     forged = seal(
         Message("entry", fork.game_id, cheater, b"fork!!!!", 0, {"entry": other.encode()}),
-        seats[cheater].key,
+        sessions[victim].links[cheater],  # the key cheater and victim share
     )
 
     def swap(sender, target, frame):
@@ -100,7 +100,9 @@ def test_withholding_a_reveal_is_named_after_the_timeout():
         assert sessions[seat].stopped is not None
         assert sessions[seat].stopped.culprit == cheater
         report = verify_bytes(file_of(logs[seat]))
-        assert report.error["culprit"] == cheater
+        assert report.error["culprit"] is None  # an accusation, not a proof
+        assert report.stopped["culprit"] == cheater
+        assert report.stopped["proved"] is False
         assert "withheld" in report.error["reason"]
 
 
@@ -118,7 +120,10 @@ def test_a_silent_peer_is_waited_for_not_named():
     assert gone.stopped is None
 
 
-def test_a_reveal_off_the_chain_is_caught_at_once():
+def test_a_reveal_off_the_chain_is_rejected_and_then_counts_as_withheld():
+    # A value that does not hash to the seat's previous chain value is refused at
+    # once.  Frames are not signed, so it proves nothing to third parties: the seat
+    # has simply not revealed, and if it never does it is named for withholding.
     seats, sessions, logs = make_table(3, "badreveal")
     net = MemoryNet(sessions)
     cheater = 1
@@ -127,28 +132,22 @@ def test_a_reveal_off_the_chain_is_caught_at_once():
         if sender == cheater and kind_of(frame) == "reveal":
             envelope, _ = unpack_canonical(frame)
             env = unpack_canonical(envelope)
-            data = dict(env["d"])
-            from p2ptable.replay.entries import reveal_message
-
-            data["pre"] = b"\x13" * 32
-            message = reveal_message(
-                sessions[target].ledger.game_id,
-                data["i"],
-                data["prev"],
-                data["step"],
-                cheater,
-                data["pre"],
-            )
-            data["sig"] = seats[cheater].key.sign(message)
-            msg = Message("reveal", env["table"], cheater, b"evil!!!!", env["seq"], data)
-            return seal(msg, seats[cheater].key)
+            data = dict(env["d"], pre=b"\x13" * 32)
+            msg = Message("reveal", env["table"], cheater, env["boot"], env["seq"], data)
+            return seal(msg, sessions[target].links[cheater])
+        if sender == cheater and kind_of(frame) == "entries":
+            return None  # and it does not leak its value through catch-up either
         return frame
 
     net.filter = corrupt
     net.pump()
+    rejected = [e for e in sessions[0].take_events() if isinstance(e, Rejected)]
+    assert any(e.seat == cheater and "not on its committed chain" in e.reason for e in rejected)
+    assert sessions[0].stopped is None
+    for _ in range(30):
+        net.advance(1.0)
     for seat in (0, 2):
         assert sessions[seat].stopped is not None
         report = verify_bytes(file_of(logs[seat]))
-        assert report.error["culprit"] == cheater
-        assert "bad-reveal" in report.error["reason"]
-    assert any(isinstance(e, Stopped) for e in sessions[0].take_events())
+        assert report.stopped["culprit"] == cheater
+        assert "withheld" in report.error["reason"]

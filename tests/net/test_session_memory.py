@@ -28,6 +28,7 @@ def make_table(players: int, seed: str = "mem", options=None):
         [f"P{i}" for i in range(players)],
         [s.key.public for s in seats],
         [s.chain.head for s in seats],
+        [s.link_public for s in seats],
         512,
         b"\x00" * 16,
     )

@@ -1,0 +1,142 @@
+"""The command line: thin, with help everywhere and clear errors (click's CliRunner)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from p2ptable.cli import main
+
+
+@pytest.fixture
+def runner():
+    return CliRunner()
+
+
+def test_every_command_has_help(runner):
+    for name, command in main.commands.items():
+        result = runner.invoke(main, [name, "--help"])
+        assert result.exit_code == 0, name
+        assert command.help, f"{name} has no help text"
+        assert "Usage: main " + name in result.output or f"Usage: p2ptable {name}" in (
+            result.output
+        )
+
+
+def test_games_lists_pet_quartet_and_its_options(runner):
+    result = runner.invoke(main, ["games"])
+    assert result.exit_code == 0
+    assert "pet-quartet  (Pet Quartet, 2-6 players)" in result.output
+    assert "--variant standard|maestro|duet  (default standard)" in result.output
+
+
+def test_rules_prints_the_rules_notes(runner):
+    result = runner.invoke(main, ["rules", "pet-quartet"])
+    assert result.exit_code == 0
+    assert result.output.startswith("# Pet Quartet: rules notes")
+
+
+def test_unknown_game_is_a_usage_error(runner):
+    result = runner.invoke(main, ["rules", "chess"])
+    assert result.exit_code == 2
+    assert "unknown game 'chess' (known: pet-quartet)" in result.output
+
+
+def test_sim_then_verify(runner, tmp_path):
+    out = tmp_path / "game.p2pt"
+    result = runner.invoke(
+        main, ["sim", "pet-quartet", "-n", "3", "--seed", "cli", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "Final scores:" in result.output
+    assert f"Replay written to {out}" in result.output
+    verified = runner.invoke(main, ["verify", str(out)])
+    assert verified.exit_code == 0
+    assert verified.output.strip().endswith(
+        "VALID — every signature, random value and rule checks out."
+    )
+
+
+def test_sim_is_deterministic(runner, tmp_path):
+    paths = [tmp_path / "a.p2pt", tmp_path / "b.p2pt"]
+    for path in paths:
+        args = ["sim", "pet-quartet", "-n", "4", "--seed", "same", "--out", str(path), "-q"]
+        assert runner.invoke(main, args).exit_code == 0
+    assert paths[0].read_bytes() == paths[1].read_bytes()
+
+
+def test_verify_json_report(runner, tmp_path):
+    out = tmp_path / "game.p2pt"
+    args = ["sim", "pet-quartet", "-n", "2", "--seed", "j", "--out", str(out), "-q"]
+    runner.invoke(main, args + ["--variant", "duet"])
+    result = runner.invoke(main, ["verify", str(out), "--json"])
+    assert result.exit_code == 0
+    report = json.loads(result.output)
+    assert report["valid"] is True
+    assert report["game"] == "pet-quartet"
+    assert report["options"] == {"scoring": "basic", "variant": "duet"}
+    assert [s["name"] for s in report["seats"]] == ["Ana", "Ben"]
+    assert len(report["seats"][0]["key"]) == 64
+    assert report["entries"] > 10
+    assert len(report["result"]["scores"]) == 2
+    assert report["result"]["winners"]
+    # Pet Quartet's final public state: each seat's collection by value.
+    assert all(isinstance(c, dict) for c in report["final"]["collections"])
+    assert "error" not in report
+
+
+def test_verify_names_the_bad_entry(runner, tmp_path):
+    out = tmp_path / "game.p2pt"
+    runner.invoke(main, ["sim", "pet-quartet", "-n", "2", "--seed", "t", "--out", str(out), "-q"])
+    data = bytearray(out.read_bytes())
+    data[-20] ^= 0xFF
+    out.write_bytes(bytes(data))
+    result = runner.invoke(main, ["verify", str(out)])
+    assert result.exit_code == 1
+    assert "INVALID at entry" in result.output
+    as_json = json.loads(runner.invoke(main, ["verify", str(out), "--json"]).output)
+    assert as_json["valid"] is False
+    assert as_json["error"]["entry"] > 0
+
+
+def test_impossible_options_are_a_clear_error(runner, tmp_path):
+    out = tmp_path / "x.p2pt"
+    args = ["sim", "pet-quartet", "-n", "3", "--seed", "x", "--out", str(out), "--variant", "duet"]
+    result = runner.invoke(main, args)
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: ")
+    assert "2 players" in result.output
+    result = runner.invoke(main, ["sim", "pet-quartet", "-n", "3", "--seed", "x", "--out",
+                                  str(out), "--option", "colour=red"])  # fmt: skip
+    assert result.exit_code == 1
+    assert "has no option 'colour'" in result.output
+
+
+def test_host_refuses_a_malformed_code_and_an_existing_replay(runner, tmp_path):
+    result = runner.invoke(main, ["host", "pet-quartet", "--seats", "2", "--name", "A",
+                                  "--code", "LIV-EGM", "--port", "0"])  # fmt: skip
+    assert result.exit_code == 1
+    assert "not a join code: 'LIV-EGM' (it contains 'I', 'L'" in result.output
+    existing = tmp_path / "old.p2pt"
+    existing.write_bytes(b"keep me")
+    result = runner.invoke(main, ["host", "pet-quartet", "--seats", "2", "--name", "A",
+                                  "--port", "0", "--replay", str(existing)])  # fmt: skip
+    assert result.exit_code == 1
+    assert "already exists" in result.output
+    assert existing.read_bytes() == b"keep me"
+
+
+def test_join_refuses_a_bad_address(runner):
+    result = runner.invoke(main, ["join", "nowhere", "--code", "ABC-DEF", "--name", "B"])
+    assert result.exit_code == 1
+    assert "expected HOST:PORT" in result.output
+
+
+def test_resume_needs_the_secrets_file(runner, tmp_path):
+    out = tmp_path / "game.p2pt"
+    runner.invoke(main, ["sim", "pet-quartet", "-n", "2", "--seed", "r", "--out", str(out), "-q"])
+    result = runner.invoke(main, ["resume", str(out)])
+    assert result.exit_code == 1
+    assert "no secrets file next to the replay" in result.output
