@@ -935,3 +935,22 @@ def test_verify_names_a_proved_equivocator(equivocation):
     assert "proved by the signed evidence" in report.error["reason"]
     stopped = report.to_json()["stopped"]
     assert (stopped["culprit"], stopped["detector"], stopped["proved"]) == (seat, 1 - seat, True)
+
+
+def test_a_low_order_link_key_is_refused_in_the_genesis():
+    # Found in review: a zero link key passed the genesis checks and then stopped
+    # every peer when it derived its frame keys.
+    seats = [authoring.SeatSecrets.from_seed(b"low-order", i, 4) for i in range(2)]
+    body = authoring.genesis_body(
+        "pet-quartet",
+        {"scoring": "basic", "variant": "standard"},
+        ["Ana", "Ben"],
+        [s.key.public for s in seats],
+        [s.chain.head for s in seats],
+        [seats[0].link_public, bytes(32)],
+        4,
+        bytes(16),
+    )
+    genesis = authoring.assemble_genesis(body, [authoring.sign_genesis(body, s) for s in seats])
+    with pytest.raises(InvalidEntry, match="seat 1 link key is a low-order point"):
+        Ledger(genesis)

@@ -46,6 +46,24 @@ def link_key(private: bytes, mine: bytes, theirs: bytes, game_id: bytes) -> byte
     return hkdf.derive(shared)
 
 
+_PROBE = X25519PrivateKey.from_private_bytes(bytes(range(1, 33)))
+
+
+def is_usable_link(public: bytes) -> bool:
+    """False for a malformed or low-order X25519 public key.
+
+    A low-order point gives the all-zero shared secret with every private key, so
+    trying one exchange with a fixed key tells them apart.
+    """
+    if not isinstance(public, bytes) or len(public) != 32:
+        return False
+    try:
+        _PROBE.exchange(X25519PublicKey.from_public_bytes(public))
+    except ValueError:
+        return False
+    return True
+
+
 def tag(key: bytes, data: bytes) -> bytes:
     return hmac.new(key, data, hashlib.sha256).digest()[:TAG_LEN]
 

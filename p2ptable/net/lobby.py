@@ -8,20 +8,23 @@ the host proves it knows it too, without the code ever crossing the network:
     K = scrypt(code, salt = "p2ptable/join/v1" || table_id, n=2**14, r=8, p=1)
 
     joiner -> host   knock     {key, nonce_j}
-    host   -> joiner challenge {table, key_h, nonce_h, game, options, seats,
+    host   -> joiner challenge {table, nonce_h, game, options, seats,
                                 proof_h = HMAC(K, "host"   || T)}
-    joiner -> host   join      {name, chain, endpoint, proof_j = HMAC(K, "joiner" || T)}
-    host   -> all    roster    {members, full}
+    joiner -> host   join      {name, chain, link, endpoint,
+                                proof_j = HMAC(K, "joiner" || T)}
+    host   -> all    roster    {table, members, genesis (empty until full)}
+    host   -> joiner denied    {reason}
 
 with ``T = table || nonce_j || nonce_h || key_h || key_j``.  Every lobby frame is
 signed by its sender's key, so once admitted a key cannot be impersonated.  When
 the roster is full, it carries the genesis body, which every member rebuilds from
-the roster and checks before signing it (``gsig`` over the game mesh).  A
-stranger without the code can neither take a seat nor sign anything a seated
-peer accepts.
+the roster and checks (including that its own entry is exactly what it sent)
+before signing it (``gsig`` over the game mesh).  A stranger without the code can
+neither take a seat nor sign anything a seated peer accepts.
 
-An eavesdropper who records a handshake can try codes offline; scrypt makes each
-guess cost tens of milliseconds, and codes are fresh for every table.
+Anyone who records a handshake, or knocks and receives a challenge, can try codes
+offline; scrypt makes each guess cost tens of milliseconds, and codes are fresh for
+every table (30 bits for the generated ones).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from dataclasses import dataclass, field
 from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
 from p2ptable.crypto.encoding import EncodingError, pack, unpack_canonical
+from p2ptable.crypto.links import is_usable_link
 from p2ptable.crypto.signing import verify_signature
 from p2ptable.replay import authoring
 
@@ -44,6 +48,10 @@ MAX_NAME = 32
 
 class LobbyError(Exception):
     """The lobby cannot go on (wrong code, table full, bad host)."""
+
+
+class LobbyIgnored(LobbyError):
+    """A lobby frame to drop and log; joining goes on."""
 
 
 def new_code() -> str:
@@ -88,7 +96,13 @@ def open_lobby(frame: bytes) -> tuple[str, bytes, dict]:
         kind, key, data = env["k"], env["key"], env["d"]
     except (EncodingError, ValueError, TypeError, KeyError) as exc:
         raise LobbyError(f"malformed lobby frame: {exc}") from None
-    if not (isinstance(kind, str) and isinstance(key, bytes) and isinstance(data, dict)):
+    if not (
+        isinstance(kind, str)
+        and isinstance(key, bytes)
+        and isinstance(data, dict)
+        and isinstance(sig, bytes)
+        and isinstance(envelope, bytes)
+    ):
         raise LobbyError("malformed lobby frame")
     if not verify_signature(key, sig, LOBBY_DOMAIN + envelope):
         raise LobbyError("bad signature on lobby frame")
@@ -212,8 +226,8 @@ class HostLobby:
             return self._deny(ident, f"the name {name!r} is taken")
         if not (isinstance(chain, bytes) and len(chain) == 32 and isinstance(endpoint, str)):
             raise LobbyError("join without chain head or endpoint")
-        if not (isinstance(link, bytes) and len(link) == 32):
-            raise LobbyError("join without a 32-byte link key")
+        if not is_usable_link(link):
+            return self._deny(ident, "the link key is not a usable X25519 public key")
         if any(m.key == key or m.chain == chain or m.link == link for m in self.members):
             return self._deny(ident, "key, randomness chain or link key already at the table")
         self.members.append(Member(name, key, chain, link, endpoint))
@@ -258,6 +272,8 @@ class JoinerLobby:
     def receive(self, frame: bytes) -> None:
         """Handle a frame from the host; LobbyError when joining cannot succeed."""
         kind, key, data = open_lobby(frame)
+        if self.host_key is not None and key != self.host_key:
+            raise LobbyIgnored("a lobby message not signed by the host")
         if kind == "denied":
             raise LobbyError(f"the host refused: {data.get('reason')}")
         if kind == "challenge":
@@ -269,12 +285,21 @@ class JoinerLobby:
         raise LobbyError(f"unexpected lobby message {kind!r}")
 
     def _challenge(self, key: bytes, data: dict) -> None:
-        table = data.get("table")
-        if not (isinstance(table, bytes) and len(table) == 16):
-            raise LobbyError("malformed challenge")
+        table, nonce, proof = data.get("table"), data.get("nonce"), data.get("proof")
+        if not (
+            isinstance(table, bytes)
+            and len(table) == 16
+            and isinstance(nonce, bytes)
+            and isinstance(proof, bytes)
+            and isinstance(data.get("game"), str)
+            and isinstance(data.get("options"), dict)
+        ):
+            raise LobbyError("malformed challenge from the host")
+        if self.host_key is not None:
+            raise LobbyIgnored("a second challenge")
         shared = code_key(self.code, table)
-        t = _transcript(table, self._nonce, data["nonce"], key, self.me.key.public)
-        if not hmac.compare_digest(data.get("proof", b""), _proof(shared, b"host", t)):
+        t = _transcript(table, self._nonce, nonce, key, self.me.key.public)
+        if not hmac.compare_digest(proof, _proof(shared, b"host", t)):
             raise LobbyError(
                 "wrong join code: it does not match the table's (check what the host printed)"
             )
@@ -290,9 +315,18 @@ class JoinerLobby:
         self.outgoing.append(seal_lobby("join", reply, self.me))
 
     def _roster(self, data: dict) -> None:
-        members = [Member(**m) for m in data["members"]]
-        if not any(m.key == self.me.key.public for m in members):
-            raise LobbyError("the roster does not include us")
+        try:
+            members = [Member(**m) for m in data["members"]]
+        except (TypeError, KeyError) as exc:
+            raise LobbyIgnored(f"malformed roster: {exc}") from None
+        ours = [m for m in members if m.key == self.me.key.public]
+        me = Member(
+            self.name, self.me.key.public, self.me.chain.head, self.me.link_public, self.endpoint
+        )
+        if ours != [me]:
+            # A host that swaps our chain head or link key for its own would know
+            # our random contributions: never sign a roster that changed our entry.
+            raise LobbyError("the host's roster does not list us as we joined")
         self.members = members
         if data["genesis"]:
             expected = genesis_for(

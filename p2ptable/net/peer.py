@@ -30,7 +30,9 @@ from p2ptable.replay.logfile import LogWriter
 
 LINGER_SECONDS = 5.0
 LEFT = 130  # exit status when the player interrupts (Ctrl-C), as shells report SIGINT
-MAX_EARLY_FRAMES = 10_000
+MAX_EARLY_FRAMES = 2_000  # game frames that may arrive before our genesis is complete
+MAX_EARLY_BYTES = 8 << 20
+CLOSE_LINGER_MS = 1000
 
 
 class Frontend(Protocol):
@@ -94,6 +96,8 @@ class Peer:
         self.seat: int | None = None
         self.replay_path: Path | None = None
         self._buffer: list[bytes] = []
+        self._buffered_bytes = 0
+        self._flood_noted = False
         self._gsigs: dict[int, bytes] = {}
         self._links: list[bytes | None] = []
         self._genesis_body: bytes | None = None
@@ -155,6 +159,7 @@ class Peer:
         """Play until the game ends or stops; the exit status for the process."""
         start = time.monotonic()
         finished_at: float | None = None
+        interrupted = False
         try:
             while True:
                 incoming, stdin_ready = self.transport.poll(20)
@@ -195,10 +200,11 @@ class Peer:
                             return 0
         except KeyboardInterrupt:
             self.note("left the game (interrupted)")
+            interrupted = True
             return LEFT
         finally:
             self._write_stats()
-            self.transport.close()
+            self.transport.close(linger_ms=0 if interrupted else CLOSE_LINGER_MS)
 
     def _submit(self, action: Action, now: float) -> None:
         assert self.session is not None
@@ -226,9 +232,11 @@ class Peer:
                         names = ", ".join(m.name for m in self.members)
                         self.ui.say(f"Lobby ({len(self.members)} seated): {names}")
             except lobbies.LobbyError as exc:
-                if isinstance(self.lobby, lobbies.JoinerLobby):
+                if isinstance(self.lobby, lobbies.JoinerLobby) and not isinstance(
+                    exc, lobbies.LobbyIgnored
+                ):
                     raise
-                self.ui.say(f"lobby: {exc}")
+                self.note(f"rejected a lobby message: {exc}")
             self._maybe_start_genesis()
         elif item.channel == BAD:
             self.note(f"rejected a message: {item.payload.decode()} frames instead of 2")
@@ -236,9 +244,16 @@ class Peer:
             self.note(f"rejected a message on unknown channel {item.channel[:8]!r}")
         elif item.channel == GAME:
             if self.session is None:
-                if len(self._buffer) >= MAX_EARLY_FRAMES:
-                    self._buffer.pop(0)  # a flood before the game starts: keep the newest
                 self._buffer.append(item.payload)
+                self._buffered_bytes += len(item.payload)
+                while (
+                    len(self._buffer) > MAX_EARLY_FRAMES or self._buffered_bytes > MAX_EARLY_BYTES
+                ):
+                    # A flood before the game starts: drop the oldest, say so once.
+                    self._buffered_bytes -= len(self._buffer.pop(0))
+                    if not self._flood_noted:
+                        self._flood_noted = True
+                        self.note("dropping early game frames: too many before the genesis")
                 self._gather_genesis()
             else:
                 self.session.receive(item.payload, now)
@@ -297,6 +312,7 @@ class Peer:
             else:
                 rest.append(frame)
         self._buffer = rest
+        self._buffered_bytes = sum(len(f) for f in rest)
         if len(self._gsigs) == len(self.members):
             self._start_session(
                 authoring.assemble_genesis(body, [self._gsigs[i] for i in range(len(self.members))])
@@ -330,6 +346,7 @@ class Peer:
         for frame in self._buffer:
             self.session.receive(frame, now)
         self._buffer.clear()
+        self._buffered_bytes = 0
         self._flush_session(now)
 
     def _flush_session(self, now: float) -> None:

@@ -178,11 +178,18 @@ class Session:
             return
         peer = self.peers[message.sender]
         peer.last_contact = now
-        handler = getattr(self, f"_on_{message.kind}")
+        handler = getattr(self, f"_on_{message.kind}", None)
+        if handler is None:
+            self.events.append(Rejected(message.sender, f"unexpected {message.kind} message"))
+            return
         try:
             handler(message, now)
         except RemoteProtocolError as exc:
             self.events.append(Rejected(message.sender, exc.reason))
+        except Exception as exc:  # noqa: BLE001 - a peer's bytes must never crash us
+            # Whatever a peer sends, the game goes on; the reason goes to the log.
+            why = f"could not handle a {message.kind} message ({type(exc).__name__}: {exc})"
+            self.events.append(Rejected(message.sender, why))
         self._progress(now)
 
     def tick(self, now: float) -> None:
@@ -323,6 +330,9 @@ class Session:
             return
         self._rsigs.setdefault(message.data["i"], {})[message.sender] = message.data["sig"]
 
+    def _on_gsig(self, message: Message, now: float) -> None:
+        pass  # a late genesis signature: the genesis is already complete
+
     def _on_stop(self, message: Message, now: float) -> None:
         # Another peer caught a cheater: its abort entry carries the evidence, which
         # our ledger re-checks before we stop too.
@@ -423,28 +433,47 @@ class Session:
     # -- cheating ----------------------------------------------------------------
 
     def _check_equivocation(self, index: int, other: Entry) -> None:
+        """``other`` differs from our entry ``index``: stop if it proves equivocation.
+
+        The evidence must convince every verifier, so it is checked by the same
+        rules the ledger applies to an abort entry; anything less is only bad
+        input (a relayed entry with another signature, a stale fork...).
+        """
         mine = self.ledger.entries[index]
-        if mine.kind != "action" or other.kind != "action":
+        if mine.kind != "action":
             raise RemoteProtocolError(f"conflicting entry {index} (not an action)")
         seat = mine.body["seat"]
-        if other.body["seat"] != seat or other.body["i"] != index:
-            raise RemoteProtocolError(f"conflicting entry {index} from another seat")
-        message = signed_message(self.ledger.game_id, other.body_bytes)
-        if len(other.sigs) != 1 or not verify_signature(self.keys[seat], other.sigs[0][1], message):
-            raise RemoteProtocolError(f"conflicting entry {index} with a bad signature")
+        evidence = [mine.encode(), other.encode()]
+        try:
+            self.ledger.check_equivocation(seat, evidence, self.seat)
+        except InvalidEntry as exc:
+            raise RemoteProtocolError(f"conflicting entry {index}: {exc.reason}") from None
         detail = f"seat {seat} signed two different entries for position {index}"
-        self._stop("equivocation", detail, seat, [mine.encode(), other.encode()])
+        self._stop("equivocation", detail, seat, evidence)
 
     def _check_withholding(self, now: float) -> None:
+        """Name a seat that stays in contact but does not contribute in time.
+
+        Only contributions to the step we wait on count (reveals for a chance
+        step, signatures for the result).  A seat's claimed log length is not
+        trusted: we push it what it lacks whenever it says it is behind, so an
+        honest seat catches up within a ping or two of the long timeout.
+        """
         if self.stopped is not None or self._waiting_since is None:
             return
         if now - self._waiting_since < self.withhold_timeout:
             return
         index = self.ledger.next_index
-        have = self._reveals.get(index) or self._rsigs.get(index) or {}
+        kind = self.ledger.expected().kind
+        if kind == "chance":
+            have = set(self._reveals.get(index, {}))
+        elif kind == "result":
+            have = set(self._rsigs.get(index, {}))
+        else:
+            return
         for seat, peer in self.peers.items():
             alive = peer.last_contact is not None and now - peer.last_contact < 3 * PING_EVERY
-            if seat not in have and alive and peer.their_len >= index:
+            if seat not in have and alive:
                 detail = f"seat {seat} withheld its contribution to entry {index}"
                 self._stop("withheld", detail, seat, [])
                 return

@@ -117,6 +117,8 @@ class ZmqTransport:
                 fd_ready = True
         return out, fd_ready
 
-    def close(self) -> None:
+    def close(self, linger_ms: int = 0) -> None:
+        """Close every socket; ``linger_ms`` lets frames already queued (our
+        last result signature, an abort) still leave."""
         for sock in [self.router, *self.dealers.values()]:
-            sock.close(linger=0)
+            sock.close(linger=linger_ms)

@@ -33,6 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from p2ptable.crypto.links import is_usable_link
 from p2ptable.crypto.signing import verify_signature
 from p2ptable.engine.api import (
     Action,
@@ -333,7 +334,7 @@ class Ledger:
             raise InvalidEntry(index, "an abort must name another seat", detector)
         evidence = body["evidence"]
         if reason == "equivocation":
-            self._check_equivocation_evidence(index, culprit, evidence, detector)
+            self.check_equivocation(culprit, evidence, detector, index)
         elif reason in ("withheld", "abandoned"):
             if evidence:
                 raise InvalidEntry(index, f"a {reason} abort carries no evidence", detector)
@@ -345,9 +346,13 @@ class Ledger:
         how = "proved by signed evidence" if proved else f"reported by seat {detector}"
         return Applied(index, "abort", culprit, f"game stopped: {name} {reason} ({how})")
 
-    def _check_equivocation_evidence(
-        self, index: int, culprit: int, evidence: list, detector: int
+    def check_equivocation(
+        self, culprit: int, evidence: list, detector: int, index: int | None = None
     ) -> None:
+        """Raise InvalidEntry unless ``evidence`` proves that ``culprit`` signed two
+        different actions for one earlier position (the rule for abort entries)."""
+        index = self.next_index if index is None else index
+
         def bad(why: str) -> InvalidEntry:
             return InvalidEntry(index, f"equivocation evidence rejected: {why}", detector)
 
@@ -388,6 +393,8 @@ def _parse_seats(raw: list) -> list[SeatInfo]:
             raise _genesis_error(f"seat {number} chain head must be 32 bytes")
         if not (isinstance(link, bytes) and len(link) == 32):
             raise _genesis_error(f"seat {number} link key must be 32 bytes")
+        if not is_usable_link(link):
+            raise _genesis_error(f"seat {number} link key is a low-order point (unusable)")
         seats.append(SeatInfo(name, key, chain, link))
     if len({s.key for s in seats}) != len(seats):
         raise _genesis_error("two seats share a public key")

@@ -1,0 +1,160 @@
+"""Filling a table: the join-code handshake and the roster (sans-IO).
+
+Issue 3: "The join code keeps strangers out. A peer that doesn't know it cannot take
+a seat or inject messages, and the code is never sent in clear."
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from p2ptable.crypto.encoding import pack
+from p2ptable.net import lobby
+from p2ptable.replay import authoring
+from p2ptable.replay.ledger import Ledger
+
+CODE = "7KQ-M2X"
+
+
+def host_lobby(seats: int = 3) -> lobby.HostLobby:
+    me = authoring.SeatSecrets.from_seed(b"lobby", 0, 8)
+    opts = {"scoring": "basic", "variant": "standard"}
+    return lobby.HostLobby("pet-quartet", opts, seats, CODE, me, "Ana", "tcp://h:1")
+
+
+def joiner(n: int, name: str, code: str = CODE) -> lobby.JoinerLobby:
+    me = authoring.SeatSecrets.from_seed(b"lobby", n, 8)
+    return lobby.JoinerLobby(code, me, name, f"tcp://j{n}:1")
+
+
+def exchange(host: lobby.HostLobby, j: lobby.JoinerLobby, ident: bytes, wire: list) -> None:
+    """Run the handshake between one joiner and the host until both are quiet."""
+    for _ in range(10):
+        moved = False
+        for frame in j.outgoing:
+            wire.append(frame)
+            host.receive(ident, frame)
+            moved = True
+        j.outgoing.clear()
+        for target, frame in list(host.outgoing):
+            wire.append(frame)
+            if target == ident:
+                j.receive(frame)
+                moved = True
+        host.outgoing.clear()
+        if not moved:
+            return
+
+
+def test_a_full_table_gives_everyone_the_same_genesis():
+    host = host_lobby(3)
+    ben, cleo = joiner(1, "Ben"), joiner(2, "Cleo")
+    wire: list[bytes] = []
+    exchange(host, ben, b"b", wire)
+    assert host.genesis is None
+    exchange(host, cleo, b"c", wire)
+    # Ben hears about the full table through the roster broadcast.
+    assert host.genesis is not None
+    assert cleo.genesis == host.genesis
+    for frame in wire:
+        assert CODE.replace("-", "").encode() not in frame  # never sent in clear
+        assert CODE.encode() not in frame
+    seats = [m.name for m in host.members]
+    assert seats == ["Ana", "Ben", "Cleo"]
+
+
+def test_the_genesis_from_a_lobby_is_accepted_by_the_ledger():
+    host = host_lobby(2)
+    ben = joiner(1, "Ben")
+    exchange(host, ben, b"b", [])
+    secrets = [host.me, ben.me]
+    sigs = [authoring.sign_genesis(host.genesis, s) for s in secrets]
+    ledger = Ledger(authoring.assemble_genesis(host.genesis, sigs))
+    assert [s.name for s in ledger.seats] == ["Ana", "Ben"]
+
+
+def test_a_joiner_with_the_wrong_code_learns_it_and_sends_no_proof():
+    host = host_lobby(2)
+    mallory = joiner(1, "Mallory", code="XXX-YYY")
+    with pytest.raises(lobby.LobbyError, match="wrong join code"):
+        exchange(host, mallory, b"m", [])
+    assert len(host.members) == 1
+
+
+def test_a_join_with_a_bad_proof_is_denied():
+    host = host_lobby(2)
+    mallory = joiner(1, "Mallory")
+    host.receive(b"m", mallory.outgoing.pop())
+    challenge = host.outgoing.pop()[1]
+    mallory.receive(challenge)
+    join_frame = mallory.outgoing.pop()
+    # Replace the proof by garbage, re-signed by Mallory's own key.
+    kind, key, data = lobby.open_lobby(join_frame)
+    forged = lobby.seal_lobby("join", dict(data, proof=bytes(32)), mallory.me)
+    host.receive(b"m", forged)
+    kind, _, data = lobby.open_lobby(host.outgoing.pop()[1])
+    assert (kind, data["reason"]) == ("denied", "wrong join code")
+    assert len(host.members) == 1
+
+
+def test_the_table_full_and_taken_names_are_refused():
+    host = host_lobby(2)
+    exchange(host, joiner(1, "Ben"), b"b", [])
+    late = joiner(2, "Cleo")
+    with pytest.raises(lobby.LobbyError, match="table is full"):
+        exchange(host, late, b"c", [])
+    host3 = host_lobby(3)
+    with pytest.raises(lobby.LobbyError, match="name 'Ana' is taken"):
+        exchange(host3, joiner(1, "Ana"), b"x", [])
+
+
+def test_a_low_order_link_key_is_refused():
+    # An all-zero X25519 public key gives no shared secret: refuse it before anyone
+    # signs a genesis that would stop every game at its first frame.
+    host = host_lobby(2)
+    ben = joiner(1, "Ben")
+    host.receive(b"b", ben.outgoing.pop())
+    ben.receive(host.outgoing.pop()[1])
+    _, _, data = lobby.open_lobby(ben.outgoing.pop())
+    host.receive(b"b", lobby.seal_lobby("join", dict(data, link=bytes(32)), ben.me))
+    kind, _, reply = lobby.open_lobby(host.outgoing.pop()[1])
+    assert kind == "denied"
+    assert "link key" in reply["reason"]
+    assert len(host.members) == 1
+
+
+def test_a_joiner_refuses_a_roster_that_changed_its_entry():
+    # Found in review: a host could swap a joiner's chain head for its own and so
+    # know that joiner's random contributions.
+    host = host_lobby(2)
+    ben = joiner(1, "Ben")
+    host.receive(b"b", ben.outgoing.pop())
+    ben.receive(host.outgoing.pop()[1])
+    host.receive(b"b", ben.outgoing.pop())
+    roster_frame = host.outgoing.pop()[1]
+    _, _, data = lobby.open_lobby(roster_frame)
+    members = [dict(m) for m in data["members"]]
+    members[1]["chain"] = host.me.chain.head[::-1]
+    forged = lobby.seal_lobby("roster", dict(data, members=members), host.me)
+    with pytest.raises(lobby.LobbyError, match="does not list us as we joined"):
+        ben.receive(forged)
+
+
+def test_malformed_lobby_frames_are_logged_not_raised():
+    host = host_lobby(2)
+    host.receive(b"x", pack([pack({"k": "knock", "key": bytes(32), "d": {}}), 7]))
+    host.receive(b"x", b"\xc1")
+    host.receive(b"x", pack([b"", b""]))
+    assert len(host.log) == 3
+    assert all(line.startswith("rejected a lobby message") for line in host.log)
+
+
+@pytest.mark.parametrize("code", ["", "7KQ-M2I", "hello world", "7kq m2x!"])
+def test_malformed_codes(code):
+    with pytest.raises(lobby.LobbyError, match="not a join code"):
+        lobby.normalize_code(code)
+
+
+def test_codes_are_case_and_dash_insensitive():
+    assert lobby.normalize_code("7kq m2x") == lobby.normalize_code("7KQ-M2X") == "7KQM2X"
+    assert lobby.normalize_code(lobby.new_code())
