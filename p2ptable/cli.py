@@ -169,7 +169,7 @@ def _finish(result, resumable: bool = True) -> None:  # noqa: ANN001
         click.echo(f"Replay saved to {result.replay}")
         click.echo(f"Check it with: p2ptable verify {result.replay}")
     if result.status == 2:
-        raise click.ClickException("the game did not finish in time")
+        raise click.ClickException("the table did not fill in time")
     if result.status == 3:
         raise click.ClickException("the game was stopped: a player cheated (see the replay)")
     sys.exit(result.status)

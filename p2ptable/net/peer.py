@@ -61,7 +61,7 @@ class PeerConfig:
     advertise: str = "127.0.0.1"
     replay: Path | None = None
     stats: Path | None = None
-    timeout: float = 600.0  # give up on an unfilled lobby or stalled game
+    timeout: float = 1800.0  # give up on a table that does not fill (the game has no limit)
     withhold_timeout: float = 20.0
 
 
@@ -164,8 +164,10 @@ class Peer:
             while True:
                 incoming, stdin_ready = self.transport.poll(20)
                 now = time.monotonic()
-                if now - start > self.config.timeout and finished_at is None:
-                    self.ui.say("Giving up: the game did not finish in time.")
+                if self.session is None and now - start > self.config.timeout:
+                    self.ui.say(
+                        f"Giving up: the table did not fill in {self.config.timeout:.0f} s."
+                    )
                     return 2
                 for item in incoming:
                     self._dispatch(item, now)
