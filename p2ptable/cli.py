@@ -137,6 +137,17 @@ def verify(file: str, as_json: bool, events: bool) -> None:
     sys.exit(0 if report.valid else 1)
 
 
+def _login_name() -> str:
+    import getpass
+
+    try:
+        login = getpass.getuser()
+    except (KeyError, OSError):
+        login = ""
+    login = "".join(c for c in login if c.isprintable())[:32]
+    return login.capitalize() if login else "Player"
+
+
 def _bot_option(f):  # noqa: ANN001, ANN201
     f = click.option(
         "--stats",
@@ -275,7 +286,7 @@ def join(address, code, name, port, replay, quiet, bot, bot_delay, stats):  # no
 @main.command(name="play")
 @click.argument("game")
 @click.option("--bots", type=int, default=3, show_default=True, help="How many bot opponents.")
-@click.option("--name", default="you", show_default=True)
+@click.option("--name", default=None, help="Your name at the table (default: your login name).")
 @click.option("--variant", default=None)
 @click.option("--scoring", default=None)
 @click.option("--option", multiple=True, metavar="NAME=VALUE")
@@ -296,6 +307,7 @@ def play_cmd(  # noqa: ANN201
     """Play GAME against local bot peers (separate processes on loopback)."""
     from p2ptable import play
 
+    name = name or _login_name()
     try:
         result = play.play(
             _game_name(game),

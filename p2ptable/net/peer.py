@@ -27,6 +27,7 @@ from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry, MalformedEntry, game_id_of, signed_message
 from p2ptable.replay.ledger import InvalidEntry, Ledger
 from p2ptable.replay.logfile import LogWriter
+from p2ptable.ui.text import result_lines
 
 LINGER_SECONDS = 5.0
 LEFT = 130  # exit status when the player interrupts (Ctrl-C), as shells report SIGINT
@@ -490,9 +491,8 @@ class BotFrontend:
     def on_events(self, session: Session, events: list, now: float) -> None:
         for event in events:
             if isinstance(event, Finished):
-                outcome = event.outcome
-                scores, winners = list(outcome.scores), list(outcome.winners)
-                self.say(f"Game over: scores {scores}, winners {winners}")
+                names = [seat.name for seat in session.ledger.seats]
+                self.say(result_lines(event.outcome, names))
             elif isinstance(event, Stopped):
                 self.say(f"Game stopped: {event.reason}")
 
