@@ -354,14 +354,14 @@ class Peer:
 
     def _flush_session(self, now: float) -> None:
         assert self.session is not None
+        events = self.session.take_events()
+        stamp = time.monotonic()  # when the session had applied what it reports
         for dest, frame in self.session.take_outgoing():
             targets = range(len(self.members)) if dest is None else [dest]
             for seat in targets:
                 if seat != self.seat:
                     self.transport.send(self.members[seat].endpoint, GAME, frame)
-        events = self.session.take_events()
         if events:
-            stamp = time.monotonic()
             for event in events:
                 if hasattr(event, "index"):
                     self._stats.append({"i": event.index, "kind": event.kind, "applied": stamp})
