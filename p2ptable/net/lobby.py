@@ -42,7 +42,7 @@ from p2ptable.crypto.signing import verify_signature
 from p2ptable.replay import authoring
 
 LOBBY_DOMAIN = b"p2ptable/lobby/v1\x00"
-CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # generated codes avoid 0/O, 1/I/L
 MAX_NAME = 32
 MIN_CODE = 6  # characters: about 30 bits, each guess costing an scrypt
 
@@ -62,12 +62,12 @@ def new_code() -> str:
 
 def normalize_code(code: str) -> str:
     cleaned = code.replace("-", "").replace(" ", "").upper()
-    bad = sorted({c for c in cleaned if c not in CODE_ALPHABET})
+    bad = sorted({c for c in cleaned if not (c.isascii() and c.isalnum())})
     if len(cleaned) < MIN_CODE or bad:
         why = f"it contains {', '.join(repr(c) for c in bad)}; " if bad else "too short; "
         raise LobbyError(
             f"not a join code: {code!r} ({why}"
-            f"codes are {MIN_CODE}+ of {CODE_ALPHABET}, e.g. 7KQ-M2X)"
+            f"codes are {MIN_CODE} or more letters and digits, e.g. 7KQ-M2X)"
         )
     return cleaned
 

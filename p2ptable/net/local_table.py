@@ -19,16 +19,48 @@ DEFAULT_PORT = 47001
 BOT_NAMES = ("Bea", "Cal", "Dot", "Eve", "Fox")
 
 
-def lan_address() -> str:
-    """Our IPv4 address as others on the LAN would reach it (loopback if none)."""
+def interface_addresses() -> list[str]:
+    """Every non-loopback IPv4 address of this machine's network interfaces.
+
+    Asks the kernel about each interface (Linux ``SIOCGIFADDR``); nothing is sent
+    on the network.  Elsewhere, falls back to what the host name resolves to.
+    """
+    found: list[str] = []
     try:
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            address = info[4][0]
-            if not address.startswith("127."):
-                return address
-    except OSError:
+        import fcntl
+        import struct
+
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            for _, name in socket.if_nameindex():
+                request = struct.pack("256s", name.encode()[:15])
+                try:
+                    reply = fcntl.ioctl(probe.fileno(), 0x8915, request)  # SIOCGIFADDR
+                except OSError:
+                    continue  # no IPv4 address on this interface
+                address = socket.inet_ntoa(reply[20:24])
+                if not address.startswith("127.") and address not in found:
+                    found.append(address)
+    except (ImportError, OSError, AttributeError):
         pass
-    return "127.0.0.1"
+    if not found:
+        try:
+            for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+                address = str(info[4][0])
+                if not address.startswith("127.") and address not in found:
+                    found.append(address)
+        except OSError:
+            pass
+    return found
+
+
+def lan_address() -> str:
+    """Our IPv4 address as others on the LAN would reach it (loopback if none).
+
+    With several interfaces this is a guess (the first); ``host --advertise``
+    overrides it, and joiners always reach the host at the address they typed.
+    """
+    addresses = interface_addresses()
+    return addresses[0] if addresses else "127.0.0.1"
 
 
 def address_towards(host: str) -> str:

@@ -280,6 +280,14 @@ class Peer:
             return
         self._genesis_body = body
         self.members = list(self.lobby.members)
+        if isinstance(self.lobby, lobbies.JoinerLobby):
+            # We reached the host at the address we were given; its own guess at
+            # its address (several interfaces, a host name mapped to loopback)
+            # may not be reachable from here.
+            host = self.members[0]
+            self.members[0] = lobbies.Member(
+                host.name, host.key, host.chain, host.link, self.host_endpoint
+            )
         self.seat = next(i for i, m in enumerate(self.members) if m.key == self.secrets.key.public)
         game_id = game_id_of(body)
         self._connect_mesh()
