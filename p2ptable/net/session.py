@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from p2ptable.crypto.links import link_key
 from p2ptable.crypto.signing import verify_signature
 from p2ptable.engine.api import Action, Outcome
-from p2ptable.net.wire import Message, RemoteProtocolError, open_frame, seal
+from p2ptable.net.wire import Message, RemoteProtocolError, open_frame, seal_many
 from p2ptable.randomness.chain import check_preimage
 from p2ptable.replay import authoring
 from p2ptable.replay.entries import (
@@ -209,13 +209,15 @@ class Session:
     # -- sending ---------------------------------------------------------------
 
     def _send(self, dest: int | None, kind: str, data: dict) -> None:
-        """Queue a frame for ``dest`` (ALL: one frame per peer, each with its own tag)."""
-        for target in self.peers if dest is None else (dest,):
-            message = Message(kind, self.ledger.game_id, self.seat, self.boot, self.seq, data)
-            self.seq += 1
-            link = self.links[target]
-            assert link is not None
-            self.outgoing.append((target, seal(message, link)))
+        """Queue a frame for ``dest`` (ALL: one frame per peer, each with its own tag).
+
+        A broadcast uses one sequence number for all its frames: each receiver
+        still sees our numbers grow, and the envelope is encoded once."""
+        targets = list(self.peers) if dest is None else [dest]
+        message = Message(kind, self.ledger.game_id, self.seat, self.boot, self.seq, data)
+        self.seq += 1
+        frames = seal_many(message, [self.links[t] for t in targets])  # type: ignore[misc]
+        self.outgoing.extend(zip(targets, frames, strict=True))
 
     # -- receiving ---------------------------------------------------------------
 

@@ -20,7 +20,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from p2ptable.crypto.encoding import EncodingError, pack, unpack_canonical
+import msgpack
+
+from p2ptable.crypto.encoding import pack
 from p2ptable.crypto.links import TAG_LEN, check_tag, tag
 
 WIRE_DOMAIN = b"p2ptable/wire/v1\x00"
@@ -61,6 +63,12 @@ class Message:
 
 def seal(message: Message, link_key: bytes) -> bytes:
     """The frame for ``message``, authenticated for the one peer sharing ``link_key``."""
+    return seal_many(message, [link_key])[0]
+
+
+def seal_many(message: Message, link_keys: Sequence[bytes]) -> list[bytes]:
+    """One frame per key for the same message: the envelope is encoded once and
+    only the tags differ (a broadcast costs one encoding and N HMACs)."""
     envelope = pack(
         {
             "k": message.kind,
@@ -71,7 +79,27 @@ def seal(message: Message, link_key: bytes) -> bytes:
             "d": message.data,
         }
     )
-    return pack([envelope, tag(link_key, WIRE_DOMAIN + envelope)])
+    signed = WIRE_DOMAIN + envelope
+    return [pack([envelope, tag(key, signed)]) for key in link_keys]
+
+
+def _decode(data: bytes) -> object:
+    """Decode with size limits.  Frames need not be canonical: the tag covers the
+    exact envelope bytes, and what is kept (entries) is checked canonically later."""
+    try:
+        return msgpack.unpackb(
+            data,
+            raw=False,
+            use_list=True,
+            strict_map_key=True,
+            max_bin_len=MAX_FRAME,
+            max_str_len=MAX_FRAME,
+            max_array_len=4096,
+            max_map_len=64,
+            max_ext_len=0,
+        )
+    except Exception as exc:  # msgpack raises several types on garbage
+        raise RemoteProtocolError(f"malformed frame: {type(exc).__name__}: {exc}") from None
 
 
 def open_frame(frame: bytes, table: bytes, link_keys: Sequence[bytes | None]) -> Message:
@@ -81,10 +109,7 @@ def open_frame(frame: bytes, table: bytes, link_keys: Sequence[bytes | None]) ->
     """
     if len(frame) > MAX_FRAME:
         raise RemoteProtocolError(f"oversized frame ({len(frame)} bytes > {MAX_FRAME})")
-    try:
-        outer = unpack_canonical(frame)
-    except EncodingError as exc:
-        raise RemoteProtocolError(f"malformed frame: {exc}") from None
+    outer = _decode(frame)
     if not (
         isinstance(outer, list)
         and len(outer) == 2
@@ -93,10 +118,7 @@ def open_frame(frame: bytes, table: bytes, link_keys: Sequence[bytes | None]) ->
     ):
         raise RemoteProtocolError("malformed frame: expected [envelope, tag]")
     envelope_bytes, received_tag = outer
-    try:
-        env = unpack_canonical(envelope_bytes)
-    except EncodingError as exc:
-        raise RemoteProtocolError(f"malformed envelope: {exc}") from None
+    env = _decode(envelope_bytes)
     fields = {"k": str, "table": bytes, "from": int, "boot": bytes, "seq": int, "d": dict}
     if not isinstance(env, dict) or set(env) != set(fields):
         raise RemoteProtocolError("malformed envelope: wrong fields")
