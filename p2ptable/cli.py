@@ -8,6 +8,7 @@ Every command is a thin wrapper: the behaviour lives in the library (``sim``,
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -135,6 +136,40 @@ def verify(file: str, as_json: bool, events: bool) -> None:
                 click.echo(text.event_line(applied, report.ledger))
         click.echo(text.verify_summary(file, report))
     sys.exit(0 if report.valid else 1)
+
+
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--at", "at", type=int, default=None, help="Show the table after entry N.")
+@click.option("--seat", type=int, default=None, help="Show what seat N saw (default: public).")
+@click.option("--step", is_flag=True, help="Show every entry in turn (Enter for the next).")
+def show(file, at, seat, step):  # noqa: ANN001, ANN201
+    """Replay viewer: the table after any entry of a replay FILE (re-checked as it goes)."""
+    from p2ptable.ui.replay_viewer import ReplayError, frames
+    from p2ptable.ui.style import color_enabled
+
+    color = color_enabled(os.environ, sys.stdout.isatty())
+    shown = None
+    try:
+        for frame in frames(file, seat=seat, color=color):
+            if step:
+                click.echo(f"--- after entry {frame.index} ---")
+                click.echo(frame.screen)
+                if sys.stdin.isatty() and click.getchar() in ("q", "Q"):
+                    return
+            shown = frame
+            if at is not None and frame.index >= at:
+                break
+    except ReplayError as exc:
+        if shown is not None and not step:
+            click.echo(f"--- after entry {shown.index} ---")
+            click.echo(shown.screen)
+        raise click.ClickException(f"the replay is invalid at {exc}") from None
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--seat") from None
+    if not step and shown is not None:
+        click.echo(f"--- after entry {shown.index} ---")
+        click.echo(shown.screen)
 
 
 def _login_name() -> str:

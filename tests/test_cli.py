@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from p2ptable.cli import main
+
+REPLAYS = Path(__file__).resolve().parents[1] / "replays"
 
 
 @pytest.fixture
@@ -140,3 +143,23 @@ def test_resume_needs_the_secrets_file(runner, tmp_path):
     result = runner.invoke(main, ["resume", str(out)])
     assert result.exit_code == 1
     assert "no secrets file next to the replay" in result.output
+
+
+def test_show_prints_the_table_after_an_entry(runner):
+    replay = str(REPLAYS / "pet-quartet-3p-maestro.p2pt")
+    result = runner.invoke(main, ["show", replay, "--at", "40"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("--- after entry 40 ---\nPet Quartet | Maestro tiles")
+    assert "   40  chance    Cleo draws a 10" in result.output
+    final = runner.invoke(main, ["show", replay])
+    assert "final scores" in final.output
+
+
+def test_show_stops_at_a_bad_entry(runner, tmp_path):
+    data = bytearray((REPLAYS / "pet-quartet-3p-maestro.p2pt").read_bytes())
+    data[-30] ^= 1
+    bad = tmp_path / "bad.p2pt"
+    bad.write_bytes(bytes(data))
+    result = runner.invoke(main, ["show", str(bad)])
+    assert result.exit_code == 1
+    assert "Error: the replay is invalid at entry" in result.output
