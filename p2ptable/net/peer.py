@@ -137,17 +137,20 @@ class Peer:
         ]
         self._connect_mesh()
         self.replay_path = resume.replay
-        writer = LogWriter(resume.replay)
         now = time.monotonic()
+        self._open_session(ledger, LogWriter(resume.replay), now)
+        self._flush_session(now)
+
+    def _open_session(self, ledger: Ledger, writer: LogWriter, now: float) -> None:
+        assert self.seat is not None
         self.session = Session(
             ledger,
-            resume.seat,
+            self.seat,
             self.secrets,
             now,
             write=writer.append,
             withhold_timeout=self.config.withhold_timeout,
         )
-        self._flush_session(now)
 
     def _connect_mesh(self) -> None:
         for i, member in enumerate(self.members):
@@ -344,14 +347,7 @@ class Peer:
             self.transport.port,
         )
         now = time.monotonic()
-        self.session = Session(
-            ledger,
-            self.seat,
-            self.secrets,
-            now,
-            write=writer.append,
-            withhold_timeout=self.config.withhold_timeout,
-        )
+        self._open_session(ledger, writer, now)
         if self.on_genesis:
             self.on_genesis(self.replay_path)
         for frame in self._buffer:
