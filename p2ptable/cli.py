@@ -367,7 +367,7 @@ def play_cmd(  # noqa: ANN201
 def resume(file, quiet, bot, bot_delay, stats):  # noqa: ANN001, ANN201
     """Rejoin a running game from your replay FILE after your process died."""
     from p2ptable import play
-    from p2ptable.net.peer import ResumeError
+    from p2ptable.net.persistence import ResumeError
 
     try:
         result = play.resume(file, bot=bot, quiet=quiet, bot_delay=bot_delay)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from p2ptable.bots import make_bot
+from p2ptable.bots.seat import BotFrontend
 from p2ptable.engine.api import normalize_options
 from p2ptable.engine.registry import get_game
 from p2ptable.net import lobby as lobbies
@@ -23,7 +24,8 @@ from p2ptable.net.local_table import (
     lan_address,
     split_address,
 )
-from p2ptable.net.peer import BotFrontend, Frontend, Peer, PeerConfig, Resume, load_resume
+from p2ptable.net.peer import Frontend, Peer, PeerConfig
+from p2ptable.net.persistence import Resume, load_resume
 
 
 def check_new_replay(replay: Path | None) -> None:

@@ -20,14 +20,14 @@ from typing import Protocol
 from p2ptable.crypto.signing import verify_signature
 from p2ptable.engine.api import Action
 from p2ptable.net import lobby as lobbies
+from p2ptable.net.persistence import Resume, default_replay_path, save_secrets
 from p2ptable.net.session import Finished, Rejected, Session, Stopped, link_keys
 from p2ptable.net.wire import Message, RemoteProtocolError, open_frame, seal
 from p2ptable.net.zmq_transport import BAD, GAME, LOBBY, ZmqTransport
 from p2ptable.replay import authoring
-from p2ptable.replay.entries import Entry, MalformedEntry, game_id_of, signed_message
-from p2ptable.replay.ledger import InvalidEntry, Ledger
+from p2ptable.replay.entries import Entry, game_id_of, signed_message
+from p2ptable.replay.ledger import Ledger
 from p2ptable.replay.logfile import LogWriter
-from p2ptable.ui.text import result_lines
 
 LINGER_SECONDS = 5.0
 LEFT = 130  # exit status when the player interrupts (Ctrl-C), as shells report SIGINT
@@ -64,18 +64,6 @@ class PeerConfig:
     stats: Path | None = None
     timeout: float = 1800.0  # give up on a table that does not fill (the game has no limit)
     withhold_timeout: float = 20.0
-
-
-@dataclass(frozen=True)
-class Resume:
-    """What `p2ptable resume` restores: the log so far and the seat's secrets."""
-
-    ledger: Ledger
-    seat: int
-    secrets: authoring.SeatSecrets
-    endpoints: list[str]
-    port: int
-    replay: Path
 
 
 class Peer:
@@ -401,116 +389,3 @@ class Peer:
             with open(self.config.stats, "w") as f:
                 for row in self._stats:
                     f.write(json.dumps(row) + "\n")
-
-
-def data_dir() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "p2ptable" / "replays"
-
-
-def default_replay_path(ledger: Ledger, name: str) -> Path:
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    safe = "".join(c if c.isalnum() else "_" for c in name)
-    return data_dir() / f"{stamp}-{ledger.game.name}-{ledger.game_id.hex()[:8]}-{safe}.p2pt"
-
-
-def load_resume(replay: Path) -> Resume:
-    """Rebuild a seat from its replay file and secrets file, for `p2ptable resume`.
-
-    A torn last record (the process died mid-write) is cut off: it was never
-    acknowledged by anyone, and the peers will send it again.  Anything else wrong
-    with the file is an error: resuming must never build on a log that does not
-    verify.
-    """
-    from p2ptable.crypto.signing import SigningKey
-    from p2ptable.randomness.chain import HashChain
-    from p2ptable.replay.logfile import parse_frames
-
-    secrets_path = replay.with_name(replay.name + ".secrets")
-    try:
-        saved = json.loads(secrets_path.read_text())
-    except FileNotFoundError:
-        raise ResumeError(f"no secrets file next to the replay ({secrets_path})") from None
-    frames = parse_frames(replay.read_bytes())
-    if frames.error is not None:
-        if not frames.error.torn or not frames.payloads:
-            raise ResumeError(f"entry {frames.error.index}: {frames.error.reason}")
-        with open(replay, "r+b") as f:
-            f.truncate(frames.good_length)
-    try:
-        ledger = Ledger(Entry.decode(frames.payloads[0]))
-        for payload in frames.payloads[1:]:
-            ledger.append(Entry.decode(payload))
-    except (InvalidEntry, MalformedEntry) as exc:
-        raise ResumeError(f"the replay does not verify: {exc}") from None
-    secrets = authoring.SeatSecrets(
-        SigningKey(bytes.fromhex(saved["key"])),
-        HashChain(bytes.fromhex(saved["chain_secret"]), saved["chain_len"]),
-        bytes.fromhex(saved["link"]),
-    )
-    seat = saved["seat"]
-    if ledger.seats[seat].key != secrets.key.public:
-        raise ResumeError("the secrets file belongs to another game or seat")
-    return Resume(ledger, seat, secrets, saved["endpoints"], saved["port"], replay)
-
-
-class ResumeError(Exception):
-    """The replay or its secrets cannot be resumed from."""
-
-
-def save_secrets(
-    replay: Path, secrets: authoring.SeatSecrets, seat: int, endpoints: list[str], port: int
-) -> Path:
-    """Store what `p2ptable resume` needs, readable by the owner only."""
-    path = replay.with_name(replay.name + ".secrets")
-    data = {
-        "seat": seat,
-        "key": secrets.key.seed.hex(),
-        "chain_secret": secrets.chain.preimage(secrets.chain.length - 1).hex(),
-        "chain_len": secrets.chain.length,
-        "link": secrets.link.hex(),
-        "endpoints": endpoints,
-        "port": port,
-    }
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as f:
-        json.dump(data, f)
-    os.chmod(path, 0o600)
-    return path
-
-
-class BotFrontend:
-    """A bot seat: prints a line per event (or nothing when quiet) and decides at once."""
-
-    def __init__(self, policy, quiet: bool = False, delay: float = 0.0) -> None:  # noqa: ANN001
-        self.policy = policy
-        self.quiet = quiet
-        self.delay = delay  # "thinking" time, so people can follow a bot's moves
-        self._turn_seen: tuple[int, float] | None = None
-
-    def say(self, text: str) -> None:
-        if not self.quiet:
-            print(text, flush=True)
-
-    def on_events(self, session: Session, events: list, now: float) -> None:
-        for event in events:
-            if isinstance(event, Finished):
-                names = [seat.name for seat in session.ledger.seats]
-                self.say(result_lines(event.outcome, names))
-            elif isinstance(event, Stopped):
-                self.say(f"Game stopped: {event.reason}")
-
-    def decide(self, session: Session, now: float) -> Action | None:
-        if self.delay > 0:
-            index = session.ledger.next_index
-            if self._turn_seen is None or self._turn_seen[0] != index:
-                self._turn_seen = (index, now)
-            if now - self._turn_seen[1] < self.delay:
-                return None
-        return self.policy(session.ledger.game, session.ledger.state, session.seat)
-
-    def stdin_fd(self) -> int | None:
-        return None
-
-    def on_stdin(self, session: Session | None, now: float) -> Action | None:
-        return None
