@@ -89,6 +89,9 @@ class Peer:
         self._flood_noted = False
         self._gsigs: dict[int, bytes] = {}
         self._links: list[bytes | None] = []
+        self._gsig_boot = b""
+        self._gsig_seq = 0
+        self._next_gsig = 0.0
         self._genesis_body: bytes | None = None
         self._stats: list[dict] = []
         self._early_notes: list[str] = []
@@ -164,6 +167,9 @@ class Peer:
                 for item in incoming:
                     self._dispatch(item, now)
                 self._flush_lobby()
+                if self.session is None and self._genesis_body is not None:
+                    if now >= self._next_gsig:
+                        self._send_gsig()
                 if self.session is not None:
                     # Send what the input produced (e.g. our reveal) before our own
                     # player or bot thinks about its next move.
@@ -285,14 +291,24 @@ class Peer:
         sig = authoring.sign_genesis(body, self.secrets)
         self._gsigs[self.seat] = sig
         self._links = link_keys(self.secrets, self.seat, [m.link for m in self.members], game_id)
-        boot = os.urandom(8)
+        self._gsig_boot = os.urandom(8)
+        self._send_gsig()
+        self.ui.say("Table full: every seat is signing the genesis.")
+        self._gather_genesis()
+
+    def _send_gsig(self) -> None:
+        """Our genesis signature to every other seat; repeated every second until
+        our session starts, so a peer that connected late still gets it."""
+        assert self._genesis_body is not None and self.seat is not None
+        game_id = game_id_of(self._genesis_body)
+        data = {"sig": self._gsigs[self.seat]}
+        self._gsig_seq += 1
         for i, member in enumerate(self.members):
             link = self._links[i]
             if link is not None:
-                message = Message("gsig", game_id, self.seat, boot, i, {"sig": sig})
+                message = Message("gsig", game_id, self.seat, self._gsig_boot, self._gsig_seq, data)
                 self.transport.send(member.endpoint, GAME, seal(message, link))
-        self.ui.say("Table full: every seat is signing the genesis.")
-        self._gather_genesis()
+        self._next_gsig = time.monotonic() + 1.0
 
     def _gather_genesis(self) -> None:
         body = self._genesis_body
