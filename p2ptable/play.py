@@ -215,6 +215,9 @@ class _LateFrontend:
     def decide(self, session, now):  # noqa: ANN001, ANN201
         return self._get(session.ledger.game.name).decide(session, now)
 
+    def tick(self, session, now):  # noqa: ANN001, ANN201
+        self._get(session.ledger.game.name).tick(session, now)
+
     def stdin_fd(self) -> int | None:
         return sys.stdin.fileno() if self.bot is None else None
 

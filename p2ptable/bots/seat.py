@@ -37,6 +37,9 @@ class BotFrontend:
                 return None
         return self.policy(session.ledger.game, session.ledger.state, session.seat)
 
+    def tick(self, session: Session, now: float) -> None:
+        pass
+
     def stdin_fd(self) -> int | None:
         return None
 

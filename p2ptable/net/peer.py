@@ -43,6 +43,8 @@ class Frontend(Protocol):
 
     def decide(self, session: Session, now: float) -> Action | None: ...
 
+    def tick(self, session: Session, now: float) -> None: ...
+
     def stdin_fd(self) -> int | None: ...
 
     def on_stdin(self, session: Session | None, now: float) -> Action | None: ...
@@ -183,6 +185,7 @@ class Peer:
                             self.ui.chosen = action  # taken on the next decide()
                 if self.session is not None:
                     self.session.tick(now)
+                    self.ui.tick(self.session, now)
                     if self.session.my_turn():
                         action = self.ui.decide(self.session, now)
                         if action is not None:

@@ -37,6 +37,7 @@ class TerminalFrontend:
         self.chosen: Action | None = None
         self.stdin_closed = False
         self._last_screen = ""
+        self._last_tick = 0.0
 
     # -- Frontend protocol -------------------------------------------------------
 
@@ -62,6 +63,12 @@ class TerminalFrontend:
                 self.final(session)
             elif isinstance(event, Stopped):
                 self.say(f"\nThe game was stopped: {event.reason}")
+
+    def tick(self, session: Session, now: float) -> None:
+        """Called every loop: keeps "waiting for Ben (no contact for 12 s)" current."""
+        if now - self._last_tick >= 1.0:
+            self._last_tick = now
+            self.redraw(session, now)
 
     def decide(self, session: Session, now: float) -> Action | None:
         self.redraw(session, now)
@@ -110,7 +117,9 @@ class TerminalFrontend:
             if quiet is None:
                 lines.append(f"waiting for {names[seat]} (not connected yet)")
             else:
-                lines.append(f"waiting for {names[seat]} (no contact for {int(quiet)} s)")
+                # On a pipe, count in tens so the log gets a line per 10 s, not per second.
+                shown = int(quiet) if self.tty else int(quiet) // 10 * 10
+                lines.append(f"waiting for {names[seat]} (no contact for {shown} s)")
         return lines
 
     def screen(self, session: Session, now: float) -> str:

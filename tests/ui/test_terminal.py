@@ -1,0 +1,128 @@
+"""The terminal frontend: a person's screen, menu and input during a live game.
+
+Issue 3: "The screen is a readable terminal view ... a numbered list of legal
+actions to choose from, and ? for help. Colors respect NO_COLOR." and "a peer that
+is silent for a few seconds is shown as e.g. 'waiting for Ben (no contact for 12 s)'".
+Driven here by sans-IO sessions over the in-memory link; input and output are
+string buffers.
+"""
+
+from __future__ import annotations
+
+import io
+
+from p2ptable.engine.api import Action
+from p2ptable.net.memory import MemoryNet
+from p2ptable.net.session import Session
+from p2ptable.replay import authoring
+from p2ptable.replay.ledger import Ledger
+from p2ptable.ui.terminal import TerminalFrontend
+
+
+def table(players: int = 2) -> dict[int, Session]:
+    seats = [authoring.SeatSecrets.from_seed(b"terminal", i, 256) for i in range(players)]
+    names = ["Ana", "Ben", "Cleo"][:players]
+    body = authoring.genesis_body(
+        "pet-quartet",
+        {"scoring": "basic", "variant": "standard"},
+        names,
+        [s.key.public for s in seats],
+        [s.chain.head for s in seats],
+        [s.link_public for s in seats],
+        256,
+        bytes(16),
+    )
+    genesis = authoring.assemble_genesis(body, [authoring.sign_genesis(body, s) for s in seats])
+    return {i: Session(Ledger(genesis), i, seats[i], 0.0) for i in range(players)}
+
+
+def frontend(lines: str = "") -> tuple[TerminalFrontend, io.StringIO]:
+    out = io.StringIO()
+    return TerminalFrontend(stdin=io.StringIO(lines), stdout=out), out
+
+
+def to_move() -> tuple[dict[int, Session], MemoryNet, Session]:
+    sessions = table()
+    net = MemoryNet(sessions)
+    net.pump()
+    mover = next(s for s in sessions.values() if s.my_turn())
+    return sessions, net, mover
+
+
+def test_my_turn_shows_the_screen_and_a_numbered_menu():
+    _, net, mover = to_move()
+    ui, out = frontend()
+    assert ui.decide(mover, net.now) is None  # nothing typed yet
+    screen = out.getvalue()
+    assert screen.startswith("Pet Quartet | standard | basic scoring | round 1")
+    assert "\n1) draw a card" in screen
+    assert "Your choice (number, or ? for help):" in screen
+    assert "\x1b[" not in screen  # not a TTY: no colour, no clearing
+
+
+def test_a_number_picks_that_move():
+    _, net, mover = to_move()
+    ui, _ = frontend("1\n")
+    assert ui.on_stdin(mover, net.now) == Action("draw")
+
+
+def test_help_and_bad_input_explain_and_keep_the_turn():
+    _, net, mover = to_move()
+    ui, out = frontend("?\n9\n")
+    assert ui.on_stdin(mover, net.now) is None
+    assert "At the table" in out.getvalue()
+    assert ui.on_stdin(mover, net.now) is None
+    assert "there is no choice 9: choose 1, or ? for help" in out.getvalue()
+
+
+def test_input_that_is_not_ours_to_give_is_ignored():
+    sessions, net, mover = to_move()
+    idle = next(s for s in sessions.values() if s is not mover)
+    ui, out = frontend("1\n")
+    assert ui.on_stdin(idle, net.now) is None
+    assert "there is nothing to choose right now" in out.getvalue()
+
+
+def test_closed_input_is_reported_once():
+    _, net, mover = to_move()
+    ui, out = frontend("")
+    assert ui.on_stdin(mover, net.now) is None
+    assert ui.stdin_closed
+    assert "Input closed" in out.getvalue()
+
+
+def test_a_silent_peer_is_shown_with_its_silence():
+    sessions = table()
+    ana = sessions[0]  # Ben never answers: not in the net
+    ui, out = frontend()
+    net = MemoryNet({0: ana})
+    net.pump()
+    ana.peers[1].last_contact = 0.0  # heard once at the start, then silence
+    ui.tick(ana, 12.4)
+    assert "waiting for Ben (no contact for 10 s)" in out.getvalue()  # pipes count in tens
+    ui.tty = True
+    ui.tick(ana, 13.6)
+    assert "waiting for Ben (no contact for 13 s)" in out.getvalue()
+
+
+def test_the_end_shows_final_scores():
+    from p2ptable.engine.playout import random_policy
+
+    sessions = table()
+    net = MemoryNet(sessions)
+    import random
+
+    policy = random_policy(random.Random(2))
+    for _ in range(2000):
+        net.pump()
+        movers = [s for s in sessions.values() if s.my_turn()]
+        if not movers:
+            break
+        mover = movers[0]
+        mover.submit(policy(mover.ledger.game, mover.ledger.state, mover.seat), net.now)
+    net.pump()
+    ui, out = frontend()
+    ui.on_events(sessions[0], sessions[0].take_events(), net.now)
+    text = out.getvalue()
+    assert "Pet Quartet | final scores | basic scoring" in text
+    assert "winner" in text
