@@ -54,7 +54,14 @@ def games() -> None:
     for game in all_games().values():
         click.echo(f"{game.name}  ({game.title}, {game.min_seats}-{game.max_seats} players)")
         for spec in game.options:
-            click.echo(f"    --{spec.name} {'|'.join(spec.choices)}  (default {spec.default})")
+            flag = (
+                f"--{spec.name} "
+                if spec.name in ("variant", "scoring")
+                else f"--option {spec.name}="
+            )
+            click.echo(f"    {flag}{'|'.join(spec.choices)}  (default {spec.default})")
+        if getattr(game, "hidden_hands", False):
+            click.echo("    (hidden hands: sim and verify only until sealed decks reach live play)")
 
 
 @main.command()

@@ -44,7 +44,7 @@ def test_rules_prints_the_rules_notes(runner):
 def test_unknown_game_is_a_usage_error(runner):
     result = runner.invoke(main, ["rules", "chess"])
     assert result.exit_code == 2
-    assert "unknown game 'chess' (known: pet-quartet)" in result.output
+    assert "unknown game 'chess' (known: pet-quartet, vorsicht-lehrer)" in result.output
 
 
 def test_sim_then_verify(runner, tmp_path):
@@ -163,3 +163,26 @@ def test_show_stops_at_a_bad_entry(runner, tmp_path):
     result = runner.invoke(main, ["show", str(bad)])
     assert result.exit_code == 1
     assert "Error: the replay is invalid at entry" in result.output
+
+
+def test_a_hidden_hand_game_is_refused_for_live_play(runner):
+    # Until sealed decks are wired into live play, every peer could compute every
+    # hand of Vorsicht Lehrer!: refuse rather than pretend the hands are hidden.
+    result = runner.invoke(main, ["host", "vorsicht-lehrer", "--seats", "2", "--name", "A",
+                                  "--port", "0"])  # fmt: skip
+    assert result.exit_code == 1
+    assert "cannot keep hidden" in result.output
+    games = runner.invoke(main, ["games"])
+    assert "--option track=200|100  (default 200)" in games.output
+
+
+def test_vorsicht_lehrer_sim_ranks_the_fewest_points_first(runner, tmp_path):
+    out = tmp_path / "v.p2pt"
+    result = runner.invoke(main, ["sim", "vorsicht-lehrer", "-n", "3", "--seed", "v",
+                                  "--out", str(out), "-q"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    scores = [int(line.split()[1]) for line in result.output.splitlines() if line.startswith("  ")
+              and line.split()[1].isdigit()]  # fmt: skip
+    assert scores == sorted(scores)
+    assert "*winner*" in result.output.splitlines()[2]
+    assert runner.invoke(main, ["verify", str(out)]).exit_code == 0

@@ -24,5 +24,9 @@ def make_bot(game: Game, kind: str, rng: random.Random) -> Policy:
             from p2ptable.games.pet_quartet.bots import greedy_policy
 
             return greedy_policy(rng)
+        if game.name == "vorsicht-lehrer":
+            from p2ptable.games.vorsicht_lehrer.bots import greedy_policy as sensible_policy
+
+            return sensible_policy(rng)
         return random_policy(rng)
     raise ValueError(f"unknown bot {kind!r} (known: {', '.join(BOT_KINDS)})")

@@ -155,6 +155,7 @@ class Outcome:
     scores: tuple[int, ...]
     winners: tuple[Seat, ...]
     explanation: str = ""
+    lower_is_better: bool = False  # e.g. negative points: rank the fewest first
 
 
 @dataclass(frozen=True)

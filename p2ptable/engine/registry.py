@@ -12,8 +12,9 @@ from p2ptable.engine.api import Game
 def all_games() -> dict[str, Game]:
     """Every playable game, keyed by name (``pet-quartet``, ...)."""
     from p2ptable.games.pet_quartet import GAME as PET_QUARTET
+    from p2ptable.games.vorsicht_lehrer import GAME as VORSICHT_LEHRER
 
-    return {g.name: g for g in (PET_QUARTET,)}
+    return {g.name: g for g in (PET_QUARTET, VORSICHT_LEHRER)}
 
 
 def get_game(name: str) -> Game:

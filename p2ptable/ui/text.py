@@ -28,7 +28,10 @@ def event_line(applied: Applied, ledger: Ledger) -> str:
 
 
 def result_lines(outcome: Outcome, names: Sequence[str]) -> str:
-    ranking = sorted(range(len(names)), key=lambda s: -outcome.scores[s])
+    sign = 1 if outcome.lower_is_better else -1
+    ranking = sorted(
+        range(len(names)), key=lambda s: (s not in outcome.winners, sign * outcome.scores[s])
+    )
     lines = ["", "Final scores:"]
     for seat in ranking:
         star = "  *winner*" if seat in outcome.winners else ""

@@ -1,0 +1,76 @@
+"""Vorsicht Lehrer!: play pranks, strain the teacher's patience, collect few negatives.
+
+``GAME`` is the object the engine registry knows.  It only forwards to the modules
+named for what they hold: ``cards`` (the card lists, loaded from the data files),
+``state`` (the frozen value), ``rules`` (the transitions and the phase table),
+``scoring``, ``view`` (what a seat sees, log phrases) and ``bots``.  ``RULES.md``
+records every reading of the rulebook the code had to choose.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from p2ptable.engine.api import Action, Decision, OptionSpec, Outcome, normalize_options
+from p2ptable.games.vorsicht_lehrer import rules, scoring
+from p2ptable.games.vorsicht_lehrer import view as views
+from p2ptable.games.vorsicht_lehrer.state import TRACKS, VorsichtLehrerState
+
+
+class VorsichtLehrer:
+    """Vorsicht Lehrer! behind the game-agnostic ``engine.api.Game`` protocol."""
+
+    name = "vorsicht-lehrer"
+    title = "Vorsicht Lehrer!"
+    # Hands are dealt by commit-reveal chance for now, which every peer could
+    # compute: fine for one-process simulations, not for play between people.
+    hidden_hands = True
+    min_seats = 2
+    max_seats = 6
+    options = (
+        OptionSpec(
+            "track",
+            TRACKS,
+            "200",
+            "the end field: 200 (the board) or 100 (a short game)",
+        ),
+    )
+
+    def initial(self, seats: int, options: Mapping[str, str]) -> VorsichtLehrerState:
+        return rules.initial(seats, normalize_options(self, seats, options))
+
+    def pending(self, state: VorsichtLehrerState) -> Decision:
+        return rules.pending(state)
+
+    def legal_actions(self, state: VorsichtLehrerState, seat: int) -> tuple[Action, ...]:
+        return rules.legal_actions(state, seat)
+
+    def apply(self, state: VorsichtLehrerState, seat: int, action: Action) -> VorsichtLehrerState:
+        return rules.apply(state, seat, action)
+
+    def resolve(self, state: VorsichtLehrerState, outcome: tuple[int, ...]) -> VorsichtLehrerState:
+        return rules.resolve(state, outcome)
+
+    def view(self, state: VorsichtLehrerState, seat: int | None) -> dict[str, Any]:
+        return views.view(state, seat)
+
+    def outcome(self, state: VorsichtLehrerState) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        return scoring.outcome(state.tokens, state.track)
+
+    def describe(self, state: VorsichtLehrerState, seat: int, action: Action) -> str:
+        return views.describe(state, seat, action)
+
+    def describe_chance(self, state: VorsichtLehrerState, outcome: tuple[int, ...]) -> str:
+        return views.describe_chance(state, outcome)
+
+    def rules_notes(self) -> str:
+        return Path(__file__).with_name("RULES.md").read_text(encoding="utf-8")
+
+
+GAME = VorsichtLehrer()
+
+__all__ = ["GAME", "VorsichtLehrer", "VorsichtLehrerState"]

@@ -1,0 +1,401 @@
+"""Vorsicht Lehrer!'s rules as pure transition functions.
+
+Theory of operation
+-------------------
+The state (``state.py``) carries a ``phase``.  Each phase is decided either by chance
+or by one seat (``state.decider``), never both; ``TABLE`` (after the handlers) lists
+them all.  A game runs:
+
+1. ``setup-first`` (chance): "The older player start the game" -- software cannot
+   know ages, so a fair roll over the seats picks the first player.
+2. ``setup-deal`` (chance, once per card): 4 cards to each seat, one at a time in seat
+   order from the first player.  Every deal is ``ChanceStep("deal", "deal", (cards
+   left,), seat=s)`` whose outcome indexes the *sorted* deck.  With sealed decks the
+   same step will be answered by a sealed deal instead; the rules do not change.
+3. A turn, for ``current``:
+
+   ``turn``       the seat plays ``play <slot> <card>``: it names the card it plays
+                  and where it sits in its hand.  The card goes face up to the
+                  discards and the patience pawn advances by its patience points.
+   ``choose``     ``take`` (the card's negative points) or ``risk``;
+   ``risk``       (chance) 3 dice: a sum >= the risk number escapes, else 2 x negative;
+   ``refill``     (chance) one card is dealt to the seat, back up to 4 (an empty deck
+                  is first replaced by the shuffled discards);
+   ``teacher``    (chance) only if the pawn reached or passed a black marker during the
+                  turn: the top teacher card is drawn face up from the sorted teacher
+                  deck (an empty one is first replaced by the teacher discards).  Its
+                  patience points move the pawn; then, if it has negative points,
+   ``teacher-choose`` / ``teacher-risk``: every seat in turn, from the active
+                  player clockwise, chooses ``take`` or ``risk`` (and throws);
+                  then a detention star moves everybody on a black field to the next.
+
+   Then the next seat clockwise plays.  At most one teacher card per turn: the
+   teacher card's own patience points never reveal a second one (no chain).
+4. ``over``: as soon as the patience pawn or any token reaches the end field, "the
+   game ends immediately", whatever step of the turn it was; ``_finish_if_over`` is
+   called after every move of the pawn or a token.
+
+Why the teacher card's negatives are decided one seat at a time: each player's
+choice is their own, and nothing any seat may see changes between the choices except
+the earlier seats' choices and throws, so a sequence of ordinary ``Turn`` decisions
+(followed by each throw) is as fair as a simultaneous choice and needs nothing new
+from the engine, the log or the network.
+
+A played card is checked as a *claim*: ``play <slot> <card>`` is accepted when the
+slot exists and the card at that slot, if this state knows it, is that card.  Every
+state knows every card for now; with sealed decks other peers will hold ``None`` for
+cards they cannot see and will check the claim by a proof instead.
+
+Nothing here draws a random number, prints or reads a clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+
+from p2ptable.engine.api import (
+    Action,
+    Chance,
+    ChanceStep,
+    Decision,
+    GameOver,
+    IllegalAction,
+    Turn,
+)
+from p2ptable.games.vorsicht_lehrer.cards import SCHOOL, TEACHER
+from p2ptable.games.vorsicht_lehrer.state import (
+    HAND_SIZE,
+    MARKER_STEP,
+    VorsichtLehrerState,
+    full_school_deck,
+    full_teacher_deck,
+    markers,
+)
+
+State = VorsichtLehrerState
+
+
+# -- set-up -----------------------------------------------------------------------------
+
+
+def initial(seats: int, options: Mapping[str, str]) -> State:
+    """The classroom before set-up chance; ``options`` must already be normalized."""
+    return State(
+        seats=seats,
+        track=int(options["track"]),
+        phase="setup-first",
+        deck=full_school_deck(),
+        hands=((),) * seats,
+        tokens=(0,) * seats,
+        teacher_deck=full_teacher_deck(),
+    )
+
+
+def _resolve_first(s: State, outcome: tuple[int, ...]) -> State:
+    first = outcome[0]
+    order = tuple((first + i) % s.seats for i in range(s.seats))
+    return replace(s, phase="setup-deal", current=first, dealing=order * HAND_SIZE)
+
+
+def _deal_step(s: State) -> ChanceStep:
+    seat = s.dealing[0] if s.phase == "setup-deal" else s.current
+    return ChanceStep("deal", "deal", (len(s.deck),), seat=seat)
+
+
+def _deal(s: State, seat: int, index: int) -> State:
+    """Deal deck[index] (of the sorted deck) face down to ``seat``."""
+    card = s.deck[index]
+    s = replace(s, deck=s.deck[:index] + s.deck[index + 1 :])
+    return s.with_hand(seat, (*s.hands[seat], card))
+
+
+def _resolve_setup_deal(s: State, outcome: tuple[int, ...]) -> State:
+    s = _deal(s, s.dealing[0], outcome[0])
+    s = replace(s, dealing=s.dealing[1:])
+    return s if s.dealing else _start_turn(s, s.current)
+
+
+# -- a turn -----------------------------------------------------------------------------
+
+
+def _start_turn(s: State, seat: int | None) -> State:
+    return replace(s, phase="turn", current=seat, turn_start=s.patience, played=None)
+
+
+def _finish_if_over(s: State) -> State | None:
+    """ "The game ends immediately, as soon as the patience thread or a colored token
+    has moved on or over the field" at the end of the track."""
+    if s.patience >= s.track or any(t >= s.track for t in s.tokens):
+        return replace(s, phase="over", current=None, deciding=(), dealing=())
+    return None
+
+
+def _check_play(s: State, seat: int, action: Action) -> str | None:
+    """Why ``play <slot> <card>`` is refused, or None: the claim must fit the hand."""
+    if len(action.args) != 2:
+        return "play takes a slot and a card"
+    slot, card = action.args
+    hand = s.hands[seat]
+    if not 0 <= slot < len(hand):
+        return f"there is no slot {slot} in a hand of {len(hand)}"
+    if not 0 <= card < len(SCHOOL):
+        return f"there is no school card {card}"
+    known = hand[slot]
+    if known is not None and known != card:  # unknown (None): a proof will check it
+        return f"slot {slot} does not hold card {card}"
+    return None
+
+
+def _play(s: State, seat: int, action: Action) -> State:
+    slot, card = action.args
+    hand = s.hands[seat]
+    s = s.with_hand(seat, hand[:slot] + hand[slot + 1 :])
+    s = replace(
+        s,
+        discard=tuple(sorted((*s.discard, card))),
+        played=card,
+        patience=s.patience + SCHOOL[card].patience,
+    )
+    return _finish_if_over(s) or replace(s, phase="choose")
+
+
+def _negatives(s: State, seat: int, points: int) -> State:
+    return s.with_token(seat, s.tokens[seat] + points)
+
+
+def _take(s: State, seat: int, action: Action) -> State:
+    assert s.played is not None
+    s = _negatives(s, seat, SCHOOL[s.played].negative)
+    return _finish_if_over(s) or _to_refill(s)
+
+
+def _risk(s: State, seat: int, action: Action) -> State:
+    return replace(s, phase="risk")
+
+
+def _throw_step(s: State) -> ChanceStep:
+    return ChanceStep("roll", "risk", (6, 6, 6), seat=s.decider)
+
+
+def throw_result(risk: int, negative: int, outcome: tuple[int, ...]) -> tuple[int, int]:
+    """(sum of the dice, negative points) for a risk throw: "If the sum of the numbers
+    shown by dices is at least as high as the risk throw number, it has escaped";
+    otherwise "twice the number of the negative points"."""
+    total = sum(outcome) + len(outcome)  # each outcome value 0..5 is a die showing 1..6
+    return total, (0 if total >= risk else 2 * negative)
+
+
+def _resolve_risk(s: State, outcome: tuple[int, ...]) -> State:
+    assert s.played is not None and s.current is not None
+    card = SCHOOL[s.played]
+    _, points = throw_result(card.risk, card.negative, outcome)
+    s = _negatives(replace(s, last_throw=tuple(v + 1 for v in outcome)), s.current, points)
+    return _finish_if_over(s) or _to_refill(s)
+
+
+def _to_refill(s: State) -> State:
+    """Refill the hand to 4; an empty deck is first replaced by the discards."""
+    assert s.current is not None
+    if len(s.hands[s.current]) >= HAND_SIZE:
+        return _after_refill(s)
+    if not s.deck:
+        s = replace(s, deck=s.discard, discard=())
+    return replace(s, phase="refill")
+
+
+def _resolve_refill(s: State, outcome: tuple[int, ...]) -> State:
+    assert s.current is not None
+    return _after_refill(_deal(s, s.current, outcome[0]))
+
+
+def reached_marker(s: State) -> bool:
+    """The pawn "has exactly reached or exceeded one of the black markers" this turn."""
+    return any(s.turn_start < m <= s.patience for m in markers(s.track))
+
+
+def _after_refill(s: State) -> State:
+    if reached_marker(s):
+        if not s.teacher_deck:
+            s = replace(s, teacher_deck=tuple(sorted(s.teacher_discard)), teacher_discard=())
+        return replace(s, phase="teacher")
+    return _next_turn(s)
+
+
+def _next_turn(s: State) -> State:
+    assert s.current is not None
+    return _start_turn(replace(s, teacher=None), (s.current + 1) % s.seats)
+
+
+# -- the teacher card -------------------------------------------------------------------
+
+
+def _resolve_teacher(s: State, outcome: tuple[int, ...]) -> State:
+    index = outcome[0]
+    card = TEACHER[s.teacher_deck[index]]
+    s = replace(
+        s,
+        teacher_deck=s.teacher_deck[:index] + s.teacher_deck[index + 1 :],
+        teacher_discard=(*s.teacher_discard, card.id),
+        teacher=card.id,
+        patience=s.patience + card.patience,  # no chain: markers are not checked again
+    )
+    over = _finish_if_over(s)
+    if over is not None:
+        return over
+    if card.negative:
+        assert s.current is not None
+        order = tuple((s.current + i) % s.seats for i in range(s.seats))
+        return replace(s, phase="teacher-choose", deciding=order)
+    return _detention(s)
+
+
+def _teacher_take(s: State, seat: int, action: Action) -> State:
+    assert s.teacher is not None
+    s = _negatives(s, seat, TEACHER[s.teacher].negative)
+    return _finish_if_over(s) or _next_decider(s)
+
+
+def _teacher_risk(s: State, seat: int, action: Action) -> State:
+    return replace(s, phase="teacher-risk")
+
+
+def _resolve_teacher_risk(s: State, outcome: tuple[int, ...]) -> State:
+    assert s.teacher is not None
+    card, seat = TEACHER[s.teacher], s.deciding[0]
+    _, points = throw_result(card.risk, card.negative, outcome)
+    s = _negatives(replace(s, last_throw=tuple(v + 1 for v in outcome)), seat, points)
+    return _finish_if_over(s) or _next_decider(s)
+
+
+def _next_decider(s: State) -> State:
+    s = replace(s, deciding=s.deciding[1:])
+    return replace(s, phase="teacher-choose") if s.deciding else _detention(s)
+
+
+def _detention(s: State) -> State:
+    """The star: "Anyone who is on a black field at this time ... has to go to the next
+    black field"; from the last marker that is the end field."""
+    assert s.teacher is not None
+    if TEACHER[s.teacher].detention:
+        black = set(markers(s.track))
+        s = replace(s, tokens=tuple(t + MARKER_STEP if t in black else t for t in s.tokens))
+        over = _finish_if_over(s)
+        if over is not None:
+            return over
+    return _next_turn(replace(s, deciding=()))
+
+
+# -- which actions exist ----------------------------------------------------------------
+
+
+def _play_choices(s: State) -> list[Action]:
+    assert s.current is not None
+    return [
+        Action("play", (slot, card))
+        for slot, card in enumerate(s.hands[s.current])
+        if card is not None
+    ]
+
+
+def _take_or_risk(s: State) -> list[Action]:
+    return [Action("take"), Action("risk")]
+
+
+# -- THE TABLE: every phase, who decides it, and what may happen in it -------------------
+
+Handler = Callable[[State, int, Action], State]
+
+
+@dataclass(frozen=True)
+class SeatPhase:
+    """A phase decided by ``state.decider``: its legal actions, a handler per verb, and
+    optionally a check that accepts actions the state cannot list (a claimed card)."""
+
+    choices: Callable[[State], list[Action]]
+    verbs: Mapping[str, Handler]
+    check: Callable[[State, int, Action], str | None] | None = None
+
+
+@dataclass(frozen=True)
+class ChancePhase:
+    """A phase decided by chance: the step to resolve and how its outcome applies."""
+
+    step: Callable[[State], ChanceStep]
+    resolve: Callable[[State, tuple[int, ...]], State]
+
+
+TABLE: dict[str, SeatPhase | ChancePhase | None] = {
+    "setup-first": ChancePhase(
+        lambda s: ChanceStep("roll", "first-player", (s.seats,)), _resolve_first
+    ),
+    "setup-deal": ChancePhase(_deal_step, _resolve_setup_deal),
+    "turn": SeatPhase(_play_choices, {"play": _play}, _check_play),
+    "choose": SeatPhase(_take_or_risk, {"take": _take, "risk": _risk}),
+    "risk": ChancePhase(_throw_step, _resolve_risk),
+    "refill": ChancePhase(_deal_step, _resolve_refill),
+    "teacher": ChancePhase(
+        lambda s: ChanceStep("draw", "teacher-card", (len(s.teacher_deck),)), _resolve_teacher
+    ),
+    "teacher-choose": SeatPhase(_take_or_risk, {"take": _teacher_take, "risk": _teacher_risk}),
+    "teacher-risk": ChancePhase(_throw_step, _resolve_teacher_risk),
+    "over": None,
+}
+
+
+# -- the public functions ---------------------------------------------------------------
+
+
+def pending(s: State) -> Decision:
+    """Whose decision it is: a seat, chance, or nobody (the game is over)."""
+    phase = TABLE[s.phase]
+    if phase is None:
+        return GameOver()
+    if isinstance(phase, ChancePhase):
+        return Chance(phase.step(s))
+    assert s.decider is not None
+    return Turn(s.decider)
+
+
+def legal_actions(s: State, seat: int) -> tuple[Action, ...]:
+    """The actions ``seat`` may take now (empty unless it is that seat's decision)."""
+    phase = TABLE[s.phase]
+    if not isinstance(phase, SeatPhase) or seat != s.decider:
+        return ()
+    return tuple(phase.choices(s))
+
+
+def apply(s: State, seat: int, action: Action) -> State:
+    """The state after ``seat`` takes ``action``; IllegalAction if it may not."""
+    phase = TABLE[s.phase]
+
+    def refuse(why: str) -> IllegalAction:
+        return IllegalAction(f"phase {s.phase}: seat {seat} may not {action.text!r}: {why}")
+
+    if not isinstance(phase, SeatPhase):
+        raise refuse("no seat decides now" if phase is None else "chance must be resolved first")
+    if seat != s.decider:
+        raise refuse(f"it is seat {s.decider}'s decision")
+    if action.verb not in phase.verbs:
+        raise refuse(f"this phase allows only {', '.join(phase.verbs)}")
+    if phase.check is not None:
+        why = phase.check(s, seat, action)
+        if why is not None:
+            raise refuse(why)
+    else:
+        legal = phase.choices(s)
+        if action not in legal:
+            raise refuse(f"legal now: {', '.join(a.text for a in legal)}")
+    return phase.verbs[action.verb](s, seat, action)
+
+
+def resolve(s: State, outcome: tuple[int, ...]) -> State:
+    """The state after the pending chance step came out as ``outcome``."""
+    phase = TABLE[s.phase]
+    if not isinstance(phase, ChancePhase):
+        raise IllegalAction(f"phase {s.phase}: chance may not act: no chance step is pending")
+    try:
+        phase.step(s).check(outcome)
+    except ValueError as error:
+        raise IllegalAction(f"phase {s.phase}: chance outcome rejected: {error}") from None
+    return phase.resolve(s, outcome)

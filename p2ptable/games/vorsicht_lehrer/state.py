@@ -1,0 +1,105 @@
+"""Vorsicht Lehrer!'s state: one frozen value holding the whole classroom.
+
+How it works
+------------
+Cards are ids (see ``cards.py``).  The school deck, the school discards and the
+teacher deck are *sorted* tuples: they have no order until a card is dealt or drawn,
+which is a chance step whose outcome is an index into the sorted pile (exactly as
+likely as the top card of a shuffled deck).  A hand is a tuple of card ids in the
+order the cards were dealt; ``None`` stands for a card this state does not know (the
+placeholder sealed decks will need for other players' cards; in this version every
+state knows every card).  The teacher discards keep the order they were revealed in,
+since they lie face up.
+
+The score track runs from 0 to ``track`` (the "Vorsicht Lehrer!" end field); the black
+marker fields are every ``MARKER_STEP`` points below it.  ``tokens[s]`` is seat s's
+negative points, ``patience`` the black patience pawn.
+
+``VorsichtLehrerState`` never changes; the rules return a new one with
+``dataclasses.replace``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+
+from p2ptable.games.vorsicht_lehrer.cards import SCHOOL, TEACHER
+
+#: "Each player has been assigned 4 start-up cards."
+HAND_SIZE = 4
+#: "the black markers on the game board (Field 20, 40, 60, etc)"
+MARKER_STEP = 20
+#: the end field's number; 200 is the board's, 100 a short game.
+TRACKS: tuple[str, ...] = ("200", "100")
+
+
+def markers(track: int) -> tuple[int, ...]:
+    """The black fields below the end field: 20, 40, ..., track - 20."""
+    return tuple(range(MARKER_STEP, track, MARKER_STEP))
+
+
+@dataclass(frozen=True)
+class VorsichtLehrerState:
+    """The whole table.  See the module docstring and ``rules.py`` for the phases.
+
+    ``current`` is the active player; ``turn_start`` the patience pawn's field when
+    the turn began (to see whether it reached a marker); ``played`` the school card
+    played this turn; ``teacher`` the teacher card being resolved.  ``dealing`` lists
+    the seats still to be dealt a card during set-up, the next first; ``deciding`` the
+    seats still to choose negative points or a risk throw for the teacher card, the
+    one choosing first.  ``last_throw`` is the last risk throw's three dice (1..6).
+    """
+
+    seats: int
+    track: int
+    phase: str
+    deck: tuple[int, ...]
+    hands: tuple[tuple[int | None, ...], ...]
+    tokens: tuple[int, ...]
+    teacher_deck: tuple[int, ...]
+    discard: tuple[int, ...] = ()
+    teacher_discard: tuple[int, ...] = ()
+    patience: int = 0
+    current: int | None = None
+    turn_start: int = 0
+    played: int | None = None
+    teacher: int | None = None
+    dealing: tuple[int, ...] = ()
+    deciding: tuple[int, ...] = ()
+    last_throw: tuple[int, ...] | None = None
+
+    @property
+    def decider(self) -> int | None:
+        """The seat that decides now, if a seat does (see ``rules.TABLE``)."""
+        if self.phase.startswith("teacher-"):
+            return self.deciding[0] if self.deciding else None
+        return self.current
+
+    def with_hand(self, seat: int, hand: tuple[int | None, ...]) -> VorsichtLehrerState:
+        return replace(self, hands=self.hands[:seat] + (hand,) + self.hands[seat + 1 :])
+
+    def with_token(self, seat: int, points: int) -> VorsichtLehrerState:
+        return replace(self, tokens=self.tokens[:seat] + (points,) + self.tokens[seat + 1 :])
+
+
+def all_school_cards(state: VorsichtLehrerState) -> Counter[int | None]:
+    """Every school card id the state holds, wherever it is (conservation check)."""
+    total: Counter[int | None] = Counter(state.deck)
+    total.update(state.discard)
+    for hand in state.hands:
+        total.update(hand)
+    return total
+
+
+def all_teacher_cards(state: VorsichtLehrerState) -> Counter[int]:
+    """Every teacher card id the state holds (the one being resolved is discarded)."""
+    return Counter(state.teacher_deck) + Counter(state.teacher_discard)
+
+
+def full_school_deck() -> tuple[int, ...]:
+    return tuple(card.id for card in SCHOOL)
+
+
+def full_teacher_deck() -> tuple[int, ...]:
+    return tuple(card.id for card in TEACHER)

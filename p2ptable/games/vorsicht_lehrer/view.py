@@ -1,0 +1,129 @@
+"""What a seat sees of a Vorsicht Lehrer! classroom, and log phrases.
+
+How it works
+------------
+Everything is face up except the hands and the school deck.  ``view(state, seat)``
+shows ``seat`` its own hand (cards by id with their values) and every other hand only
+as a count; ``view(state, None)`` shows no hand at all.  The school deck appears only
+as its size; the school discards (played face up), the teacher card being resolved
+and the teacher discards are public.  A dealt card is never named in a log phrase.
+Views are plain JSON data.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from p2ptable.engine.api import Action, Turn
+from p2ptable.games.vorsicht_lehrer import rules, scoring
+from p2ptable.games.vorsicht_lehrer.cards import SCHOOL, TEACHER
+from p2ptable.games.vorsicht_lehrer.state import VorsichtLehrerState, markers
+
+
+def school_card(card: int | None) -> dict[str, Any] | None:
+    """A school card as view data (``None`` for an unknown card)."""
+    if card is None:
+        return None
+    c = SCHOOL[card]
+    return {
+        "id": c.id,
+        "name": c.name,
+        "patience": c.patience,
+        "negative": c.negative,
+        "risk": c.risk,
+    }
+
+
+def teacher_card(card: int | None) -> dict[str, Any] | None:
+    if card is None:
+        return None
+    c = TEACHER[card]
+    return {
+        "id": c.id,
+        "name": c.name,
+        "patience": c.patience,
+        "negative": c.negative,
+        "risk": c.risk,
+        "detention": c.detention,
+    }
+
+
+def view(state: VorsichtLehrerState, seat: int | None) -> dict[str, Any]:
+    """Everything ``seat`` may see (``None``: the public view, no hand)."""
+    decision = rules.pending(state)
+    result = scoring.outcome(state.tokens, state.track) if state.phase == "over" else None
+    return {
+        "game": "vorsicht-lehrer",
+        "track": state.track,
+        "markers": list(markers(state.track)),
+        "seats": state.seats,
+        "you": seat,
+        "phase": state.phase,
+        "turn_of": state.current,
+        "to_act": decision.seat if isinstance(decision, Turn) else None,
+        "patience": state.patience,
+        "turn_start": state.turn_start,
+        "tokens": list(state.tokens),
+        "hand": None if seat is None else [school_card(c) for c in state.hands[seat]],
+        "hand_sizes": [len(hand) for hand in state.hands],
+        "deck_left": len(state.deck),
+        "discard": [school_card(c) for c in state.discard],
+        "played": school_card(state.played),
+        "teacher": teacher_card(state.teacher),
+        "teacher_deck_left": len(state.teacher_deck),
+        "teacher_discard": [teacher_card(c) for c in state.teacher_discard],
+        "deciding": list(state.deciding),
+        "last_throw": None if state.last_throw is None else list(state.last_throw),
+        "outcome": None
+        if result is None
+        else {
+            "scores": list(result.scores),
+            "winners": list(result.winners),
+            "explanation": result.explanation,
+        },
+    }
+
+
+def describe(state: VorsichtLehrerState, seat: int, action: Action) -> str:
+    """A log phrase for ``action`` taken in ``state`` (before it is applied)."""
+    if action.verb == "play" and len(action.args) == 2:
+        c = SCHOOL[action.args[1]]
+        return f"plays {c.name} (patience {c.patience}, {c.negative} negative, risk {c.risk}+)"
+    card = None
+    if state.phase == "choose" and state.played is not None:
+        card = SCHOOL[state.played]
+    elif state.phase == "teacher-choose" and state.teacher is not None:
+        card = TEACHER[state.teacher]
+    if card is not None and action.verb == "take":
+        return f"takes {card.negative} negative points"
+    if card is not None and action.verb == "risk":
+        return f"dares a risk throw ({card.risk}+ or {2 * card.negative} negative points)"
+    return action.text
+
+
+def describe_chance(state: VorsichtLehrerState, outcome: tuple[int, ...]) -> str:
+    """A log phrase for the pending chance step coming out as ``outcome``; a dealt
+    card is not named (only its owner may know it)."""
+    phase = state.phase
+    if phase == "setup-first":
+        return f"seat {outcome[0]} starts"
+    if phase in ("setup-deal", "refill"):
+        step = rules.pending(state)
+        return f"a card is dealt to seat {step.step.seat}"  # type: ignore[union-attr]
+    if phase in ("risk", "teacher-risk"):
+        if phase == "risk":
+            c: Any = SCHOOL[state.played]  # type: ignore[index]
+        else:
+            c = TEACHER[state.teacher]  # type: ignore[index]
+        total, points = rules.throw_result(c.risk, c.negative, outcome)
+        dice = "+".join(str(v + 1) for v in outcome)
+        how = "escapes" if points == 0 else f"misses {c.risk}: {points} negative points"
+        return f"seat {state.decider} throws {dice} = {total}: {how}"
+    if phase == "teacher":
+        c = TEACHER[state.teacher_deck[outcome[0]]]
+        star = ", detention" if c.detention else ""
+        return (
+            f"teacher card: {c.name} (patience {c.patience}, {c.negative} negative, "
+            f"risk {c.risk}+{star})"
+        )
+    return f"chance: {outcome}"
