@@ -37,18 +37,14 @@ Nothing here draws a random number, prints or reads a clock.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from p2ptable.engine.api import (
     Action,
     BadOptions,
-    Chance,
     ChanceStep,
-    Decision,
-    GameOver,
-    IllegalAction,
-    Turn,
 )
+from p2ptable.engine.phases import ChancePhase, Phase, PhaseTable, SeatPhase
 from p2ptable.games.pet_quartet.state import (
     CONDUCTOR_LIMIT,
     TILES,
@@ -277,23 +273,7 @@ def _final_choices(s: State) -> list[Action]:
 Handler = Callable[[State, int, Action], State]
 
 
-@dataclass(frozen=True)
-class SeatPhase:
-    """A phase decided by ``state.current``: its legal actions and a handler per verb."""
-
-    choices: Callable[[State], list[Action]]
-    verbs: Mapping[str, Handler]
-
-
-@dataclass(frozen=True)
-class ChancePhase:
-    """A phase decided by chance: the step to resolve and how its outcome applies."""
-
-    step: Callable[[State], ChanceStep]
-    resolve: Callable[[State, tuple[int, ...]], State]
-
-
-TABLE: dict[str, SeatPhase | ChancePhase | None] = {
+TABLE: dict[str, Phase] = {
     "setup-tiles": ChancePhase(_tiles_step, _resolve_tiles),
     "setup-first": ChancePhase(_first_step, _resolve_first),
     "turn": SeatPhase(_turn_choices, {"draw": _draw, "take": _take}),
@@ -313,52 +293,8 @@ TABLE: dict[str, SeatPhase | ChancePhase | None] = {
 
 # -- the public functions ---------------------------------------------------------------
 
-
-def pending(s: State) -> Decision:
-    """Whose decision it is: a seat, chance, or nobody (the game is over)."""
-    phase = TABLE[s.phase]
-    if phase is None:
-        return GameOver()
-    if isinstance(phase, ChancePhase):
-        return Chance(phase.step(s))
-    assert s.current is not None
-    return Turn(s.current)
-
-
-def legal_actions(s: State, seat: int) -> tuple[Action, ...]:
-    """The actions ``seat`` may take now (empty unless it is that seat's decision)."""
-    phase = TABLE[s.phase]
-    if not isinstance(phase, SeatPhase) or seat != s.current:
-        return ()
-    return tuple(phase.choices(s))
-
-
-def apply(s: State, seat: int, action: Action) -> State:
-    """The state after ``seat`` takes ``action``; IllegalAction if it may not."""
-    phase = TABLE[s.phase]
-
-    def refuse(why: str) -> IllegalAction:
-        return IllegalAction(f"phase {s.phase}: seat {seat} may not {action.text!r}: {why}")
-
-    if not isinstance(phase, SeatPhase):
-        raise refuse("no seat decides now" if phase is None else "chance must be resolved first")
-    if seat != s.current:
-        raise refuse(f"it is seat {s.current}'s decision")
-    if action.verb not in phase.verbs:
-        raise refuse(f"this phase allows only {', '.join(phase.verbs)}")
-    legal = phase.choices(s)
-    if action not in legal:
-        raise refuse(f"legal now: {', '.join(a.text for a in legal)}")
-    return phase.verbs[action.verb](s, seat, action)
-
-
-def resolve(s: State, outcome: tuple[int, ...]) -> State:
-    """The state after the pending chance step came out as ``outcome``."""
-    phase = TABLE[s.phase]
-    if not isinstance(phase, ChancePhase):
-        raise IllegalAction(f"phase {s.phase}: chance may not act: no chance step is pending")
-    try:
-        phase.step(s).check(outcome)
-    except ValueError as error:
-        raise IllegalAction(f"phase {s.phase}: chance outcome rejected: {error}") from None
-    return phase.resolve(s, outcome)
+RULES: PhaseTable[State] = PhaseTable(TABLE, decider=lambda s: s.current)
+pending = RULES.pending
+legal_actions = RULES.legal_actions
+apply = RULES.apply
+resolve = RULES.resolve

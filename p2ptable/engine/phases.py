@@ -1,0 +1,121 @@
+"""One phase table per game: the shared driver behind pending/legal_actions/apply/resolve.
+
+How it works: a game's state has a ``phase`` name, and the game's table maps each
+name to what happens there.  A :class:`SeatPhase` is decided by one seat: it lists
+the legal actions and has a handler per verb (and, for games with hidden cards, an
+optional ``check`` that accepts an action the state cannot list, such as playing a
+card the state only knows as a claim).  A :class:`ChancePhase` describes its chance
+step and how an outcome applies.  ``None`` means the game is over.
+
+:class:`PhaseTable` turns a table into the four functions of the rules API, with
+errors that name the phase, the seat and the action, so every game refuses moves
+the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from p2ptable.engine.api import (
+    Action,
+    Chance,
+    ChanceStep,
+    Decision,
+    GameOver,
+    IllegalAction,
+    Turn,
+)
+
+S = TypeVar("S")
+Handler = Callable[[Any, int, Action], Any]
+
+
+@dataclass(frozen=True)
+class SeatPhase(Generic[S]):
+    """A phase one seat decides: its legal actions and a handler per verb.
+
+    ``check`` (optional) replaces "the action is in ``choices``": it returns why an
+    action is refused, or None to accept it.
+    """
+
+    choices: Callable[[S], list[Action]]
+    verbs: Mapping[str, Callable[[S, int, Action], S]]
+    check: Callable[[S, int, Action], str | None] | None = None
+
+
+@dataclass(frozen=True)
+class ChancePhase(Generic[S]):
+    """A phase chance decides: the step to resolve and how its outcome applies."""
+
+    step: Callable[[S], ChanceStep]
+    resolve: Callable[[S, tuple[int, ...]], S]
+
+
+Phase = SeatPhase | ChancePhase | None
+
+
+@dataclass(frozen=True)
+class PhaseTable(Generic[S]):
+    """The rules API for a state with a ``phase`` attribute and a table of phases."""
+
+    phases: Mapping[str, Phase]
+    decider: Callable[[S], int | None]  # the seat that decides a seat phase
+
+    def pending(self, s: S) -> Decision:
+        """Whose decision it is: a seat, chance, or nobody (the game is over)."""
+        phase = self.phases[s.phase]  # type: ignore[attr-defined]
+        if phase is None:
+            return GameOver()
+        if isinstance(phase, ChancePhase):
+            return Chance(phase.step(s))
+        seat = self.decider(s)
+        assert seat is not None
+        return Turn(seat)
+
+    def legal_actions(self, s: S, seat: int) -> tuple[Action, ...]:
+        """The actions ``seat`` may take now (empty unless it is that seat's decision)."""
+        phase = self.phases[s.phase]  # type: ignore[attr-defined]
+        if not isinstance(phase, SeatPhase) or seat != self.decider(s):
+            return ()
+        return tuple(phase.choices(s))
+
+    def apply(self, s: S, seat: int, action: Action) -> S:
+        """The state after ``seat`` takes ``action``; IllegalAction if it may not."""
+        name = s.phase  # type: ignore[attr-defined]
+        phase = self.phases[name]
+
+        def refuse(why: str) -> IllegalAction:
+            return IllegalAction(f"phase {name}: seat {seat} may not {action.text!r}: {why}")
+
+        if not isinstance(phase, SeatPhase):
+            raise refuse(
+                "no seat decides now" if phase is None else "chance must be resolved first"
+            )
+        decider = self.decider(s)
+        if seat != decider:
+            raise refuse(f"it is seat {decider}'s decision")
+        if action.verb not in phase.verbs:
+            raise refuse(f"this phase allows only {', '.join(phase.verbs)}")
+        if phase.check is not None:
+            why = phase.check(s, seat, action)
+            if why is not None:
+                raise refuse(why)
+        else:
+            legal = phase.choices(s)
+            if action not in legal:
+                raise refuse(f"legal now: {', '.join(a.text for a in legal)}")
+        return phase.verbs[action.verb](s, seat, action)
+
+    def resolve(self, s: S, outcome: tuple[int, ...]) -> S:
+        """The state after the pending chance step came out as ``outcome``."""
+        name = s.phase  # type: ignore[attr-defined]
+        phase = self.phases[name]
+        if not isinstance(phase, ChancePhase):
+            raise IllegalAction(f"phase {name}: chance may not act: no chance step is pending")
+        try:
+            phase.step(s).check(outcome)
+        except ValueError as error:
+            raise IllegalAction(f"phase {name}: chance outcome rejected: {error}") from None
+        return phase.resolve(s, outcome)
