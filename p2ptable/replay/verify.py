@@ -51,6 +51,15 @@ class VerifyReport:
 def verify_bytes(data: bytes) -> VerifyReport:
     """Check a whole replay held in memory."""
     report = VerifyReport()
+    try:
+        return _verify(data, report)
+    finally:
+        # The public state after the last good entry, computed once.
+        if report.ledger is not None:
+            report.final = report.ledger.game.view(report.ledger.state, None)
+
+
+def _verify(data: bytes, report: VerifyReport) -> VerifyReport:
     frames = parse_frames(data)
     try:
         if not frames.payloads and frames.error is not None:
@@ -110,7 +119,6 @@ def _replay(payloads: list[bytes], report: VerifyReport) -> Ledger:
     report.options = dict(ledger.options)
     report.seats = [{"name": s.name, "key": s.key.hex()} for s in ledger.seats]
     report.entries = 1
-    report.final = ledger.game.view(ledger.state, None)
     for index, payload in enumerate(payloads[1:], start=1):
         try:
             entry = Entry.decode(payload)
@@ -118,7 +126,6 @@ def _replay(payloads: list[bytes], report: VerifyReport) -> Ledger:
             raise InvalidEntry(index, f"malformed: {exc}") from None
         report.events.append(ledger.append(entry))
         report.entries = index + 1
-        report.final = ledger.game.view(ledger.state, None)
     if ledger.result is not None:
         report.result = {
             "scores": list(ledger.result.scores),
