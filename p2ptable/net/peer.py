@@ -148,7 +148,8 @@ class Peer:
     def _connect_mesh(self) -> None:
         for i, member in enumerate(self.members):
             if i != self.seat:
-                self.transport.connect(member.endpoint, identity=b"G" + self.secrets.key.public[:8])
+                identity = b"G" + self.secrets.key.public[:8]
+                self.transport.connect(member.endpoint, identity=identity, listen=False)
 
     # -- the loop ------------------------------------------------------------------
 

@@ -52,7 +52,9 @@ class ZmqTransport:
         sock.setsockopt(zmq.RCVHWM, 10_000)
         return sock
 
-    def connect(self, endpoint: str, identity: bytes | None = None) -> None:
+    def connect(self, endpoint: str, identity: bytes | None = None, listen: bool = True) -> None:
+        """A DEALER to ``endpoint``.  ``listen=False`` for send-only links (the game
+        mesh: replies come in on our ROUTER), so each wake-up polls fewer sockets."""
         if endpoint in self.dealers:
             return
         sock = self._socket(zmq.DEALER)
@@ -63,7 +65,8 @@ class ZmqTransport:
         sock.connect(endpoint)
         self.dealers[endpoint] = sock
         self._by_socket[sock] = endpoint
-        self.poller.register(sock, zmq.POLLIN)
+        if listen:
+            self.poller.register(sock, zmq.POLLIN)
 
     def send(self, endpoint: str, channel: bytes, payload: bytes) -> None:
         try:
