@@ -66,6 +66,7 @@ class PeerConfig:
     stats: Path | None = None
     timeout: float = 1800.0  # give up on a table that does not fill (the game has no limit)
     withhold_timeout: float = 20.0
+    abandon_timeout: float = 300.0
 
 
 class Peer:
@@ -143,6 +144,7 @@ class Peer:
             now,
             write=writer.append,
             withhold_timeout=self.config.withhold_timeout,
+            abandon_timeout=self.config.abandon_timeout,
         )
 
     def _connect_mesh(self) -> None:

@@ -26,7 +26,9 @@ Bad input from a peer (malformed, bad signature, replayed, out of turn, illegal)
 is rejected with a :class:`Rejected` event naming the reason, and the game goes
 on.  A peer that signs two different entries for one position (equivocation),
 or is alive but withholds its reveal or result signature past
-``withhold_timeout`` is caught: the session stops with a
+``withhold_timeout`` is caught, and a seat the game waits on that is out of
+contact for ``abandon_timeout`` (5 minutes: time enough to resume after a crash)
+is named as having abandoned: either way the session stops with a
 signed ``abort`` entry holding the evidence, appended to the log and broadcast.
 """
 
@@ -114,6 +116,7 @@ class Session:
         now: float,
         write: Callable[[bytes], None] | None = None,
         withhold_timeout: float = 20.0,
+        abandon_timeout: float = 300.0,
         boot: bytes | None = None,
     ) -> None:
         self.ledger = ledger
@@ -121,6 +124,8 @@ class Session:
         self.secrets = secrets
         self.write = write or (lambda payload: None)
         self.withhold_timeout = withhold_timeout
+        self.abandon_timeout = abandon_timeout
+        self._started = now
         self.n = len(ledger.seats)
         self.keys = [s.key for s in ledger.seats]
         self.links = link_keys(secrets, seat, [s.link for s in ledger.seats], ledger.game_id)
@@ -197,6 +202,7 @@ class Session:
             self._next_ping = now + PING_EVERY
             self._send(ALL, "ping", {"len": self.ledger.next_index, "head": self.ledger.head})
         self._check_withholding(now)
+        self._check_abandoned(now)
 
     def silent_peers(self, now: float, after: float = 3.0) -> list[tuple[int, float | None]]:
         """Seats we have not heard from for ``after`` seconds (None: never)."""
@@ -478,6 +484,33 @@ class Session:
             if seat not in have and alive:
                 detail = f"seat {seat} withheld its contribution to entry {index}"
                 self._stop("withheld", detail, seat, [])
+                return
+
+    def _awaited(self) -> set[int]:
+        """The seats the game is waiting on right now (other than us)."""
+        index = self.ledger.next_index
+        expected = self.ledger.expected()
+        if expected.kind == "action" and expected.seat is not None:
+            needed = {expected.seat}
+        elif expected.kind == "chance":
+            needed = set(range(self.n)) - set(self._reveals.get(index, {}))
+        elif expected.kind == "result":
+            needed = set(range(self.n)) - set(self._rsigs.get(index, {}))
+        else:
+            needed = set()
+        return needed - {self.seat}
+
+    def _check_abandoned(self, now: float) -> None:
+        """Name a seat the game waits on that has been out of contact for
+        ``abandon_timeout`` seconds (long enough for a crashed player to resume)."""
+        if self.stopped is not None:
+            return
+        for seat in sorted(self._awaited()):
+            last = self.peers[seat].last_contact
+            silent_since = self._started if last is None else last
+            if now - silent_since >= self.abandon_timeout:
+                detail = f"no contact with seat {seat} for {now - silent_since:.0f} s"
+                self._stop("abandoned", detail, seat, [])
                 return
 
     def _stop(self, reason: str, detail: str, culprit: int, evidence: list[bytes]) -> None:

@@ -151,3 +151,38 @@ def test_a_reveal_off_the_chain_is_rejected_and_then_counts_as_withheld():
         report = verify_bytes(file_of(logs[seat]))
         assert report.stopped["culprit"] == cheater
         assert "withheld" in report.error["reason"]
+
+
+def test_a_peer_gone_for_good_is_named_as_having_abandoned():
+    # Issue 3: "a peer that stops contributing ... is named after a timeout, and the
+    # game stops cleanly with that record in the replay".  A crashed player has five
+    # minutes to resume; after that the others stop rather than wait for ever.
+    seats, sessions, logs = make_table(3, "abandon")
+    gone = sessions.pop(2)
+    net = MemoryNet(sessions)
+    net.pump()
+    for _ in range(299):
+        net.advance(1.0)
+    assert all(s.stopped is None for s in sessions.values())
+    net.advance(2.0)
+    for seat in (0, 1):
+        assert sessions[seat].stopped is not None
+        assert sessions[seat].stopped.culprit == 2
+        report = verify_bytes(file_of(logs[seat]))
+        assert report.stopped["reason"] == "abandoned"
+        assert report.stopped["proved"] is False
+    assert gone.stopped is None
+
+
+def test_a_player_thinking_for_a_long_time_is_not_abandoned():
+    # Pings keep coming while a person thinks: being slow is not leaving.
+    seats, sessions, logs = make_table(2, "thinker")
+    net = MemoryNet(sessions)
+    for _ in range(600):
+        net.advance(1.0)
+        if any(s.my_turn() for s in sessions.values()):
+            break
+    assert any(s.my_turn() for s in sessions.values())
+    for _ in range(400):
+        net.advance(1.0)
+    assert all(s.stopped is None for s in sessions.values())
