@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from p2ptable.engine.api import Action
-from p2ptable.ui import pet_quartet_screen
+from p2ptable.ui import pet_quartet_screen, vorsicht_lehrer_screen
 from p2ptable.ui.style import Style, fit
 from p2ptable.ui.text import name_seats
 
@@ -107,6 +107,12 @@ SCREENS: dict[str, GameScreens] = {
         pet_quartet_screen.render_final,
         pet_quartet_screen.describe_action_for_menu,
         pet_quartet_screen.HELP,
+    ),
+    "vorsicht-lehrer": GameScreens(
+        vorsicht_lehrer_screen.render,
+        vorsicht_lehrer_screen.render_final,
+        vorsicht_lehrer_screen.describe_action_for_menu,
+        vorsicht_lehrer_screen.HELP,
     ),
 }
 

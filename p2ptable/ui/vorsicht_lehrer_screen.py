@@ -1,0 +1,365 @@
+"""The Vorsicht Lehrer! classroom as text, built from one seat's view (never the state).
+
+How it works
+------------
+:func:`render` turns a view (``games/vorsicht_lehrer/view.py``) into a screen of at
+most :data:`WIDTH` columns, top to bottom: a header (end field, deck sizes), the score
+track as one compact line, the players (token = negative points, hand size), the
+viewer's own hand with each card's numbers, the school card being resolved, the
+teacher card, the last throw, the recent events, a line saying what happens now,
+and the caller's status lines.  :func:`render_final` is the end-of-game screen and
+:func:`describe_action_for_menu` words an action for the numbered menu.
+
+The track line squeezes the whole board into :data:`TRACK_CELLS` characters: each
+cell stands for ``track / TRACK_CELLS`` fields, ``|`` is a black marker field and
+``]`` the end field.  ``P`` is the patience pawn, a digit a player's token (seat
+numbers from 1, as in the player table), ``*`` a cell shared by several pieces.  The
+exact numbers are in the lines below it.
+
+Whether the last throw escaped is not in the view (the card it was thrown against
+may already be gone), so it is read from the newest "throws a+b+c" event among the
+recent lines, and only when its dice are the view's dice; otherwise only the dice
+and their sum are shown.
+
+Everything is laid out as plain text first and styled afterwards (``ui/style.py``),
+so ``color=False`` output has no escape codes and columns line up either way.  Hands
+of other seats are only counts in the view, so they can only be counts here.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Sequence
+from typing import Any
+
+from p2ptable.engine.api import Action
+from p2ptable.ui.style import Style, fit
+from p2ptable.ui.text import name_seats
+
+WIDTH = 80
+RECENT_LINES = 6
+NAME_WIDTH = 14  # longer names are cut in the tables (in full elsewhere)
+TRACK_CELLS = 50
+LABEL = "  Track  "  # the track line's label; the scale above it is indented as much
+
+View = dict[str, Any]
+
+_THROW = re.compile(r"^(?:\s*\d+\s+chance\s+)?(.*?)\s*throws (\d(?:\+\d)*) = (\d+): (.*)$")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _short(name: str) -> str:
+    return name if len(name) <= NAME_WIDTH else name[: NAME_WIDTH - 2] + ".."
+
+
+def _who(view: View, names: Sequence[str], seat: int) -> str:
+    return "you" if seat == view["you"] else names[seat]
+
+
+def _whose(view: View, names: Sequence[str], seat: int) -> str:
+    return "Your" if seat == view["you"] else f"{names[seat]}'s"
+
+
+def _numbers(card: dict[str, Any]) -> str:
+    """``patience 9, 11 negative, risk 12+`` (and the detention star of a teacher card)."""
+    if card.get("detention") is not None and not card["negative"]:
+        return f"patience {card['patience']}, no negative points"
+    text = f"patience {card['patience']}, {card['negative']} negative, risk {card['risk']}+"
+    return text + (", detention" if card.get("detention") else "")
+
+
+# -- the parts of the screen ---------------------------------------------------------------
+
+
+def _header(view: View) -> str:
+    parts = [
+        "Vorsicht Lehrer!",
+        f"end field {view['track']}",
+        f"school deck {view['deck_left']}, {len(view['discard'])} played",
+        f"teacher deck {view['teacher_deck_left']}",
+    ]
+    return " | ".join(parts)
+
+
+def _scale(view: View) -> int:
+    return max(1, -(-view["track"] // TRACK_CELLS))  # fields per cell, rounded up
+
+
+def _track_lines(view: View, st: Style) -> list[str]:
+    """The scale (0, markers, end) and the compact track with the pawn and tokens."""
+    track, scale = view["track"], _scale(view)
+    cells = track // scale + (1 if track % scale else 0)  # the last cell is the end field
+    chars = ["."] * (cells + 1)
+    for marker in view["markers"]:
+        chars[marker // scale] = "|"
+    chars[cells] = "]"
+    pieces: dict[int, list[str]] = {}
+    pieces.setdefault(min(view["patience"], track) // scale, []).append("P")
+    for seat, token in enumerate(view["tokens"]):
+        pieces.setdefault(min(token, track) // scale, []).append(str(seat + 1))
+    for cell, here in pieces.items():
+        chars[min(cell, cells)] = here[0] if len(here) == 1 else "*"
+    scale_line = [" "] * (len(LABEL) + cells + 1)
+    for field in (0, *view["markers"], track):
+        label = str(field)
+        end = len(LABEL) + (cells if field == track else field // scale) + 1
+        start = end - len(label) if field else len(LABEL)
+        scale_line[start : start + len(label)] = label
+    styled = []
+    for ch in chars:
+        if ch == "P":
+            styled.append(st.paint(ch, "bold", "red"))
+        elif view["you"] is not None and ch == str(view["you"] + 1):
+            styled.append(st.paint(ch, "bold", "cyan"))
+        elif ch.isdigit() or ch == "*":
+            styled.append(st.bold(ch))
+        else:
+            styled.append(st.dim(ch) if ch == "." else ch)
+    return ["".join(scale_line).rstrip(), LABEL + "".join(styled)]
+
+
+def _pawn_line(view: View) -> str:
+    patience = view["patience"]
+    ahead = [m for m in view["markers"] if m > patience]
+    upcoming = f"next black field {ahead[0]}" if ahead else f"end field {view['track']}"
+    return f"Patience pawn (P): {patience}, {upcoming}."
+
+
+def _status(view: View, seat: int) -> str:
+    phase = view["phase"]
+    if phase == "over":
+        return ""
+    if seat == view["to_act"]:
+        return "to choose" if phase in ("choose", "teacher-choose") else "to play"
+    if phase in ("teacher-choose", "teacher-risk") and seat in view["deciding"]:
+        return "throwing" if phase == "teacher-risk" and seat == view["deciding"][0] else "waits"
+    if phase == "risk" and seat == view["turn_of"]:
+        return "throwing"
+    return ""
+
+
+def _player_lines(
+    view: View,
+    names: Sequence[str],
+    order: Sequence[int],
+    statuses: Sequence[str],
+    scores: Sequence[int],
+    st: Style,
+    hands: bool = True,
+) -> list[str]:
+    """One row per seat in ``order``: marker, number, name, status, points, hand."""
+    labels = [
+        f"{seat + 1} {_short(n)}" + (" (you)" if seat == view["you"] else "")
+        for seat, n in enumerate(names)
+    ]
+    name_w = max([len("Players"), *(len(label) for label in labels)])
+    status_w = max([len(s) for s in statuses] + [0])
+    head = "  " + "Players".ljust(name_w) + "  " + (" " * (status_w + 2) if status_w else "")
+    lines = [st.bold(head + "negative" + ("  hand" if hands else ""))]
+    black = set(view["markers"])
+    for seat in order:
+        acting = seat == view["to_act"] and view["phase"] != "over"
+        label = labels[seat]
+        row = (st.yellow("> ") if acting else "  ") + (
+            st.paint(label, "bold", "cyan") if seat == view["you"] else label
+        )
+        row += " " * (name_w - len(label) + 2)
+        if status_w:
+            status = statuses[seat]
+            paint = ("yellow", "bold") if status in ("to play", "to choose", "winner") else ("dim",)
+            row += st.paint(status, *paint) + " " * (status_w - len(status) + 2)
+        row += f"{scores[seat]:>8}"
+        if hands:
+            row += f"  {_plural(view['hand_sizes'][seat], 'card')}"
+            if scores[seat] in black:
+                row += st.red("  on a black field")
+        lines.append(row)
+    return lines
+
+
+def _hand_lines(view: View, st: Style) -> list[str]:
+    hand = view["hand"]
+    if hand is None:
+        return []
+    lines = [st.bold("Your hand") + st.dim("  (patience, negative points, risk throw)")]
+    if not hand:
+        lines.append("  (empty)")
+    for card in hand:
+        if card is None:
+            lines.append("  (a card not known here)")
+            continue
+        name = fit(card["name"], 30)
+        numbers = f"{card['patience']:>2}  {card['negative']:>2}  {card['risk']:>2}+"
+        lines.append(f"  {name:<30}  {numbers}")
+    return lines
+
+
+def _last_throw(view: View, names: Sequence[str], recent: Sequence[str]) -> str | None:
+    dice = view["last_throw"]
+    if dice is None:
+        return None
+    faces = "+".join(str(d) for d in dice)
+    line = f"Last throw: {faces} = {sum(dice)}"
+    for event in reversed(recent):
+        match = _THROW.match(name_seats(event, names))
+        if match is None:
+            continue
+        if match.group(2) == faces:  # the same throw: say who and how it went
+            missed = re.match(r"misses (\d+): (.*)$", match.group(4))
+            how = f"missed {missed[1]}+: {missed[2]}" if missed else "escaped"
+            line = f"Last throw: {match.group(1)} threw {faces} = {sum(dice)} and {how}"
+        break
+    return line + "."
+
+
+def _table_lines(view: View, names: Sequence[str], recent: Sequence[str]) -> list[str]:
+    lines = []
+    played, teacher = view["played"], view["teacher"]
+    if played is not None and view["turn_of"] is not None:
+        by = _who(view, names, view["turn_of"])
+        lines.append(f"School card: {played['name']} by {by} ({_numbers(played)}).")
+    if teacher is not None:
+        lines.append(f"Teacher card: {teacher['name']} ({_numbers(teacher)}).")
+    elif view["teacher_discard"]:
+        last = view["teacher_discard"][-1]
+        lines.append(f"Last teacher card: {last['name']} ({_numbers(last)}).")
+    throw = _last_throw(view, names, recent)
+    if throw:
+        lines.append(throw)
+    wrapped = []
+    for line in lines:
+        wrapped += textwrap.wrap(line, WIDTH, subsequent_indent="  ")
+    return wrapped
+
+
+def _choice(card: dict[str, Any]) -> str:
+    n = card["negative"]
+    return f"take {n} negative points, or risk a throw ({card['risk']}+ escapes, else {2 * n})"
+
+
+def _now(view: View, names: Sequence[str]) -> str:
+    """What happens next, in words."""
+    phase, seat, actor = view["phase"], view["turn_of"], view["to_act"]
+    if phase == "setup-first":
+        return "Setting up: choosing who starts."
+    if phase == "setup-deal":
+        return "Setting up: dealing 4 school cards to everyone."
+    if phase == "over" or seat is None:
+        return "The game is over."
+    if phase == "turn":
+        return f"{_whose(view, names, seat)} turn: play a school card."
+    if phase == "choose":
+        return f"{_whose(view, names, seat)} turn: {_choice(view['played'])}."
+    if phase == "risk":
+        return f"{_whose(view, names, seat)} turn: the dice are thrown."
+    if phase == "refill":
+        return f"{_whose(view, names, seat)} turn: the hand is refilled to 4 cards."
+    if phase == "teacher":
+        return "The teacher's patience snapped: a teacher card is drawn."
+    if phase == "teacher-choose" and actor is not None:
+        whose = _whose(view, names, actor)
+        return f"{whose} choice on the teacher card: {_choice(view['teacher'])}."
+    if phase == "teacher-risk" and view["deciding"]:
+        thrower = view["deciding"][0]
+        return f"Teacher card: {_whose(view, names, thrower)} dice are thrown."
+    return phase
+
+
+# -- the public functions ------------------------------------------------------------------
+
+
+def render(
+    view: View,
+    names: Sequence[str],
+    recent: Sequence[str],
+    status: Sequence[str] = (),
+    color: bool = False,
+) -> str:
+    """The live classroom as ``view``'s seat sees it (no trailing newline)."""
+    st = Style(color)
+    lines = [st.bold(fit(_header(view), WIDTH)), "-" * WIDTH]
+    lines += _track_lines(view, st)
+    lines += [_pawn_line(view), ""]
+    statuses = [_status(view, seat) for seat in range(view["seats"])]
+    lines += _player_lines(view, names, range(view["seats"]), statuses, view["tokens"], st)
+    hand = _hand_lines(view, st)
+    if hand:
+        lines += ["", *hand]
+    table = _table_lines(view, names, recent)
+    if table:
+        lines += ["", *table]
+    if recent:
+        lines += ["", st.bold("Recent")]
+        lines += [
+            st.dim("  " + fit(name_seats(r, names), WIDTH - 2)) for r in recent[-RECENT_LINES:]
+        ]
+    lines += ["", *(st.bold(line) for line in textwrap.wrap(_now(view, names), WIDTH))]
+    lines += [st.yellow(fit(line, WIDTH)) for line in status]
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def render_final(view: View, names: Sequence[str], color: bool = False) -> str:
+    """Final negative points, fewest first (winners first), and who won."""
+    st = Style(color)
+    outcome = view["outcome"]
+    scores = outcome["scores"] if outcome else view["tokens"]
+    winners = outcome["winners"] if outcome else []
+    order = sorted(range(view["seats"]), key=lambda s: (s not in winners, scores[s], s))
+    statuses = ["winner" if seat in winners else "" for seat in range(view["seats"])]
+    title = f"Vorsicht Lehrer! | final negative points | end field {view['track']}"
+    lines = [st.bold(title), "-" * WIDTH]
+    lines += _player_lines(view, names, order, statuses, scores, st, hands=False)
+    lines.append("")
+    if outcome:
+        explanation = name_seats(outcome["explanation"], names)
+        explanation = explanation[:1].upper() + explanation[1:].rstrip(".") + "."
+        lines += [st.bold(line) for line in textwrap.wrap(explanation, WIDTH)]
+    else:
+        lines.append("The game is not over yet.")
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def _card_at_stake(view: View) -> dict[str, Any] | None:
+    return view["teacher"] if view["phase"].startswith("teacher") else view["played"]
+
+
+def describe_action_for_menu(view: View, action: Action, names: Sequence[str] | None = None) -> str:
+    """``action`` in words: "play Cheating (patience 9, 11 points or risk 12+)"."""
+    verb, args = action.verb, action.args
+    if verb == "play" and len(args) == 2:
+        hand = view["hand"] or []
+        card = hand[args[0]] if 0 <= args[0] < len(hand) else None
+        if card is None or card["id"] != args[1]:
+            return f"play the card in slot {args[0] + 1}"
+        return (
+            f"play {card['name']} (patience {card['patience']}, "
+            f"{card['negative']} points or risk {card['risk']}+)"
+        )
+    card = _card_at_stake(view)
+    if card is not None and verb == "take":
+        return f"take {card['negative']} negative points"
+    if card is not None and verb == "risk":
+        return f"risk a throw: 3 dice, need {card['risk']}+ (else {2 * card['negative']} points)"
+    return action.text
+
+
+HELP = """\
+Vorsicht Lehrer!
+  Play a school card each turn: the teacher's patience pawn moves by its
+  patience points.  Then take its negative points, or risk a throw of 3 dice:
+  reach the risk number and you take nothing, miss it and you take twice the
+  negative points.  Your hand is refilled to 4 cards.
+  When the pawn reaches or passes a black field (every 20), a teacher card is
+  revealed: more patience, negative points everyone takes or risks, and with
+  detention everyone standing on a black field moves on to the next one.
+  The game ends at once when the pawn or a token reaches the end field; the
+  fewest negative points wins, ties share the victory.
+The screen
+  The track line shrinks the board: '|' is a black field, ']' the end field,
+  'P' the patience pawn, a digit a player's token (numbers as in the player
+  list), '*' several pieces in one place.  Your hand shows each card's
+  patience, negative points and risk number; others' hands are only counts."""
