@@ -101,3 +101,28 @@ def test_garbage_on_the_wire_does_not_stop_the_game(peers):
     log = peers.replay("Ana").with_name("Ana.p2pt.peer.log").read_text()
     assert "rejected a message from unknown sender: malformed" in log
     assert "rejected a message: 1 frames instead of 2" in log
+
+
+def test_play_against_local_bot_peers_and_reap_them(tmp_path):
+    # The README's first command, with a bot in our seat so no one has to type:
+    # `play` starts its bot peers as separate processes and ends every one of them.
+    import subprocess
+    import sys
+
+    replay = tmp_path / "me.p2pt"
+    done = subprocess.run(
+        [sys.executable, "-m", "p2ptable", "play", "pet-quartet", "--bots", "2",
+         "--bot", "random", "--name", "Me", "--replay", str(replay)],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Final scores:" in done.stdout
+    assert f"Replay saved to {replay}" in done.stdout
+    assert verify_file(replay).valid
+    # Bot peers carry "<Name> (bot)" on their command line; none may survive.
+    leftovers = subprocess.run(
+        ["pgrep", "-f", r"p2ptable join 127\.0\.0\.1:[0-9]+ .*\(bot\) --bot"],
+        capture_output=True,
+        text=True,
+    )
+    assert leftovers.stdout == ""
