@@ -25,11 +25,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from p2ptable.engine.api import Action
-from p2ptable.ui.style import Style, fit, wrap_tokens
+from p2ptable.ui.style import RECENT_LINES, Style, fit, recent_block, wrap_tokens  # noqa: F401
 from p2ptable.ui.text import name_seats
 
 WIDTH = 80
-RECENT_LINES = 6
 NAME_WIDTH = 14  # longer names are cut in the tables (in full elsewhere)
 
 VARIANT_WORDS = {"standard": "standard", "maestro": "Maestro tiles", "duet": "Duet tiles"}
@@ -244,11 +243,7 @@ def render(
     final = _final_turns(view, names)
     if final:
         lines += ["", *(st.yellow(line) for line in final)]
-    if recent:
-        lines += ["", st.bold("Recent")]
-        lines += [
-            st.dim("  " + fit(_humanize(r, view, names), WIDTH - 2)) for r in recent[-RECENT_LINES:]
-        ]
+    lines += recent_block(recent, lambda r: _humanize(r, view, names), st, WIDTH)
     lines += ["", *(st.bold(line) for line in textwrap.wrap(_now(view, names), WIDTH))]
     lines += [st.yellow(fit(line, WIDTH)) for line in status]
     return "\n".join(lines)

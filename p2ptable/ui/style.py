@@ -16,7 +16,7 @@ characters) and style the pieces afterwards, so escape codes never upset a colum
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 #: SGR parameter for each style name.
@@ -75,6 +75,20 @@ class Style:
 
     def red(self, text: str) -> str:
         return self.paint(text, "red")
+
+
+RECENT_LINES = 6
+
+
+def recent_block(
+    recent: Sequence[str], humanize: Callable[[str], str], st: Style, width: int
+) -> list[str]:
+    """The "Recent" section every game screen ends with: the last few event lines."""
+    if not recent:
+        return []
+    lines = ["", st.bold("Recent")]
+    lines += [st.dim("  " + fit(humanize(r), width - 2)) for r in recent[-RECENT_LINES:]]
+    return lines
 
 
 def strip_ansi(text: str) -> str:

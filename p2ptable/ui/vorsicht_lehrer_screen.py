@@ -34,11 +34,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from p2ptable.engine.api import Action
-from p2ptable.ui.style import Style, fit
+from p2ptable.ui.style import Style, fit, recent_block
 from p2ptable.ui.text import name_seats
 
 WIDTH = 80
-RECENT_LINES = 6
 NAME_WIDTH = 14  # longer names are cut in the tables (in full elsewhere)
 TRACK_CELLS = 50
 LABEL = "  Track  "  # the track line's label; the scale above it is indented as much
@@ -292,11 +291,7 @@ def render(
     table = _table_lines(view, names, recent)
     if table:
         lines += ["", *table]
-    if recent:
-        lines += ["", st.bold("Recent")]
-        lines += [
-            st.dim("  " + fit(name_seats(r, names), WIDTH - 2)) for r in recent[-RECENT_LINES:]
-        ]
+    lines += recent_block(recent, lambda r: name_seats(r, names), st, WIDTH)
     lines += ["", *(st.bold(line) for line in textwrap.wrap(_now(view, names), WIDTH))]
     lines += [st.yellow(fit(line, WIDTH)) for line in status]
     return "\n".join(line.rstrip() for line in lines)
