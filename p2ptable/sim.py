@@ -7,6 +7,12 @@ seat signs the result.  Each entry goes through :meth:`Ledger.append` (the same
 check a verifier and a live peer make) and is written to disk at once.  Keys,
 chains, nonce and bots all come from the seed, and Ed25519 signatures are
 deterministic, so the same seed gives a byte-identical replay.
+
+A game with hidden hands is simulated exactly as it is played between peers: with
+a sealed deck (every seat shuffles with a proof, every deal is opened with every
+seat's shares, every played card carries its reveal proof, every seat publishes
+its deck secret at the end).  The simulation's ledger reads every seat's cards, so
+each bot can be given its own seat's view.
 """
 
 from __future__ import annotations
@@ -65,6 +71,8 @@ def simulate(
         make_bot(game, kind, random.Random(sha256(b"p2ptable/sim/bot\x00", seed_bytes, bytes([i]))))
         for i, kind in enumerate(bots)
     ]
+    nonce = sha256(b"p2ptable/sim/nonce\x00", seed_bytes)[:16]
+    hidden = getattr(game, "hidden_hands", False)
     body = authoring.genesis_body(
         game.name,
         opts,
@@ -73,14 +81,15 @@ def simulate(
         [s.chain.head for s in seats],
         [s.link_public for s in seats],
         chain_len,
-        sha256(b"p2ptable/sim/nonce\x00", seed_bytes)[:16],
+        nonce,
+        [s.deck_key(nonce) for s in seats] if hidden else None,
     )
     genesis = authoring.assemble_genesis(body, [authoring.sign_genesis(body, s) for s in seats])
     path = Path(out)
     if path.exists():
         path.unlink()  # a simulation always writes a fresh file
     with LogWriter(path) as writer:
-        ledger = Ledger(genesis)
+        ledger = Ledger(genesis, readers={i: s.deck for i, s in enumerate(seats)})
         writer.append(genesis.encode())
         for _ in range(MAX_ENTRIES):
             entry = _next_entry(ledger, seats, policies)
@@ -106,6 +115,12 @@ def _next_entry(ledger: Ledger, seats: list[authoring.SeatSecrets], policies: li
     if expected.kind == "chance":
         values = {i: authoring.reveal(ledger, i, s) for i, s in enumerate(seats)}
         return authoring.chance_entry(ledger, values)
+    if expected.kind == "shuffle":
+        assert expected.seat is not None
+        return authoring.shuffle_entry(ledger, expected.seat, seats[expected.seat])
+    if expected.kind in ("open", "secrets"):
+        parts = {i: authoring.part_entry(ledger, i, s) for i, s in enumerate(seats)}
+        return authoring.bundle_entry(ledger, parts)
     if expected.kind == "result":
         body = authoring.result_body(ledger)
         sigs = tuple((i, authoring.sign_result(ledger, body, s)) for i, s in enumerate(seats))

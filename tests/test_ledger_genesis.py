@@ -859,7 +859,7 @@ def evidence_cases(ledger: Ledger, seat: int, index: int, other: Entry) -> list:
         # what an honest seat does when someone else forked the log before it.
         ([first.encode(), forked.encode()], "same position \\(index and prev\\)"),
         ([first.encode(), later.encode()], "same position"),
-        ([first.encode(), ledger.entries[index - 1].encode()], "actions by the accused seat"),
+        ([first.encode(), ledger.entries[index - 1].encode()], "parts by the accused seat"),
         ([first.encode(), Entry(other.body_bytes, ()).encode()], "not signed by the accused"),
         # The accused's valid signature, filed under another seat's number.
         (

@@ -19,6 +19,11 @@ in the style of OpenSpiel and python-chess:
   public view.  Screens, bots and messages are built from views only.
 * ``outcome(state)`` gives the scores and winners once the game is over.
 
+A game with hidden hands (``hidden_hands = True``) also implements
+:class:`HiddenHands`: its ``"deal"`` chance steps are answered by a sealed deck
+(p2ptable.sealed) instead of a shared random index, so each peer's state holds
+``None`` for every card it may not see.
+
 Nothing here does I/O, reads a clock or calls a random generator.  The replay
 format and the network session import this module; this module imports neither.
 """
@@ -202,6 +207,30 @@ class Game(Protocol[S]):
         ...
 
     def rules_notes(self) -> str: ...
+
+
+@runtime_checkable
+class HiddenHands(Protocol[S]):
+    """What a game with hidden hands adds, so that a sealed deck can carry its cards.
+
+    * ``face_down(state)``: the cards of the face-down deck as the rules see them,
+      top first; ``None`` for a card this state does not know.  When the sealed deck
+      is empty and this is not, these cards (all known) are put into it and shuffled.
+    * ``deal_from_sealed(state, card)``: resolve the pending ``"deal"`` chance step
+      with the card the sealed deck dealt: its id when this peer may see it (the
+      receiver, or anyone for a face-up draw), ``None`` otherwise.
+    * ``hand_card_played(state, seat, action)``: ``(slot, card)`` when the (legal)
+      action shows the hand card at ``slot``, claimed to be ``card``; ``None`` when
+      it shows none.  The sealed deck proves the claim.
+    """
+
+    hidden_hands: bool
+
+    def face_down(self, state: S) -> tuple[int | None, ...]: ...
+
+    def deal_from_sealed(self, state: S, card: int | None) -> S: ...
+
+    def hand_card_played(self, state: S, seat: Seat, action: Action) -> tuple[int, int] | None: ...
 
 
 def normalize_options(game: Game, seats: int, options: Mapping[str, str]) -> dict[str, str]:

@@ -10,12 +10,14 @@ the host proves it knows it too, without the code ever crossing the network:
     joiner -> host   knock     {key, nonce_j}
     host   -> joiner challenge {table, nonce_h, game, options, seats,
                                 proof_h = HMAC(K, "host"   || T)}
-    joiner -> host   join      {name, chain, link, endpoint,
+    joiner -> host   join      {name, chain, link, endpoint, deck,
                                 proof_j = HMAC(K, "joiner" || T)}
     host   -> all    roster    {table, members, genesis (empty until full)}
     host   -> joiner denied    {reason}
 
-with ``T = table || nonce_j || nonce_h || key_h || key_j``.  Every lobby frame is
+with ``T = table || nonce_j || nonce_h || key_h || key_j``.  ``deck`` is the
+joiner's sealed-deck key with its proof bound to the table id and the joiner's key
+(replay/sealed_book.py); the genesis carries it for games with hidden hands.  Every lobby frame is
 signed by its sender's key, so once admitted a key cannot be impersonated.  When
 the roster is full, it carries the genesis body, which every member rebuilds from
 the roster and checks (including that its own entry is exactly what it sent)
@@ -39,7 +41,9 @@ from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 from p2ptable.crypto.encoding import EncodingError, pack, unpack_canonical
 from p2ptable.crypto.links import is_usable_link
 from p2ptable.crypto.signing import verify_signature
+from p2ptable.engine.registry import get_game
 from p2ptable.replay import authoring
+from p2ptable.replay.sealed_book import parse_deck_key
 
 LOBBY_DOMAIN = b"p2ptable/lobby/v1\x00"
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # generated codes avoid 0/O, 1/I/L
@@ -118,6 +122,7 @@ class Member:
     chain: bytes
     link: bytes
     endpoint: str
+    deck: dict | None = None  # the deck key, with its proof (replay/sealed_book.py)
 
     def as_dict(self) -> dict:
         return {
@@ -126,12 +131,21 @@ class Member:
             "chain": self.chain,
             "link": self.link,
             "endpoint": self.endpoint,
+            "deck": self.deck,
         }
+
+
+def _hidden_hands(game: str) -> bool:
+    try:
+        return getattr(get_game(game), "hidden_hands", False)
+    except KeyError:
+        return False
 
 
 def genesis_for(
     game: str, options: dict, members: list[Member], chain_len: int, nonce: bytes
 ) -> bytes:
+    decks = [m.deck or {} for m in members] if _hidden_hands(game) else None
     return authoring.genesis_body(
         game,
         options,
@@ -141,6 +155,7 @@ def genesis_for(
         [m.link for m in members],
         chain_len,
         nonce,
+        decks,
     )
 
 
@@ -164,7 +179,14 @@ class HostLobby:
         self._pending: dict[bytes, tuple[bytes, bytes, bytes]] = {}  # ident -> nonces, key
         me = self.me
         self.members = [
-            Member(self.name, me.key.public, me.chain.head, me.link_public, self.endpoint)
+            Member(
+                self.name,
+                me.key.public,
+                me.chain.head,
+                me.link_public,
+                self.endpoint,
+                me.deck_key(self.table),
+            )
         ]
         self.idents: list[bytes] = []
         self.genesis: bytes | None = None
@@ -232,7 +254,14 @@ class HostLobby:
             return self._deny(ident, "the link key is not a usable X25519 public key")
         if any(m.key == key or m.chain == chain or m.link == link for m in self.members):
             return self._deny(ident, "key, randomness chain or link key already at the table")
-        self.members.append(Member(name, key, chain, link, endpoint))
+        deck = data.get("deck")
+        try:
+            deck_key = parse_deck_key(deck, self.table, key)
+        except ValueError as exc:
+            return self._deny(ident, f"deck key: {exc}")
+        if any(parse_deck_key(m.deck, self.table, m.key) == deck_key for m in self.members):
+            return self._deny(ident, "deck key already at the table")
+        self.members.append(Member(name, key, chain, link, endpoint, deck))
         self.idents.append(ident)
         self.log.append(f"{name} joined ({len(self.members)}/{self.seats})")
         if self.full:
@@ -312,6 +341,7 @@ class JoinerLobby:
             "chain": self.me.chain.head,
             "link": self.me.link_public,
             "endpoint": self.endpoint,
+            "deck": self.me.deck_key(table),
             "proof": _proof(shared, b"joiner", t),
         }
         self.outgoing.append(seal_lobby("join", reply, self.me))
@@ -323,7 +353,12 @@ class JoinerLobby:
             raise LobbyIgnored(f"malformed roster: {exc}") from None
         ours = [m for m in members if m.key == self.me.key.public]
         me = Member(
-            self.name, self.me.key.public, self.me.chain.head, self.me.link_public, self.endpoint
+            self.name,
+            self.me.key.public,
+            self.me.chain.head,
+            self.me.link_public,
+            self.endpoint,
+            self.me.deck_key(self.table or b""),
         )
         if ours != [me]:
             # A host that swaps our chain head or link key for its own would know

@@ -289,7 +289,7 @@ class Peer:
             # may not be reachable from here.
             host = self.members[0]
             self.members[0] = lobbies.Member(
-                host.name, host.key, host.chain, host.link, self.host_endpoint
+                host.name, host.key, host.chain, host.link, self.host_endpoint, host.deck
             )
         self.seat = next(i for i, m in enumerate(self.members) if m.key == self.secrets.key.public)
         game_id = game_id_of(body)
@@ -344,7 +344,7 @@ class Peer:
 
     def _start_session(self, genesis: Entry) -> None:
         assert self.seat is not None
-        ledger = Ledger(genesis)
+        ledger = Ledger(genesis, readers={self.seat: self.secrets.deck})
         self.replay_path = self.config.replay or default_replay_path(ledger, self.config.name)
         self.replay_path.parent.mkdir(parents=True, exist_ok=True)
         writer = LogWriter(self.replay_path, new=True)

@@ -60,20 +60,23 @@ def load_resume(replay: Path) -> Resume:
             raise ResumeError(f"entry {frames.error.index}: {frames.error.reason}")
         with open(replay, "r+b") as f:
             f.truncate(frames.good_length)
-    try:
-        ledger = Ledger(Entry.decode(frames.payloads[0]))
-        for payload in frames.payloads[1:]:
-            ledger.append(Entry.decode(payload))
-    except (InvalidEntry, MalformedEntry) as exc:
-        raise ResumeError(f"the replay does not verify: {exc}") from None
     secrets = authoring.SeatSecrets(
         SigningKey(bytes.fromhex(saved["key"])),
         HashChain(bytes.fromhex(saved["chain_secret"]), saved["chain_len"]),
         bytes.fromhex(saved["link"]),
+        int(saved["deck"], 16),
     )
     seat = saved["seat"]
-    if ledger.seats[seat].key != secrets.key.public:
-        raise ResumeError("the secrets file belongs to another game or seat")
+    try:
+        genesis = Ledger(Entry.decode(frames.payloads[0]))
+        if genesis.seats[seat].key != secrets.key.public:
+            raise ResumeError("the secrets file belongs to another game or seat")
+        # Our own hidden cards are read again as the log deals them.
+        ledger = Ledger(Entry.decode(frames.payloads[0]), readers={seat: secrets.deck})
+        for payload in frames.payloads[1:]:
+            ledger.append(Entry.decode(payload))
+    except (InvalidEntry, MalformedEntry) as exc:
+        raise ResumeError(f"the replay does not verify: {exc}") from None
     return Resume(ledger, seat, secrets, saved["endpoints"], saved["port"], replay)
 
 
@@ -92,6 +95,7 @@ def save_secrets(
         "chain_secret": secrets.chain.preimage(secrets.chain.length - 1).hex(),
         "chain_len": secrets.chain.length,
         "link": secrets.link.hex(),
+        "deck": f"{secrets.deck:064x}",
         "endpoints": endpoints,
         "port": port,
     }

@@ -1,7 +1,8 @@
 """Writing entries as a seat: what a seat holds in secret and how it signs.
 
 The ledger checks entries; this module makes them.  A seat's secrets are its
-Ed25519 key and its randomness chain.  Every function here reads the ledger only to
+Ed25519 key, its randomness chain, its link key and (for games with hidden hands)
+its deck secret.  Every function here reads the ledger only to
 learn the next index, the previous hash and what is expected, so an entry made
 here is exactly what :meth:`Ledger.append` accepts.
 """
@@ -25,16 +26,25 @@ from p2ptable.replay.entries import (
     signed_message,
 )
 from p2ptable.replay.ledger import Ledger
+from p2ptable.replay.sealed_book import make_deck_key, sealed_rand
+from p2ptable.sealed.group import N as _ORDER
 
 
 @dataclass
 class SeatSecrets:
-    """What one seat keeps to itself: its signing key, its randomness chain and
-    its X25519 link key (for authenticating wire frames, crypto/links.py)."""
+    """What one seat keeps to itself: its signing key, its randomness chain, its
+    X25519 link key (for authenticating wire frames, crypto/links.py) and its deck
+    secret (a secp256k1 scalar for sealed decks, replay/sealed_book.py)."""
 
     key: SigningKey
     chain: HashChain
     link: bytes
+    deck: int
+
+    def deck_key(self, nonce: bytes) -> dict:
+        """The genesis ``deck`` field for this seat at the table with ``nonce``."""
+        rand = sealed_rand(self.deck, nonce, self.key.public, "deck-key")
+        return make_deck_key(nonce, self.key.public, self.deck, rand)
 
     @property
     def link_public(self) -> bytes:
@@ -45,7 +55,8 @@ class SeatSecrets:
         import secrets
 
         chain = HashChain(secrets.token_bytes(32), chain_len)
-        return cls(SigningKey.generate(), chain, secrets.token_bytes(32))
+        deck = 1 + secrets.randbelow(_ORDER - 1)
+        return cls(SigningKey.generate(), chain, secrets.token_bytes(32), deck)
 
     @classmethod
     def from_seed(cls, seed: bytes, seat: int, chain_len: int = DEFAULT_LENGTH) -> SeatSecrets:
@@ -53,7 +64,10 @@ class SeatSecrets:
         key = SigningKey(sha256(b"p2ptable/sim/key\x00", seed, bytes([seat])))
         chain = HashChain(sha256(b"p2ptable/sim/chain\x00", seed, bytes([seat])), chain_len)
         link = sha256(b"p2ptable/sim/link\x00", seed, bytes([seat]))
-        return cls(key, chain, link)
+        deck = 1 + int.from_bytes(sha256(b"p2ptable/sim/deck\x00", seed, bytes([seat]))) % (
+            _ORDER - 1
+        )
+        return cls(key, chain, link, deck)
 
 
 def genesis_body(
@@ -65,11 +79,16 @@ def genesis_body(
     links: Sequence[bytes],
     chain_len: int,
     nonce: bytes,
+    decks: Sequence[dict] | None = None,
 ) -> bytes:
+    """``decks``: each seat's deck key field (``SeatSecrets.deck_key``), for games
+    with hidden hands only."""
     seats = [
         {"name": name, "key": key, "chain": head, "link": link}
         for name, key, head, link in zip(names, keys, chain_heads, links, strict=True)
     ]
+    for seat, deck in zip(seats, decks or (), strict=decks is not None):
+        seat["deck"] = deck
     return make_body(
         t="genesis",
         protocol=PROTOCOL,
@@ -90,11 +109,54 @@ def assemble_genesis(body_bytes: bytes, signatures: Sequence[bytes]) -> Entry:
     return Entry(body_bytes, tuple(enumerate(signatures)))
 
 
+def _rand(ledger: Ledger, secrets: SeatSecrets, purpose: str):
+    return sealed_rand(secrets.deck, ledger.game_id, ledger.head, purpose)
+
+
 def action_entry(ledger: Ledger, seat: int, secrets: SeatSecrets, action: Action) -> Entry:
-    body = make_body(
-        t="action", i=ledger.next_index, prev=ledger.head, seat=seat, action=action.text
-    )
+    """Our action, with the proof of the hand card it plays in a hidden-hand game."""
+    fields = dict(t="action", i=ledger.next_index, prev=ledger.head, seat=seat, action=action.text)
+    if ledger.book is not None:
+        shown = ledger.game.hand_card_played(ledger.state, seat, action)
+        if shown is not None:
+            rand = _rand(ledger, secrets, "reveal")
+            fields["reveal"] = ledger.book.make_reveal(seat, secrets.deck, shown[0], rand)
+    return sign_body(ledger.game_id, make_body(**fields), {seat: secrets.key})
+
+
+def shuffle_entry(ledger: Ledger, seat: int, secrets: SeatSecrets) -> Entry:
+    """Our shuffle of the sealed deck, with its proof, when the ledger expects it."""
+    expected = ledger.expected()
+    if expected.kind != "shuffle" or expected.seat != seat or ledger.book is None:
+        raise ValueError(f"seat {seat} is not to shuffle (expected {expected.kind})")
+    msg = ledger.book.make_shuffle(seat, _rand(ledger, secrets, "shuffle"))
+    body = make_body(t="shuffle", i=ledger.next_index, prev=ledger.head, seat=seat, msg=msg)
     return sign_body(ledger.game_id, body, {seat: secrets.key})
+
+
+def part_entry(ledger: Ledger, seat: int, secrets: SeatSecrets) -> Entry:
+    """Our signed part (shares or secret) of the open or secrets entry expected next."""
+    expected = ledger.expected()
+    if expected.kind not in ("open", "secrets") or ledger.book is None:
+        raise ValueError(f"no open or secrets entry is pending (expected {expected.kind})")
+    rand = _rand(ledger, secrets, expected.kind)
+    msg = ledger.book.make_part(expected.kind, expected.seat, seat, secrets.deck, rand)
+    body = make_body(t="part", i=ledger.next_index, prev=ledger.head, seat=seat, msg=msg)
+    return sign_body(ledger.game_id, body, {seat: secrets.key})
+
+
+def bundle_entry(ledger: Ledger, parts: Mapping[int, Entry]) -> Entry:
+    """Every seat's part (checked) bundled into the open or secrets entry, unsigned."""
+    expected = ledger.expected()
+    if set(parts) != set(range(len(ledger.seats))):
+        raise ValueError("a bundle needs the part of every seat")
+    body = make_body(
+        t=expected.kind,
+        i=ledger.next_index,
+        prev=ledger.head,
+        parts=[parts[s].body["msg"] for s in sorted(parts)],
+    )
+    return Entry(body, ())
 
 
 def reveal(ledger: Ledger, seat: int, secrets: SeatSecrets) -> bytes:

@@ -11,11 +11,13 @@ An entry is ``[body, sigs]`` encoded with canonical msgpack (protocol/replay.md)
 The entry's hash is SHA-256 of its full encoding, and every entry after the genesis
 carries the previous entry's hash in ``prev``, so the log is a hash chain.
 
-Signatures are over ``SIG_DOMAIN || game_id || body`` (genesis, actions, results,
-aborts).  A chance entry carries no signature: it holds every seat's next
-hash-chain value, and a value that hashes to the seat's previous one could only
-have come from that seat (its chain head is in the signed genesis), so the chain,
-not a signature, authenticates it.  The game id is
+Signatures are over ``SIG_DOMAIN || game_id || body`` (genesis, actions, shuffles,
+results, aborts, and the ``part`` bodies that travel on the wire but are bundled
+into ``open`` and ``secrets`` entries, see replay/sealed_book.py).  A chance entry
+carries no signature: it holds every seat's next hash-chain value, and a value
+that hashes to the seat's previous one could only have come from that seat (its
+chain head is in the signed genesis), so the chain, not a signature,
+authenticates it.  The game id is
 ``SHA-256(GAME_ID_DOMAIN || genesis body)``.
 """
 
@@ -32,8 +34,8 @@ PROTOCOL = "p2ptable/1"
 SIG_DOMAIN = b"p2ptable/sig/v1\x00"
 GAME_ID_DOMAIN = b"p2ptable/game-id/v1\x00"
 
-KINDS = ("genesis", "action", "chance", "result", "abort")
-ABORT_REASONS = ("equivocation", "withheld", "abandoned")
+KINDS = ("genesis", "action", "chance", "shuffle", "open", "secrets", "result", "abort")
+ABORT_REASONS = ("equivocation", "cheated", "withheld", "abandoned")
 
 
 class MalformedEntry(ValueError):
@@ -112,6 +114,10 @@ _SHAPES: dict[str, dict[str, Any]] = {
         "nonce": bytes,
     },
     "action": {"t": str, "i": int, "prev": bytes, "seat": int, "action": str},
+    "shuffle": {"t": str, "i": int, "prev": bytes, "seat": int, "msg": dict},
+    "open": {"t": str, "i": int, "prev": bytes, "parts": list},
+    "secrets": {"t": str, "i": int, "prev": bytes, "parts": list},
+    "part": {"t": str, "i": int, "prev": bytes, "seat": int, "msg": dict},
     "chance": {
         "t": str,
         "i": int,
@@ -134,13 +140,19 @@ _SHAPES: dict[str, dict[str, Any]] = {
 }
 
 
+# Fields a kind may carry or leave out (absent rather than empty, so old logs stay
+# byte-identical): the proof that a played hand card is the one claimed.
+_OPTIONAL: dict[str, dict[str, Any]] = {"action": {"reveal": dict}}
+
+
 def check_body_shape(body: Any) -> None:
     """Raise MalformedEntry unless ``body`` has exactly the fields of its kind."""
     if not isinstance(body, dict) or body.get("t") not in _SHAPES:
         raise MalformedEntry(
             f"unknown entry kind {body.get('t') if isinstance(body, dict) else body!r}"
         )
-    shape = _SHAPES[body["t"]]
+    optional = {k: v for k, v in _OPTIONAL.get(body["t"], {}).items() if k in body}
+    shape = {**_SHAPES[body["t"]], **optional}
     if set(body) != set(shape):
         missing = sorted(set(shape) - set(body))
         extra = sorted(set(body) - set(shape))

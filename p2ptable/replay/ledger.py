@@ -16,6 +16,10 @@ rules say               next entry                                   signed by
 after ``result``        nothing                                      -
 ======================  ===========================================  ==============
 
+A game with hidden hands answers its ``"deal"`` chance steps from a sealed deck
+instead, with ``shuffle``, ``open`` and ``secrets`` entries and a ``reveal`` proof in
+the actions that play a hand card: ``replay/sealed_book.py`` has that table.
+
 :meth:`Ledger.append` checks, in order: the frame decodes, the index and the hash
 link, the kind and author against ``expected()``, the signature(s), then the
 content (legal action, preimages on their chains, the re-derived chance outcome,
@@ -30,6 +34,7 @@ The same class validates entries arriving from peers in a live game.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,6 +56,7 @@ from p2ptable.engine.api import (
 from p2ptable.engine.registry import get_game
 from p2ptable.randomness.chain import check_preimage
 from p2ptable.randomness.derive import derive_outcome
+from p2ptable.replay import evidence as evidence_rules
 from p2ptable.replay.entries import (
     PROTOCOL,
     Entry,
@@ -58,6 +64,8 @@ from p2ptable.replay.entries import (
     game_id_of,
     signed_message,
 )
+from p2ptable.replay.sealed_book import SealedBook, parse_deck_key
+from p2ptable.sealed.errors import SealedDeckError
 
 MAX_SEAT_NAME = 32
 MAX_CHAIN_LEN = 1 << 16
@@ -80,6 +88,7 @@ class SeatInfo:
     key: bytes
     chain_head: bytes
     link: bytes  # X25519 public key for authenticating wire frames (crypto/links.py)
+    deck: Any = None  # the genesis deck key field, for games with hidden hands
 
 
 @dataclass(frozen=True)
@@ -87,7 +96,7 @@ class Expected:
     """What the next entry must be: ``kind`` and, for an action, the ``seat``;
     for a chance entry the ``step`` and its number; for a result the ``outcome``."""
 
-    kind: str  # "action" | "chance" | "result" | "none"
+    kind: str  # "action" | "chance" | "shuffle" | "open" | "secrets" | "result" | "none"
     seat: int | None = None
     chance: ChanceStep | None = None
     step_number: int | None = None
@@ -127,7 +136,9 @@ def _genesis_error(reason: str) -> InvalidEntry:
 class Ledger:
     """A validated log and the game state it leads to."""
 
-    def __init__(self, genesis: Entry) -> None:
+    def __init__(self, genesis: Entry, readers: Mapping[int, int] | None = None) -> None:
+        """``readers`` (seat -> deck secret) are the seats whose hidden cards this
+        ledger may read: a peer's own seat, or every seat for an audit."""
         try:
             body = genesis.body
         except MalformedEntry as exc:
@@ -158,6 +169,7 @@ class Ledger:
         self.options = options
         self.chain_len = body["chain_len"]
         self.game_id = game_id_of(genesis.body_bytes)
+        self.book = self._sealed_book(body["nonce"], readers)
         message = signed_message(self.game_id, genesis.body_bytes)
         if [seat for seat, _ in genesis.sigs] != list(range(n)):
             raise _genesis_error("needs exactly one signature from each seat, in seat order")
@@ -167,11 +179,34 @@ class Ledger:
         self.entries: list[Entry] = [genesis]
         self.hashes: list[bytes] = [genesis.hash]
         self.state: Any = state
+        if self.book is not None:
+            self.book.fill(self.game.face_down(state))
         self.chain_tips: list[bytes] = [s.chain_head for s in self.seats]
         self.chance_steps = 0
         self.result: Outcome | None = None
         self.stopped: Stopped | None = None
         self._expected: tuple[int, Expected] | None = None
+
+    def _sealed_book(self, nonce: bytes, readers: Mapping[int, int] | None) -> SealedBook | None:
+        hidden = getattr(self.game, "hidden_hands", False)
+        if not hidden:
+            if any(seat.deck is not None for seat in self.seats):
+                raise _genesis_error(f"{self.game.name} has no hidden hands: no deck keys")
+            return None
+        keys = []
+        for number, seat in enumerate(self.seats):
+            if seat.deck is None:
+                raise _genesis_error(
+                    f"seat {number} has no deck key ({self.game.name} deals hidden hands)"
+                )
+            try:
+                keys.append(parse_deck_key(seat.deck, nonce, seat.key))
+            except ValueError as exc:
+                raise _genesis_error(f"seat {number} deck key: {exc}") from None
+        try:
+            return SealedBook(self.game_id, keys, readers)
+        except ValueError as exc:
+            raise _genesis_error(str(exc)) from None
 
     # -- what comes next -------------------------------------------------------
 
@@ -204,9 +239,18 @@ class Ledger:
             return Expected("action", seat=decision.seat)
         if isinstance(decision, Simultaneous):
             return Expected("action", seat=min(decision.seats))
+        book = self.book
         if isinstance(decision, Chance):
-            return Expected("chance", chance=decision.step, step_number=self.chance_steps)
+            step = decision.step
+            if book is not None and step.kind == "deal":
+                shuffler = book.next_shuffler()
+                if shuffler is not None:
+                    return Expected("shuffle", seat=shuffler, chance=step)
+                return Expected("open", seat=step.seat, chance=step)
+            return Expected("chance", chance=step, step_number=self.chance_steps)
         if isinstance(decision, GameOver):
+            if book is not None and book.secrets is None:
+                return Expected("secrets")
             return Expected("result", outcome=self.game.outcome(self.state))
         raise TypeError(f"unknown decision {decision!r}")  # pragma: no cover
 
@@ -239,7 +283,14 @@ class Ledger:
             raise InvalidEntry(index, "entry after the game's result")
         if body["t"] != expected.kind:
             raise InvalidEntry(index, f"expected a {expected.kind} entry, found {body['t']}")
-        handler = {"action": self._action, "chance": self._chance, "result": self._result}
+        handler = {
+            "action": self._action,
+            "chance": self._chance,
+            "shuffle": self._shuffle,
+            "open": self._open,
+            "secrets": self._secrets,
+            "result": self._result,
+        }
         applied = handler[body["t"]](index, entry, body, expected)
         self.entries.append(entry)
         self.hashes.append(entry.hash)
@@ -264,10 +315,65 @@ class Ledger:
             new_state = self.game.apply(self.state, seat, action)
         except (ValueError, IllegalAction) as exc:
             raise InvalidEntry(index, f"illegal action {body['action']!r}: {exc}", seat) from None
+        shown = None if self.book is None else self.game.hand_card_played(self.state, seat, action)
+        if shown is None and "reveal" in body:
+            raise InvalidEntry(index, "carries a reveal but plays no hand card", seat)
+        if shown is not None:
+            if "reveal" not in body:
+                why = f"plays a hand card without its proof: {action.text}"
+                raise InvalidEntry(index, why, seat)
+            assert self.book is not None
+            try:
+                self.book.apply_reveal(seat, shown[0], shown[1], body["reveal"])
+            except SealedDeckError as exc:
+                why = f"reveal of {action.text!r}: {exc.reason}"
+                raise InvalidEntry(index, why, seat) from None
         # Describe only once the action is known to be legal (describe may assume it).
         text = self.game.describe(self.state, seat, action)
-        self.state = new_state
+        self._set_state(new_state)
         return Applied(index, "action", seat, text)
+
+    def _set_state(self, state: Any) -> None:
+        self.state = state
+        if self.book is not None:
+            self.book.fill(self.game.face_down(state))
+
+    def _shuffle(self, index: int, entry: Entry, body: dict, expected: Expected) -> Applied:
+        seat = body["seat"]
+        if seat != expected.seat:
+            raise InvalidEntry(index, f"seat {seat} shuffled out of turn (seat {expected.seat})")
+        self._check_single_sig(index, entry, seat)
+        assert self.book is not None
+        try:
+            self.book.apply_shuffle(seat, body["msg"])
+        except SealedDeckError as exc:
+            raise InvalidEntry(index, exc.reason, seat) from None
+        cards = len(self.book.state.deck)
+        return Applied(index, "shuffle", seat, f"shuffles the deck ({cards} cards, proved)")
+
+    def _open(self, index: int, entry: Entry, body: dict, expected: Expected) -> Applied:
+        if entry.sigs:
+            raise InvalidEntry(index, "an open entry carries no signatures (its proofs prove it)")
+        assert self.book is not None
+        try:
+            dealt = self.book.apply_open(expected.seat, body["parts"])
+        except SealedDeckError as exc:
+            who = "" if exc.seat is None else f"the part of seat {exc.seat}: "
+            raise InvalidEntry(index, f"{who}{exc.reason}") from None
+        self._set_state(self.game.deal_from_sealed(self.state, dealt.card))
+        if dealt.to is None:
+            return Applied(index, "open", None, f"a card is drawn face up: {dealt.card}")
+        return Applied(index, "open", dealt.to, f"a card is dealt to {self.seats[dealt.to].name}")
+
+    def _secrets(self, index: int, entry: Entry, body: dict, expected: Expected) -> Applied:
+        if entry.sigs:
+            raise InvalidEntry(index, "a secrets entry carries no signatures (keys prove it)")
+        assert self.book is not None
+        try:
+            self.book.apply_secrets(body["parts"])
+        except SealedDeckError as exc:
+            raise InvalidEntry(index, exc.reason) from None
+        return Applied(index, "secrets", None, "every seat shows its deck secret for the audit")
 
     def _chance(self, index: int, entry: Entry, body: dict, expected: Expected) -> Applied:
         step, number = expected.chance, expected.step_number
@@ -295,7 +401,7 @@ class Ledger:
                 index, f"recorded outcome {body['outcome']} != derived {list(outcome)}"
             )
         text = self.game.describe_chance(self.state, outcome)
-        self.state = self.game.resolve(self.state, outcome)
+        self._set_state(self.game.resolve(self.state, outcome))
         self.chain_tips = list(pre)
         self.chance_steps += 1
         return Applied(index, "chance", step.seat, text)
@@ -335,12 +441,14 @@ class Ledger:
         evidence = body["evidence"]
         if reason == "equivocation":
             self.check_equivocation(culprit, evidence, detector, index)
+        elif reason == "cheated":
+            self.check_cheat(culprit, evidence, detector, index)
         elif reason in ("withheld", "abandoned"):
             if evidence:
                 raise InvalidEntry(index, f"a {reason} abort carries no evidence", detector)
         else:
             raise InvalidEntry(index, f"unknown abort reason {reason!r}", detector)
-        proved = reason == "equivocation"
+        proved = reason in ("equivocation", "cheated")
         self.stopped = Stopped(index, reason, culprit, detector, body["detail"], proved)
         name = self.seats[culprit].name
         how = "proved by signed evidence" if proved else f"reported by seat {detector}"
@@ -350,40 +458,45 @@ class Ledger:
         self, culprit: int, evidence: list, detector: int, index: int | None = None
     ) -> None:
         """Raise InvalidEntry unless ``evidence`` proves that ``culprit`` signed two
-        different actions for one earlier position (the rule for abort entries)."""
-        index = self.next_index if index is None else index
+        different entries for one position (see replay/evidence.py)."""
+        evidence_rules.check_equivocation(self, culprit, evidence, detector, index)
 
-        def bad(why: str) -> InvalidEntry:
-            return InvalidEntry(index, f"equivocation evidence rejected: {why}", detector)
+    def check_cheat(
+        self, culprit: int, evidence: list, detector: int, index: int | None = None
+    ) -> None:
+        """Raise InvalidEntry unless ``evidence`` is a message signed by ``culprit``
+        for this position that fails its check (see replay/evidence.py)."""
+        evidence_rules.check_cheat(self, culprit, evidence, detector, index)
 
-        if len(evidence) != 2 or not all(isinstance(e, bytes) for e in evidence):
-            raise bad("needs two encoded entries")
+    def rejection(self, entry: Entry) -> InvalidEntry | None:
+        """Why ``entry`` would be refused as the next entry (None: it would be
+        accepted).  The ledger is left exactly as it was."""
+        saved = dict(self.__dict__)
+        book = None if self.book is None else (self.book.state, self.book.secrets)
+        size = len(self.entries)
         try:
-            first, second = (Entry.decode(e) for e in evidence)
-        except MalformedEntry as exc:
-            raise bad(str(exc)) from None
-        if first.body_bytes == second.body_bytes:
-            raise bad("the two entries say the same thing")
-        for e in (first, second):
-            body = e.body
-            if body["t"] != "action" or body["seat"] != culprit:
-                raise bad("both entries must be actions by the accused seat")
-            if (body["i"], body["prev"]) != (first.body["i"], first.body["prev"]):
-                raise bad("both entries must be for the same position (index and prev)")
-            if body["i"] >= index:
-                raise bad("the entries must be for an earlier position")
-            signed = signed_message(self.game_id, e.body_bytes)
-            if [seat for seat, _ in e.sigs] != [culprit] or not verify_signature(
-                self.seats[culprit].key, e.sigs[0][1], signed
-            ):
-                raise bad("an entry is not signed by the accused seat")
+            self.append(entry)
+        except InvalidEntry as exc:
+            return exc
+        finally:
+            del self.entries[size:]
+            del self.hashes[size:]
+            self.__dict__.update(saved)
+            if self.book is not None and book is not None:
+                self.book.state, self.book.secrets = book
+        return None
+
+
+_SEAT_FIELDS = {"name", "key", "chain", "link"}
 
 
 def _parse_seats(raw: list) -> list[SeatInfo]:
     seats = []
     for number, item in enumerate(raw):
-        if not (isinstance(item, dict) and set(item) == {"name", "key", "chain", "link"}):
-            raise _genesis_error(f"seat {number} must have exactly name, key, chain and link")
+        if not (isinstance(item, dict) and set(item) - {"deck"} == _SEAT_FIELDS):
+            raise _genesis_error(
+                f"seat {number} must have exactly name, key, chain and link (and deck)"
+            )
         name, key, chain, link = item["name"], item["key"], item["chain"], item["link"]
         if not (isinstance(name, str) and 0 < len(name) <= MAX_SEAT_NAME and name.isprintable()):
             raise _genesis_error(f"seat {number} name must be 1..{MAX_SEAT_NAME} printable chars")
@@ -395,7 +508,7 @@ def _parse_seats(raw: list) -> list[SeatInfo]:
             raise _genesis_error(f"seat {number} link key must be 32 bytes")
         if not is_usable_link(link):
             raise _genesis_error(f"seat {number} link key is a low-order point (unusable)")
-        seats.append(SeatInfo(name, key, chain, link))
+        seats.append(SeatInfo(name, key, chain, link, item.get("deck")))
     if len({s.key for s in seats}) != len(seats):
         raise _genesis_error("two seats share a public key")
     if len({s.link for s in seats}) != len(seats):

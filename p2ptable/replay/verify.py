@@ -4,6 +4,13 @@ The report says whether the file is valid and, if not, the first bad entry's ind
 the reason and the seat whose signature is on the bad content (the cheater), when
 that can be proved.  Everything before the bad entry was checked and is reported
 (the final public state is the state after the last good entry).
+
+A game with hidden hands is checked twice.  The first pass knows no secret: every
+deal and every played card is checked by its proofs alone, exactly as a peer
+checks another seat's.  When the log holds the seats' deck secrets (the
+``secrets`` entry at the end), a second pass, the audit, replays it reading every
+seat's cards as they are dealt, so every rule is re-checked with every hand known
+and :func:`audit_states` can show every hand at every moment.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ class VerifyReport:
     final: dict[str, Any] | None = None
     error: dict[str, Any] | None = None
     stopped: dict[str, Any] | None = None
+    audited: bool | None = None  # hidden hands: re-checked with every seat's secret
     events: list[Applied] = field(default_factory=list)
     ledger: Ledger | None = None
 
@@ -45,6 +53,8 @@ class VerifyReport:
             data["error"] = self.error
         if self.stopped is not None:
             data["stopped"] = self.stopped
+        if self.audited is not None:
+            data["audited"] = self.audited
         return data
 
 
@@ -97,6 +107,12 @@ def _verify(data: bytes, report: VerifyReport) -> VerifyReport:
             raise InvalidEntry(
                 ledger.next_index, "the log ends before the game is over (no result entry)"
             )
+        if ledger.book is not None:
+            report.audited = False
+            if ledger.book.secrets is not None:
+                for _ in audit_states(frames.payloads, ledger.book.secrets):
+                    pass
+                report.audited = True
     except InvalidEntry as exc:
         report.error = {"entry": exc.index, "reason": exc.reason, "culprit": exc.culprit}
         if exc.culprit is not None and report.seats:
@@ -104,6 +120,19 @@ def _verify(data: bytes, report: VerifyReport) -> VerifyReport:
         return report
     report.valid = True
     return report
+
+
+def audit_states(payloads: list[bytes], secrets: tuple[int, ...]):
+    """Replay a log reading every seat's hidden cards: yields (Applied, ledger)
+    after each entry; InvalidEntry if anything fails with every hand known."""
+    ledger = Ledger(Entry.decode(payloads[0]), readers=dict(enumerate(secrets)))
+    for payload in payloads[1:]:
+        try:
+            applied = ledger.append(Entry.decode(payload))
+        except InvalidEntry as exc:
+            why = f"audit with every secret: {exc.reason}"
+            raise InvalidEntry(exc.index, why, exc.culprit) from None
+        yield applied, ledger
 
 
 def _replay(payloads: list[bytes], report: VerifyReport) -> Ledger:

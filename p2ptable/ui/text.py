@@ -20,10 +20,12 @@ def event_line(applied: Applied, ledger: Ledger) -> str:
     """One narrative line: index, who, what."""
     names = [s.name for s in ledger.seats]
     text = name_seats(applied.text, names)
-    if applied.kind in ("result", "abort"):
+    if applied.kind in ("result", "abort", "secrets"):
         return f"{applied.index:5d}  {applied.kind:<9} {text}"
-    if applied.kind == "chance":
-        return f"{applied.index:5d}  chance    {text}"
+    if applied.kind == "chance" or applied.seat is None:
+        return f"{applied.index:5d}  {applied.kind:<9} {text}"
+    if applied.kind == "open":  # a deal: the line names the receiver already
+        return f"{applied.index:5d}  deal      {text}"
     return f"{applied.index:5d}  {names[applied.seat]:<9} {text}"
 
 
@@ -62,6 +64,14 @@ def verify_summary(path: str, report: VerifyReport) -> str:
         scores = ", ".join(f"{n} {s}" for n, s in zip(names, report.result["scores"], strict=True))
         winners = " and ".join(names[w] for w in report.result["winners"])
         lines.append(f"result:  {scores}; winner: {winners}")
+    if report.audited is not None:
+        lines.append(
+            "hidden:  every shuffle, deal and played card proved; audited with every "
+            "seat's secret, every hand at every moment re-checked"
+            if report.audited
+            else "hidden:  every shuffle, deal and played card proved (no audit: "
+            "the seats' secrets are not in the log)"
+        )
     if report.valid:
         lines.append(f"{path}: VALID — every signature, random value and rule checks out.")
     else:

@@ -24,8 +24,7 @@ class VorsichtLehrer:
 
     name = "vorsicht-lehrer"
     title = "Vorsicht Lehrer!"
-    # Hands are dealt by commit-reveal chance for now, which every peer could
-    # compute: fine for one-process simulations, not for play between people.
+    # Between peers, hands are dealt from a sealed deck (engine.api.HiddenHands).
     hidden_hands = True
     min_seats = 2
     max_seats = 6
@@ -66,6 +65,17 @@ class VorsichtLehrer:
 
     def describe_chance(self, state: VorsichtLehrerState, outcome: tuple[int, ...]) -> str:
         return views.describe_chance(state, outcome)
+
+    def face_down(self, state: VorsichtLehrerState) -> tuple[int | None, ...]:
+        return state.deck
+
+    def deal_from_sealed(self, state: VorsichtLehrerState, card: int | None) -> VorsichtLehrerState:
+        return rules.deal_from_sealed(state, card)
+
+    def hand_card_played(
+        self, state: VorsichtLehrerState, seat: int, action: Action
+    ) -> tuple[int, int] | None:
+        return rules.hand_card_played(state, seat, action)
 
     def rules_notes(self) -> str:
         return Path(__file__).with_name("RULES.md").read_text(encoding="utf-8")

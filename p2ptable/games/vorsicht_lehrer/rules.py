@@ -10,8 +10,9 @@ them all.  A game runs:
    know ages, so a fair roll over the seats picks the first player.
 2. ``setup-deal`` (chance, once per card): 4 cards to each seat, one at a time in seat
    order from the first player.  Every deal is ``ChanceStep("deal", "deal", (cards
-   left,), seat=s)`` whose outcome indexes the *sorted* deck.  With sealed decks the
-   same step will be answered by a sealed deal instead; the rules do not change.
+   left,), seat=s)``.  In a one-process simulation its outcome indexes the *sorted*
+   deck; between peers a sealed deck answers it instead (``deal_from_sealed``), and
+   the deck becomes face-down cards (``None``) that no state can name.
 3. A turn, for ``current``:
 
    ``turn``       the seat plays ``play <slot> <card>``: it names the card it plays
@@ -42,9 +43,9 @@ the earlier seats' choices and throws, so a sequence of ordinary ``Turn`` decisi
 from the engine, the log or the network.
 
 A played card is checked as a *claim*: ``play <slot> <card>`` is accepted when the
-slot exists and the card at that slot, if this state knows it, is that card.  Every
-state knows every card for now; with sealed decks other peers will hold ``None`` for
-cards they cannot see and will check the claim by a proof instead.
+slot exists and the card at that slot, if this state knows it, is that card.  With
+sealed decks other peers hold ``None`` for the cards they cannot see, and the sealed
+deck's reveal proof checks the claim (``hand_card_played`` tells it what to check).
 
 Nothing here draws a random number, prints or reads a clock.
 """
@@ -106,10 +107,37 @@ def _deal(s: State, seat: int, index: int) -> State:
     return s.with_hand(seat, (*s.hands[seat], card))
 
 
-def _resolve_setup_deal(s: State, outcome: tuple[int, ...]) -> State:
-    s = _deal(s, s.dealing[0], outcome[0])
+def _deal_face_down(s: State, seat: int, card: int | None) -> State:
+    """The top card of the sealed deck goes to ``seat``: this state learns it only if
+    it may see it (``card``), and the deck is now cards nobody can name."""
+    s = replace(s, deck=(None,) * (len(s.deck) - 1))
+    return s.with_hand(seat, (*s.hands[seat], card))
+
+
+def _after_setup_deal(s: State) -> State:
     s = replace(s, dealing=s.dealing[1:])
     return s if s.dealing else _start_turn(s, s.current)
+
+
+def _resolve_setup_deal(s: State, outcome: tuple[int, ...]) -> State:
+    return _after_setup_deal(_deal(s, s.dealing[0], outcome[0]))
+
+
+def deal_from_sealed(s: State, card: int | None) -> State:
+    """Resolve the pending deal with the sealed deck's card (None: not ours to see)."""
+    if s.phase == "setup-deal":
+        return _after_setup_deal(_deal_face_down(s, s.dealing[0], card))
+    if s.phase == "refill":
+        assert s.current is not None
+        return _after_refill(_deal_face_down(s, s.current, card))
+    raise ValueError(f"no deal is pending in phase {s.phase!r}")
+
+
+def hand_card_played(s: State, seat: int, action: Action) -> tuple[int, int] | None:
+    """``(slot, card)`` for ``play <slot> <card>``: the claim the sealed deck proves."""
+    if action.verb == "play" and len(action.args) == 2:
+        return action.args[0], action.args[1]
+    return None
 
 
 # -- a turn -----------------------------------------------------------------------------
@@ -195,7 +223,7 @@ def _to_refill(s: State) -> State:
     assert s.current is not None
     if len(s.hands[s.current]) >= HAND_SIZE:
         return _after_refill(s)
-    if not s.deck:
+    if not s.deck:  # the discards, face up and known, become the new deck
         s = replace(s, deck=s.discard, discard=())
     return replace(s, phase="refill")
 

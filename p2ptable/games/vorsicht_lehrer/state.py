@@ -6,10 +6,11 @@ Cards are ids (see ``cards.py``).  The school deck, the school discards and the
 teacher deck are *sorted* tuples: they have no order until a card is dealt or drawn,
 which is a chance step whose outcome is an index into the sorted pile (exactly as
 likely as the top card of a shuffled deck).  A hand is a tuple of card ids in the
-order the cards were dealt; ``None`` stands for a card this state does not know (the
-placeholder sealed decks will need for other players' cards; in this version every
-state knows every card).  The teacher discards keep the order they were revealed in,
-since they lie face up.
+order the cards were dealt; ``None`` stands for a card this state does not know.  In a
+one-process simulation every state knows every card; between peers the school deck is
+sealed (``p2ptable.sealed``): once dealing starts, the deck is face-down ``None``
+cards and other players' hand cards are ``None`` until played.  The teacher discards
+keep the order they were revealed in, since they lie face up.
 
 The score track runs from 0 to ``track`` (the "Vorsicht Lehrer!" end field); the black
 marker fields are every ``MARKER_STEP`` points below it.  ``tokens[s]`` is seat s's
@@ -54,7 +55,7 @@ class VorsichtLehrerState:
     seats: int
     track: int
     phase: str
-    deck: tuple[int, ...]
+    deck: tuple[int | None, ...]
     hands: tuple[tuple[int | None, ...], ...]
     tokens: tuple[int, ...]
     teacher_deck: tuple[int, ...]

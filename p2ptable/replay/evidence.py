@@ -1,0 +1,127 @@
+"""Evidence against a seat: the signed messages an ``abort`` entry carries.
+
+How it works
+------------
+An abort names a culprit, and every verifier re-checks its evidence against the
+log up to the abort, so the accusation holds on every machine or nowhere:
+
+==============  ===================================================================
+reason          evidence, and what makes it proof
+==============  ===================================================================
+equivocation    two different bodies signed by the culprit for one position (same
+                index and previous hash): two actions, two shuffles or two parts.
+                Honest seats make one message per position (sealed messages draw
+                their randomness from the position, replay/sealed_book.py).
+cheated         one body signed by the culprit for *this* position that fails its
+                check: an entry the ledger refuses with the culprit named (an
+                illegal move, a bad shuffle, a false reveal), or a ``part`` of an
+                ``open``/``secrets`` entry whose share proof or secret is wrong.
+==============  ===================================================================
+
+Withholding and abandoning carry no evidence (absence cannot be signed): they are
+the detecting seat's signed account, and ``verify`` reports them as such.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from p2ptable.crypto.signing import verify_signature
+from p2ptable.replay.entries import Entry, MalformedEntry, signed_message
+from p2ptable.sealed.errors import SealedDeckError
+
+if TYPE_CHECKING:
+    from p2ptable.replay.ledger import Ledger
+
+SIGNED_KINDS = ("action", "shuffle", "part")
+
+
+def _signed_by(ledger: Ledger, entry: Entry, culprit: int) -> bool:
+    if [seat for seat, _ in entry.sigs] != [culprit]:
+        return False
+    message = signed_message(ledger.game_id, entry.body_bytes)
+    return verify_signature(ledger.seats[culprit].key, entry.sigs[0][1], message)
+
+
+def check_equivocation(
+    ledger: Ledger, culprit: int, evidence: list, detector: int, index: int | None = None
+) -> None:
+    from p2ptable.replay.ledger import InvalidEntry
+
+    index = ledger.next_index if index is None else index
+
+    def bad(why: str) -> InvalidEntry:
+        return InvalidEntry(index, f"equivocation evidence rejected: {why}", detector)
+
+    if len(evidence) != 2 or not all(isinstance(e, bytes) for e in evidence):
+        raise bad("needs two encoded entries")
+    try:
+        first, second = (Entry.decode(e) for e in evidence)
+    except MalformedEntry as exc:
+        raise bad(str(exc)) from None
+    if first.body_bytes == second.body_bytes:
+        raise bad("the two entries say the same thing")
+    for e in (first, second):
+        body = e.body
+        if body["t"] not in SIGNED_KINDS or body["seat"] != culprit:
+            raise bad("both entries must be actions, shuffles or parts by the accused seat")
+        if (body["t"], body["i"], body["prev"]) != (
+            first.body["t"],
+            first.body["i"],
+            first.body["prev"],
+        ):
+            raise bad("both entries must be for the same position (index and prev), of one kind")
+        # A part is never appended itself: it may be for the position still open.
+        last = index if body["t"] == "part" else index - 1
+        if body["i"] > last:
+            raise bad("the entries must be for an earlier position")
+        if not _signed_by(ledger, e, culprit):
+            raise bad("an entry is not signed by the accused seat")
+
+
+def check_cheat(
+    ledger: Ledger, culprit: int, evidence: list, detector: int, index: int | None = None
+) -> None:
+    from p2ptable.replay.ledger import InvalidEntry
+
+    index = ledger.next_index if index is None else index
+
+    def bad(why: str) -> InvalidEntry:
+        return InvalidEntry(index, f"cheating evidence rejected: {why}", detector)
+
+    if len(evidence) != 1 or not isinstance(evidence[0], bytes):
+        raise bad("needs one encoded entry")
+    try:
+        entry = Entry.decode(evidence[0])
+    except MalformedEntry as exc:
+        raise bad(str(exc)) from None
+    body = entry.body
+    if body["t"] not in SIGNED_KINDS or body["seat"] != culprit:
+        raise bad("the evidence must be an action, shuffle or part by the accused seat")
+    if body["i"] != index or body["prev"] != ledger.head:
+        raise bad("the evidence must be for the position the game stopped at")
+    if not _signed_by(ledger, entry, culprit):
+        raise bad("the evidence is not signed by the accused seat")
+    if body["t"] == "part":
+        try:
+            why = part_problem(ledger, culprit, body["msg"])
+        except ValueError as exc:
+            raise bad(str(exc)) from None
+    else:
+        refused = ledger.rejection(entry)
+        why = refused.reason if refused is not None and refused.culprit == culprit else None
+    if why is None:
+        raise bad("the evidence checks out: it proves nothing against the seat")
+
+
+def part_problem(ledger: Ledger, seat: int, msg: object) -> str | None:
+    """What is wrong with seat's part (decoded ``msg``) of the pending ``open`` or
+    ``secrets`` entry, or None when it is right; ValueError if none is pending."""
+    expected = ledger.expected()
+    if expected.kind not in ("open", "secrets") or ledger.book is None:
+        raise ValueError(f"no open or secrets entry is pending (expected {expected.kind})")
+    try:
+        ledger.book.check_part(expected.kind, expected.seat, seat, msg)
+    except SealedDeckError as exc:
+        return exc.reason
+    return None

@@ -1,0 +1,223 @@
+"""The sealed deck of a hidden-hand game, as the log carries it.
+
+How it works
+------------
+A game with ``hidden_hands`` (``engine.api.HiddenHands``) is played with a sealed
+deck (``p2ptable.sealed``, protocol/sealed-decks.md).  Every seat's deck key is in
+the signed genesis with a Schnorr proof bound to the table nonce and the seat's
+signing key (so nobody can copy or cancel another seat's key).  The :class:`Ledger`
+keeps one :class:`SealedBook` next to the game state, and the rules' ``"deal"``
+chance steps are answered from it instead of by the hash chains:
+
+=====================================  ======================================  ==========
+the book / the rules say               next entry                              signed by
+=====================================  ======================================  ==========
+cards went into the deck since every   ``shuffle`` by the lowest seat that     that seat
+seat last shuffled it                  has not shuffled since
+a deal to a seat (the deck is ready)   ``open``: every seat's decryption       nobody
+                                       shares for the top card (``parts``)     (proofs)
+an action that shows a hand card       ``action`` carrying ``reveal``          the actor
+the game is over                       ``secrets``: every seat's deck secret   nobody
+                                       (``parts``), then the ``result``        (keys)
+=====================================  ======================================  ==========
+
+Cards go into the deck without an entry: whenever the sealed deck is empty and the
+rules' face-down deck is not (the start, a reshuffled discard pile), those cards,
+all face up and known, are added in the rules' order.
+
+The ``open`` and ``secrets`` entries carry no signature, like a chance entry: a
+decryption share's proof can only be made with the seat's secret, and a secret is
+checked against its key.  On the wire each seat sends its part as a signed
+``part`` body, so a part that fails its check is signed evidence against its
+sender (an ``abort`` with reason ``cheated``).
+
+Every sealed message a seat makes draws its randomness from :func:`sealed_rand`,
+a stream keyed by the seat's deck secret and bound to the log position, as
+Ed25519 derives its nonces: a seat that restarts makes exactly the same message
+again, so it can never equivocate by accident.
+
+A book made with ``readers`` (seat -> deck secret) reads those seats' cards as
+they are dealt: a peer reads its own, ``verify`` after the ``secrets`` entry reads
+everyone's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from p2ptable.sealed import deck, elgamal
+from p2ptable.sealed.dealing import add_shares, begin_open, finish_open, make_shares
+from p2ptable.sealed.deck import SealedState, Table
+from p2ptable.sealed.errors import SealedDeckError, SealedUsageError
+from p2ptable.sealed.group import GroupError, Point, Rand, SeededRandom, decode_point, scalar_bytes
+from p2ptable.sealed.messages import (
+    RevealMessage,
+    SecretMessage,
+    SharesMessage,
+    ShuffleMessage,
+    message_from_value,
+)
+from p2ptable.sealed.proofs import SigmaProof, prove_key, verify_key
+
+DECK_KEY_DOMAIN = "p2ptable/deck-key/v1"
+RAND_DOMAIN = b"p2ptable/sealed-rand/v1\x00"
+
+
+def _key_context(nonce: bytes, signing_key: bytes) -> list:
+    return [DECK_KEY_DOMAIN, nonce, signing_key]
+
+
+def make_deck_key(nonce: bytes, signing_key: bytes, secret: int, rand: Rand) -> dict[str, Any]:
+    """The genesis ``deck`` field of a seat: its public deck key and the proof."""
+    proof = prove_key(_key_context(nonce, signing_key), secret, rand)
+    return {"key": elgamal.public_key(secret).to_bytes(), "proof": proof.to_value()}
+
+
+def parse_deck_key(value: Any, nonce: bytes, signing_key: bytes) -> Point:
+    """Check a seat's genesis ``deck`` field; ValueError with the reason if bad."""
+    if not (isinstance(value, dict) and set(value) == {"key", "proof"}):
+        raise ValueError("a deck key is a map of exactly key and proof")
+    try:
+        key = decode_point(value["key"])
+        proof = SigmaProof.from_value(value["proof"], 1)
+    except GroupError as exc:
+        raise ValueError(f"malformed deck key: {exc}") from None
+    if not verify_key(_key_context(nonce, signing_key), key, proof):
+        raise ValueError("the proof of knowledge of the deck key fails")
+    return key
+
+
+def sealed_rand(secret: int, game_id: bytes, prev: bytes, purpose: str) -> Rand:
+    """The randomness of one sealed message: keyed by the secret, bound to the position."""
+    seed = hashlib.sha512(
+        RAND_DOMAIN + scalar_bytes(secret) + game_id + prev + purpose.encode()
+    ).digest()
+    return SeededRandom(seed)
+
+
+@dataclass(frozen=True)
+class Dealt:
+    """What an ``open`` did: the seat dealt to (None: face up) and the card if known."""
+
+    to: int | None
+    card: int | None
+
+
+class SealedBook:
+    """The public sealed-deck state of one log, and the cards its readers may see."""
+
+    def __init__(
+        self, game_id: bytes, keys: Sequence[Point], readers: Mapping[int, int] | None = None
+    ) -> None:
+        keys = tuple(keys)
+        for seat, key in enumerate(keys):
+            if key in keys[:seat]:
+                raise ValueError(f"seat {seat} reuses the deck key of seat {keys.index(key)}")
+        self.table = Table(game_id, keys, elgamal.joint_key(keys))
+        self.state: SealedState = deck.new_state(self.table)
+        self.readers = dict(readers or {})
+        for seat, secret in self.readers.items():
+            deck.own_key(self.state, seat, secret)  # our bug if the secret is wrong
+        self.secrets: tuple[int, ...] | None = None  # once the secrets entry is in
+
+    @property
+    def seats(self) -> int:
+        return self.table.seats
+
+    # -- what comes next ---------------------------------------------------------
+
+    def fill(self, face_down: Sequence[int | None]) -> None:
+        """Put the rules' face-down cards into an empty sealed deck (see the docstring)."""
+        if self.state.deck or not face_down:
+            if len(self.state.deck) != len(face_down):
+                raise AssertionError(
+                    f"sealed deck of {len(self.state.deck)} cards, rules say {len(face_down)}"
+                )
+            return
+        if any(card is None for card in face_down):
+            raise AssertionError("cards for a new sealed deck must all be known")
+        self.state = deck.add_cards(self.state, list(face_down))  # type: ignore[arg-type]
+
+    def next_shuffler(self) -> int | None:
+        """The seat that must shuffle before the deck may be opened, if any."""
+        missing = [s for s in range(self.seats) if s not in self.state.shuffled]
+        return missing[0] if missing and self.state.deck else None
+
+    # -- checking what seats sent ------------------------------------------------------
+
+    def apply_shuffle(self, seat: int, value: Any) -> None:
+        msg = message_from_value(value, seat)
+        if not isinstance(msg, ShuffleMessage) or msg.hand:
+            raise SealedDeckError(seat, "a shuffle entry must hold a shuffle of the deck")
+        self.state = deck.apply_shuffle(self.state, msg)
+
+    def check_part(self, kind: str, to: int | None, seat: int, value: Any) -> Any:
+        """Check one seat's part of an ``open`` (to ``to``) or ``secrets`` entry;
+        SealedDeckError naming the seat if it is wrong.  Returns the message."""
+        msg = message_from_value(value, seat)
+        if kind == "open":
+            if not isinstance(msg, SharesMessage):
+                raise SealedDeckError(seat, "its part of an opening is not decryption shares")
+            add_shares(begin_open(self.state, [to]), msg)
+        else:
+            if not isinstance(msg, SecretMessage):
+                raise SealedDeckError(seat, "its part of the secrets is not a secret")
+            if elgamal.public_key(msg.secret) != self.table.keys[seat]:
+                raise SealedDeckError(seat, "published a secret that does not match its key")
+        return msg
+
+    def apply_open(self, to: int | None, parts: Sequence[Any]) -> Dealt:
+        """Open the top card to seat ``to`` (None: face up) with every seat's shares."""
+        if len(parts) != self.seats:
+            raise SealedDeckError(None, f"an opening needs one part per seat ({self.seats})")
+        round_ = begin_open(self.state, [to])
+        for seat, value in enumerate(parts):
+            msg = message_from_value(value, seat)
+            if not isinstance(msg, SharesMessage):
+                raise SealedDeckError(seat, "its part of an opening is not decryption shares")
+            round_ = add_shares(round_, msg)
+        self.state, faces = finish_open(round_)
+        card = faces[0]
+        if to is not None and to in self.readers:
+            card = deck.read_hand(self.state, to, self.readers[to])[-1]
+        return Dealt(to, card)
+
+    def apply_reveal(self, seat: int, slot: int, card: int, value: Any) -> None:
+        """Check that ``value`` shows seat's hand card ``slot`` and that it is ``card``."""
+        msg = message_from_value(value, seat)
+        if not isinstance(msg, RevealMessage):
+            raise SealedDeckError(seat, "the reveal of a played card is not a reveal")
+        if msg.index != slot or msg.card != card:
+            raise SealedDeckError(
+                seat, f"plays card {card} from slot {slot} but reveals slot {msg.index}"
+            )
+        self.state, _ = deck.apply_reveal(self.state, msg)
+
+    def apply_secrets(self, parts: Sequence[Any]) -> None:
+        if len(parts) != self.seats:
+            raise SealedDeckError(None, f"the secrets need one part per seat ({self.seats})")
+        secrets = [self.check_part("secrets", None, s, v).secret for s, v in enumerate(parts)]
+        self.secrets = tuple(secrets)
+
+    # -- making our own messages --------------------------------------------------------
+
+    def make_shuffle(self, seat: int, rand: Rand) -> dict:
+        return deck.make_shuffle(self.state, seat, rand).to_value()
+
+    def make_part(self, kind: str, to: int | None, seat: int, secret: int, rand: Rand) -> dict:
+        if kind == "open":
+            return make_shares(self.state, seat, secret, [to], rand).to_value()
+        deck.own_key(self.state, seat, secret)
+        return SecretMessage(seat, secret).to_value()
+
+    def make_reveal(self, seat: int, secret: int, slot: int, rand: Rand) -> dict:
+        return deck.make_reveal(self.state, seat, secret, slot, rand).to_value()
+
+    def hand(self, seat: int) -> tuple[int, ...]:
+        """A reader's hand as the sealed deck holds it (for checks and tests)."""
+        if seat not in self.readers:
+            raise SealedUsageError(f"this book cannot read seat {seat}'s hand")
+        return deck.read_hand(self.state, seat, self.readers[seat])
