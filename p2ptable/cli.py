@@ -61,7 +61,7 @@ def games() -> None:
             )
             click.echo(f"    {flag}{'|'.join(spec.choices)}  (default {spec.default})")
         if getattr(game, "hidden_hands", False):
-            click.echo("    (hidden hands: sim and verify only until sealed decks reach live play)")
+            click.echo("    (hidden hands, dealt from a sealed deck)")
 
 
 @main.command()

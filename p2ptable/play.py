@@ -68,11 +68,6 @@ def host(
     """Open a table and play at seat 0 once every seat is filled."""
     check_new_replay(replay)
     the_game = get_game(game)
-    if getattr(the_game, "hidden_hands", False):
-        raise ValueError(
-            f"{the_game.title} deals hidden hands, which live play cannot keep hidden until "
-            f"sealed decks are wired in; try `p2ptable sim {the_game.name}` meanwhile"
-        )
     opts = normalize_options(the_game, seats, options)
     the_game.initial(seats, opts)  # refuse impossible combinations before anyone joins
     code = code or lobbies.new_code()

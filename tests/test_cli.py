@@ -165,15 +165,10 @@ def test_show_stops_at_a_bad_entry(runner, tmp_path):
     assert "Error: the replay is invalid at entry" in result.output
 
 
-def test_a_hidden_hand_game_is_refused_for_live_play(runner):
-    # Until sealed decks are wired into live play, every peer could compute every
-    # hand of Vorsicht Lehrer!: refuse rather than pretend the hands are hidden.
-    result = runner.invoke(main, ["host", "vorsicht-lehrer", "--seats", "2", "--name", "A",
-                                  "--port", "0"])  # fmt: skip
-    assert result.exit_code == 1
-    assert "cannot keep hidden" in result.output
+def test_games_lists_vorsicht_lehrer_with_its_hidden_hands(runner):
     games = runner.invoke(main, ["games"])
     assert "--option track=200|100  (default 200)" in games.output
+    assert "(hidden hands, dealt from a sealed deck)" in games.output
 
 
 def test_vorsicht_lehrer_sim_ranks_the_fewest_points_first(runner, tmp_path):

@@ -39,6 +39,7 @@ class MemoryNet:
             if self.filter is not None:
                 frame = self.filter(sender, target, frame)
                 if frame is None:
+                    self.collect()  # the filter may have sent something instead
                     continue
             if target in self.sessions:
                 self.sessions[target].receive(frame, self.now)

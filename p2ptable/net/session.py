@@ -13,6 +13,10 @@ our action             nothing until :meth:`submit`; then append, write, broadca
 another seat's action  wait for its ``entry`` message (or fetch it via ``get``)
 chance                 broadcast our reveal at once; when every seat's reveal is in,
                        each peer assembles the same chance entry itself (one round)
+our shuffle            make it (with its proof) at once; append, write, broadcast
+another seat's shuffle wait for its ``entry`` message, like an action
+open / secrets         broadcast our signed ``part`` at once; check every part as it
+                       arrives; when all are in, each peer bundles the same entry
 result                 broadcast our signature on the result we computed; assemble
                        when all signatures are in
 nothing (game over)    answer catch-up requests only
@@ -24,8 +28,11 @@ peer that is behind is sent what it lacks and a peer that is ahead is asked.
 
 Bad input from a peer (malformed, bad signature, replayed, out of turn, illegal)
 is rejected with a :class:`Rejected` event naming the reason, and the game goes
-on.  A peer that signs two different entries for one position (equivocation),
-or is alive but withholds its reveal or result signature past
+on.  A peer whose signed sealed-deck message fails its proof (a shuffle, a played
+card's reveal, a part of an opening or of the secrets) has cheated: the session
+stops with that message as evidence (replay/evidence.py).  A peer that signs two
+different entries for one position (equivocation),
+or is alive but withholds its reveal, shuffle, part or result signature past
 ``withhold_timeout`` is caught, and a seat the game waits on that is out of
 contact for ``abandon_timeout`` (5 minutes: time enough to resume after a crash)
 is named as having abandoned: either way the session stops with a
@@ -51,11 +58,13 @@ from p2ptable.replay.entries import (
     sign_body,
     signed_message,
 )
+from p2ptable.replay.evidence import part_problem
 from p2ptable.replay.ledger import Applied, InvalidEntry, Ledger
 
 PING_EVERY = 1.0
 FORK_LOOKBACK = 16
 BATCH = 256
+BATCH_BYTES = 128 * 1024  # a catch-up frame stays well under wire.MAX_FRAME
 MAX_BUFFERED = 4096
 
 ALL = None  # destination: every other seat
@@ -138,6 +147,8 @@ class Session:
         self._future: dict[int, Entry] = {}
         self._reveals: dict[int, dict[int, tuple[bytes, bytes, int]]] = {}
         self._rsigs: dict[int, dict[int, bytes]] = {}
+        self._parts: dict[int, dict[int, Entry]] = {}
+        self._parts_checked: set[tuple[int, int]] = set()
         self._waiting_since: float | None = None
         self._next_ping = now
         self._send(ALL, "hello", {"len": ledger.next_index})
@@ -273,7 +284,14 @@ class Session:
 
     def _push_catch_up(self, dest: int, start: int) -> None:
         if 0 < start < self.ledger.next_index:
-            batch = [e.encode() for e in self.ledger.entries[start : start + BATCH]]
+            batch: list[bytes] = []
+            size = 0
+            for e in self.ledger.entries[start : start + BATCH]:
+                data = e.encode()
+                if batch and size + len(data) > BATCH_BYTES:
+                    break  # the peer asks again for the rest
+                batch.append(data)
+                size += len(data)
             self._send(dest, "entries", {"from": start, "entries": batch})
 
     def _on_entries(self, message: Message, now: float) -> None:
@@ -298,8 +316,10 @@ class Session:
         index = body["i"]
         if body["t"] == "abort" and self.stopped is not None:
             return
-        if not relayed and (body["t"] != "action" or body["seat"] != sender):
-            raise RemoteProtocolError("an entry message must carry the sender's own action")
+        if not relayed and (body["t"] not in ("action", "shuffle") or body["seat"] != sender):
+            raise RemoteProtocolError(
+                "an entry message must carry the sender's own action or shuffle"
+            )
         if index < self.ledger.next_index:
             if entry.hash != self.ledger.hashes[index]:
                 self._check_equivocation(index, entry)
@@ -312,6 +332,7 @@ class Session:
         try:
             self._append(entry)
         except InvalidEntry as exc:
+            self._check_cheat(entry, exc)
             raise RemoteProtocolError(exc.reason) from None
         self._drain_future()
 
@@ -332,6 +353,31 @@ class Session:
         if len(self._reveals) > MAX_BUFFERED:
             raise RemoteProtocolError("too many pending reveals")
         bucket[message.sender] = (d["pre"], d["prev"], d["step"])
+
+    def _on_part(self, message: Message, now: float) -> None:
+        try:
+            entry = Entry.decode(message.data["entry"])
+        except MalformedEntry as exc:
+            raise RemoteProtocolError(f"malformed part: {exc}") from None
+        body = entry.body
+        if body["t"] != "part" or body["seat"] != message.sender:
+            raise RemoteProtocolError("a part message must carry the sender's own part")
+        if body["i"] < self.ledger.next_index:
+            return  # late duplicate: the bundle is already in the log
+        bucket = self._parts.setdefault(body["i"], {})
+        if len(self._parts) > MAX_BUFFERED:
+            raise RemoteProtocolError("too many pending parts")
+        old = bucket.get(message.sender)
+        if old is not None and old.body_bytes != entry.body_bytes:
+            evidence = [old.encode(), entry.encode()]
+            try:
+                self.ledger.check_equivocation(message.sender, evidence, self.seat)
+            except InvalidEntry as exc:
+                raise RemoteProtocolError(f"a second part: {exc.reason}") from None
+            detail = f"seat {message.sender} signed two different parts for entry {body['i']}"
+            self._stop("equivocation", detail, message.sender, evidence)
+            return
+        bucket[message.sender] = entry
 
     def _on_rsig(self, message: Message, now: float) -> None:
         if message.data["i"] < self.ledger.next_index:
@@ -373,7 +419,16 @@ class Session:
             elif expected.kind == "result":
                 if not self._advance_result(index, now):
                     return
+            elif expected.kind in ("open", "secrets"):
+                if not self._advance_parts(index, now):
+                    return
+            elif expected.kind == "shuffle" and expected.seat == self.seat:
+                entry = authoring.shuffle_entry(self.ledger, self.seat, self.secrets)
+                self._append(entry)
+                self._send(ALL, "entry", {"entry": entry.encode()})
             else:
+                if expected.kind == "shuffle" and self._waiting_since is None:
+                    self._waiting_since = now  # a shuffle is automatic: time it
                 return
 
     def _advance_chance(self, index: int, now: float) -> bool:
@@ -431,14 +486,67 @@ class Session:
         self._append(Entry(body, tuple(sorted(sigs.items()))))
         return True
 
+    def _advance_parts(self, index: int, now: float) -> bool:
+        """Our part of the pending open or secrets entry out; everyone's checked as
+        it comes; the bundle appended once all are in."""
+        bucket = self._parts.setdefault(index, {})
+        if self.seat not in bucket:
+            bucket[self.seat] = authoring.part_entry(self.ledger, self.seat, self.secrets)
+            self._parts_checked.add((index, self.seat))
+            self._send(ALL, "part", {"entry": bucket[self.seat].encode()})
+            self._waiting_since = now
+        for seat, entry in list(bucket.items()):
+            if (index, seat) in self._parts_checked:
+                continue
+            body = entry.body
+            message = signed_message(self.ledger.game_id, entry.body_bytes)
+            if body["prev"] != self.ledger.head or not verify_signature(
+                self.keys[seat], entry.sigs[0][1] if len(entry.sigs) == 1 else b"", message
+            ):
+                del bucket[seat]
+                self.events.append(Rejected(seat, "a part for another log position or unsigned"))
+                continue
+            problem = part_problem(self.ledger, seat, body["msg"])
+            if problem is not None:
+                detail = f"seat {seat}'s part of entry {index}: {problem}"
+                self._stop("cheated", detail, seat, [entry.encode()])
+                return False
+            self._parts_checked.add((index, seat))
+        if len(bucket) < self.n:
+            return False
+        entry = authoring.bundle_entry(self.ledger, bucket)
+        del self._parts[index]
+        self._append(entry)
+        self._drain_future()
+        return True
+
     def _resend_contribution(self, dest: int) -> None:
         index = self.ledger.next_index
+        if self.seat in self._parts.get(index, {}):
+            self._send(dest, "part", {"entry": self._parts[index][self.seat].encode()})
         if self.seat in self._reveals.get(index, {}):
             self._send_reveal(dest, index)
         if self.seat in self._rsigs.get(index, {}):
             self._send(dest, "rsig", {"i": index, "sig": self._rsigs[index][self.seat]})
 
     # -- cheating ----------------------------------------------------------------
+
+    def _check_cheat(self, entry: Entry, refused: InvalidEntry) -> None:
+        """A signed shuffle or played card that fails its sealed-deck proof is
+        cheating, not a slip: stop the game with it as evidence.  (An illegal
+        move without sealed content is only rejected: the seat may still send a
+        legal one.)"""
+        body = entry.body
+        sealed = body["t"] == "shuffle" or "reveal" in body
+        if not sealed or refused.culprit is None or refused.culprit != body.get("seat"):
+            return
+        evidence = [entry.encode()]
+        try:
+            self.ledger.check_cheat(refused.culprit, evidence, self.seat)
+        except InvalidEntry:
+            return
+        detail = f"seat {refused.culprit}'s {body['t']} entry {body['i']}: {refused.reason}"
+        self._stop("cheated", detail, refused.culprit, evidence)
 
     def _check_equivocation(self, index: int, other: Entry) -> None:
         """``other`` differs from our entry ``index``: stop if it proves equivocation.
@@ -472,11 +580,16 @@ class Session:
         if now - self._waiting_since < self.withhold_timeout:
             return
         index = self.ledger.next_index
-        kind = self.ledger.expected().kind
+        expected = self.ledger.expected()
+        kind = expected.kind
         if kind == "chance":
             have = set(self._reveals.get(index, {}))
         elif kind == "result":
             have = set(self._rsigs.get(index, {}))
+        elif kind in ("open", "secrets"):
+            have = set(self._parts.get(index, {}))
+        elif kind == "shuffle":
+            have = set(range(self.n)) - {expected.seat}
         else:
             return
         for seat, peer in self.peers.items():
@@ -490,8 +603,10 @@ class Session:
         """The seats the game is waiting on right now (other than us)."""
         index = self.ledger.next_index
         expected = self.ledger.expected()
-        if expected.kind == "action" and expected.seat is not None:
+        if expected.kind in ("action", "shuffle") and expected.seat is not None:
             needed = {expected.seat}
+        elif expected.kind in ("open", "secrets"):
+            needed = set(range(self.n)) - set(self._parts.get(index, {}))
         elif expected.kind == "chance":
             needed = set(range(self.n)) - set(self._reveals.get(index, {}))
         elif expected.kind == "result":

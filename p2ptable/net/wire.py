@@ -35,6 +35,7 @@ KINDS: dict[str, dict[str, type]] = {
     "entry": {"entry": bytes},
     "reveal": {"i": int, "prev": bytes, "step": int, "pre": bytes},
     "rsig": {"i": int, "sig": bytes},
+    "part": {"entry": bytes},
     "get": {"from": int},
     "entries": {"from": int, "entries": list},
     "stop": {"entry": bytes},

@@ -1,0 +1,178 @@
+"""Hidden-hand games between sans-IO sessions: sealed decks carried by the session.
+
+Issue 4: "Sealed decks work between real peer processes" and "cheating is caught at
+once: a seat that publishes a wrong share, a wrong proof or a malformed point is
+caught immediately, and its signed message is the evidence that names it."
+Issue 5: "playable over the LAN with hidden hands".
+"""
+
+from __future__ import annotations
+
+import random
+
+from p2ptable.engine.playout import random_policy
+from p2ptable.net.memory import MemoryNet
+from p2ptable.net.session import Session, Stopped
+from p2ptable.net.wire import open_frame
+from p2ptable.replay import authoring
+from p2ptable.replay.entries import Entry, make_body, sign_body
+from p2ptable.replay.ledger import Ledger
+from p2ptable.replay.logfile import MAGIC, encode_frame
+from p2ptable.replay.verify import verify_bytes
+
+NONCE = b"\x07" * 16
+
+
+def make_table(players: int, seed: str = "sealed"):
+    seats = [authoring.SeatSecrets.from_seed(seed.encode(), i, 512) for i in range(players)]
+    body = authoring.genesis_body(
+        "vorsicht-lehrer",
+        {"track": "100"},
+        [f"P{i}" for i in range(players)],
+        [s.key.public for s in seats],
+        [s.chain.head for s in seats],
+        [s.link_public for s in seats],
+        512,
+        NONCE,
+        [s.deck_key(NONCE) for s in seats],
+    )
+    genesis = authoring.assemble_genesis(body, [authoring.sign_genesis(body, s) for s in seats])
+    logs = {i: [genesis.encode()] for i in range(players)}
+    sessions = {
+        i: Session(
+            Ledger(genesis, readers={i: seats[i].deck}),
+            i,
+            seats[i],
+            0.0,
+            write=logs[i].append,
+            boot=bytes([i]) * 8,
+        )
+        for i in range(players)
+    }
+    return seats, sessions, logs
+
+
+def play_out(sessions, net, rng, max_moves=3000):
+    policies = {s: random_policy(random.Random(rng.random())) for s in sessions}
+    for _ in range(max_moves):
+        net.pump()
+        movers = [s for s in sessions.values() if s.my_turn()]
+        if not movers:
+            break
+        mover = movers[0]
+        action = policies[mover.seat](mover.ledger.game, mover.ledger.state, mover.seat)
+        mover.submit(action, net.now)
+    net.pump()
+
+
+def log_file(log: list[bytes]) -> bytes:
+    return MAGIC + b"".join(encode_frame(p) for p in log)
+
+
+def test_a_hidden_hand_game_ends_with_identical_logs_that_verify_and_audit():
+    _, sessions, logs = make_table(3)
+    net = MemoryNet(sessions)
+    play_out(sessions, net, random.Random(3))
+    assert all(s.finished for s in sessions.values())
+    files = {log_file(log) for log in logs.values()}
+    assert len(files) == 1
+    report = verify_bytes(files.pop())
+    assert report.valid, report.error
+    assert report.audited is True
+
+
+def test_each_peer_sees_its_own_hand_and_no_other():
+    """ "Dealing into a hand: only the receiver learns the card." """
+    _, sessions, _ = make_table(3)
+    net = MemoryNet(sessions)
+    net.pump()
+    for seat, session in sessions.items():
+        hands = session.ledger.state.hands
+        assert len(hands[seat]) == 4 and None not in hands[seat]
+        for other in set(sessions) - {seat}:
+            assert hands[other] == (None,) * 4
+
+
+def test_a_false_share_stops_the_game_and_names_its_sender():
+    """A part whose decryption share does not match the seat's key is signed
+    evidence: every honest peer stops with a ``cheated`` abort naming it."""
+    seats, sessions, logs = make_table(3)
+    net = MemoryNet(sessions)
+    cheater = 2
+    tampered = []
+
+    def corrupt(sender, target, frame):
+        if sender != cheater or tampered:
+            return frame
+        links = sessions[target].links
+        message = open_frame(frame, sessions[target].ledger.game_id, links)
+        if message.kind != "part" or tampered:
+            return frame
+        part = Entry.decode(message.data["entry"])
+        body = dict(part.body)
+        msg = dict(body["msg"])
+        shares = [list(s) for s in msg["shares"]]
+        # Another valid point: the share of a different card (seat 0's key point).
+        shares[0][0] = sessions[cheater].ledger.book.table.keys[0].to_bytes()
+        msg["shares"] = shares
+        body["msg"] = msg
+        forged = sign_body(
+            sessions[cheater].ledger.game_id, make_body(**body), {cheater: seats[cheater].key}
+        )
+        tampered.append(forged)
+        sessions[cheater]._send(target, "part", {"entry": forged.encode()})
+        return None
+
+    net.filter = corrupt
+    play_out(sessions, net, random.Random(4), max_moves=50)
+    assert tampered
+    honest = [s for seat, s in sessions.items() if seat != cheater]
+    stops = [e for s in honest for e in s.take_events() if isinstance(e, Stopped)]
+    assert stops and all(e.culprit == cheater for e in stops)
+    for seat in sessions:
+        if seat == cheater or not sessions[seat].stopped:
+            continue
+        report = verify_bytes(log_file(logs[seat]))
+        assert report.stopped is not None and report.stopped["proved"]
+        assert report.error["culprit"] == cheater
+
+
+def test_a_bad_shuffle_stops_the_game_at_once_and_names_the_shuffler():
+    """ "Every peer checks every shuffle as soon as it arrives": a shuffle whose
+    proof fails (two ciphertexts swapped after proving) is signed evidence."""
+    seats, sessions, logs = make_table(3)
+    net = MemoryNet(sessions)
+    cheater = 1
+    forged_frames = []
+
+    def corrupt(sender, target, frame):
+        if sender != cheater or frame in forged_frames:
+            return frame
+        message = open_frame(frame, sessions[target].ledger.game_id, sessions[target].links)
+        if message.kind != "entry":
+            return frame
+        entry = Entry.decode(message.data["entry"])
+        if entry.kind != "shuffle":
+            return frame
+        body = dict(entry.body)
+        msg = dict(body["msg"])
+        cards = list(msg["cards"])
+        cards[0], cards[1] = cards[1], cards[0]
+        msg["cards"] = cards
+        body["msg"] = msg
+        forged = sign_body(
+            sessions[cheater].ledger.game_id, make_body(**body), {cheater: seats[cheater].key}
+        )
+        sessions[cheater]._send(target, "entry", {"entry": forged.encode()})
+        forged_frames.append(sessions[cheater].outgoing[-1][1])
+        return None
+
+    net.filter = corrupt
+    net.pump()
+    for seat, session in sessions.items():
+        if seat == cheater:
+            continue
+        assert session.stopped is not None and session.stopped.culprit == cheater
+        report = verify_bytes(log_file(logs[seat]))
+        assert report.stopped["reason"] == "cheated" and report.error["culprit"] == cheater
+        assert "bad shuffle" in report.stopped["detail"]
