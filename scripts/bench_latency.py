@@ -8,7 +8,11 @@ Prints, per table size:
     at every peer, to the chance outcome being applied at every peer: the cost of
     the one reveal round (median, p99);
   * game: wall time of a whole bot game, from the genesis being complete to the
-    result applied at every peer.
+    result applied at every peer;
+  * for a game with hidden hands (``--game vorsicht-lehrer``), the sealed deck:
+    the shuffle phase (every seat's proved shuffle, each verified by every peer,
+    from the entry before the first shuffle to the last shuffle applied at every
+    peer) and one deal (an ``open`` entry: every seat's proved decryption shares).
 
 Bots either move back to back (think 0: six processes keep both cores busy, so
 this measures a saturated machine) or after a short think time, which is what a
@@ -74,7 +78,22 @@ def run_game(seats: int, workdir: Path, game: str, delay: float) -> list[list[di
     ]
 
 
-def measure(per_peer: list[list[dict]]) -> tuple[list[float], list[float], float]:
+def sealed_steps(kinds: dict[int, str], complete: dict[int, float]) -> tuple[list, list]:
+    """Shuffle phases (runs of shuffle entries) and deals (open entries), in seconds."""
+    phases, deals = [], []
+    for i, kind in sorted(kinds.items()):
+        if kind == "open" and i in complete and i - 1 in complete:
+            deals.append(complete[i] - complete[i - 1])
+        if kind == "shuffle" and kinds.get(i - 1) != "shuffle":
+            end = i
+            while kinds.get(end + 1) == "shuffle":
+                end += 1
+            if i - 1 in complete and end in complete:
+                phases.append(complete[end] - complete[i - 1])
+    return phases, deals
+
+
+def measure(per_peer: list[list[dict]]) -> tuple[list[float], list[float], float, tuple]:
     applied: dict[int, list[float]] = {}
     kinds: dict[int, str] = {}
     submitted: dict[int, float] = {}
@@ -94,7 +113,7 @@ def measure(per_peer: list[list[dict]]) -> tuple[list[float], list[float], float
         if kind == "chance" and i in complete and i - 1 in complete
     ]
     wall = max(complete.values()) - min(min(ts) for ts in applied.values())
-    return moves, chance, wall
+    return moves, chance, wall, sealed_steps(kinds, complete)
 
 
 def ms(values: list[float], q: float) -> str:
@@ -130,16 +149,26 @@ def main() -> None:
                 moves: list[float] = []
                 chance: list[float] = []
                 walls: list[float] = []
+                phases: list[float] = []
+                deals: list[float] = []
                 for _ in range(args.games):
-                    m, c, w = measure(run_game(seats, Path(tmp), args.game, think))
+                    m, c, w, (p, d) = measure(run_game(seats, Path(tmp), args.game, think))
                     moves += m
                     chance += c
                     walls.append(w)
+                    phases += p
+                    deals += d
                 print(
                     f"{seats:>5} {ms(moves, 0.5):>9} {ms(moves, 0.99):>9} {ms(chance, 0.5):>11}"
                     f" {ms(chance, 0.99):>11} {statistics.median(walls):>10.2f}"
                     f"   ({len(moves)} moves, {len(chance)} chance steps, {args.games} games)"
                 )
+                if phases:
+                    print(
+                        f"{'':>5} sealed deck: shuffle phase p50 {ms(phases, 0.5)} ms"
+                        f" (max {max(phases) * 1000:.0f}, {len(phases)} phases), one deal p50"
+                        f" {ms(deals, 0.5)} p99 {ms(deals, 0.99)} ms ({len(deals)} deals)"
+                    )
 
 
 if __name__ == "__main__":
