@@ -181,3 +181,19 @@ def test_vorsicht_lehrer_sim_ranks_the_fewest_points_first(runner, tmp_path):
     assert scores == sorted(scores)
     assert "*winner*" in result.output.splitlines()[2]
     assert runner.invoke(main, ["verify", str(out)]).exit_code == 0
+
+
+def test_show_reads_every_hand_of_an_audited_hidden_hand_game(runner, tmp_path):
+    """Issue 4: after the end-of-game audit, a replay "can show every hand at every
+    moment"; a log without the seats' secrets shows none."""
+    from p2ptable.replay.logfile import MAGIC, encode_frame, parse_frames
+
+    golden = REPLAYS / "vorsicht-lehrer-4p.p2pt"
+    result = runner.invoke(main, ["show", str(golden), "--at", "40", "--seat", "2"])
+    assert result.exit_code == 0, result.output
+    assert "Your hand" in result.output and "not known here" not in result.output
+    payloads = parse_frames(golden.read_bytes()).payloads[:45]
+    cut = tmp_path / "cut.p2pt"
+    cut.write_bytes(MAGIC + b"".join(encode_frame(p) for p in payloads))
+    result = runner.invoke(main, ["show", str(cut), "--at", "40", "--seat", "2"])
+    assert "(a card not known here)" in result.output

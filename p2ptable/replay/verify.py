@@ -122,6 +122,24 @@ def _verify(data: bytes, report: VerifyReport) -> VerifyReport:
     return report
 
 
+def secrets_in_log(payloads: list[bytes]) -> tuple[int, ...] | None:
+    """The seats' deck secrets from a log's ``secrets`` entry, if it has one (not
+    checked here: a ledger given them as readers checks each against its key)."""
+    from p2ptable.sealed.messages import SecretMessage, message_from_value
+
+    for payload in reversed(payloads[-4:]):
+        try:
+            body = Entry.decode(payload).body
+            if body["t"] != "secrets":
+                continue
+            msgs = [message_from_value(v, s) for s, v in enumerate(body["parts"])]
+        except (MalformedEntry, ValueError, Exception):  # noqa: BLE001 - any bad bytes: none
+            return None
+        if all(isinstance(m, SecretMessage) for m in msgs):
+            return tuple(m.secret for m in msgs)  # type: ignore[union-attr]
+    return None
+
+
 def audit_states(payloads: list[bytes], secrets: tuple[int, ...]):
     """Replay a log reading every seat's hidden cards: yields (Applied, ledger)
     after each entry; InvalidEntry if anything fails with every hand known."""

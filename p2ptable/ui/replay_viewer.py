@@ -2,7 +2,9 @@
 
 Every step is re-checked: the viewer drives the same :class:`Ledger` as
 ``verify``, so what it shows is what the signed log proves.  Screens come from the
-game's public view (or one seat's view), like the live terminal.
+game's public view (or one seat's view), like the live terminal.  For a game with
+hidden hands whose log ends with the seats' deck secrets, the ledger reads every
+hand as it is dealt, so ``--seat N`` shows exactly what seat N held at every moment.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from pathlib import Path
 from p2ptable.replay.entries import Entry, MalformedEntry
 from p2ptable.replay.ledger import InvalidEntry, Ledger
 from p2ptable.replay.logfile import parse_frames
+from p2ptable.replay.verify import secrets_in_log
+from p2ptable.sealed.errors import SealedUsageError
 from p2ptable.ui.screens import screens_for
 from p2ptable.ui.text import event_line
 
@@ -40,8 +44,13 @@ def frames(path: str | Path, seat: int | None = None, color: bool = False) -> It
     if not read.payloads:
         reason = read.error.reason if read.error else "empty file"
         raise ReplayError(0, reason)
+    secrets = secrets_in_log(read.payloads)
     try:
-        ledger = Ledger(Entry.decode(read.payloads[0]))
+        genesis = Entry.decode(read.payloads[0])
+        try:
+            ledger = Ledger(genesis, readers=dict(enumerate(secrets or ())))
+        except SealedUsageError:  # secrets that do not fit the keys: show the public log
+            ledger = Ledger(genesis)
     except (MalformedEntry, InvalidEntry) as exc:
         raise ReplayError(0, str(exc)) from None
     names = [s.name for s in ledger.seats]
