@@ -176,3 +176,34 @@ def test_a_bad_shuffle_stops_the_game_at_once_and_names_the_shuffler():
         report = verify_bytes(log_file(logs[seat]))
         assert report.stopped["reason"] == "cheated" and report.error["culprit"] == cheater
         assert "bad shuffle" in report.stopped["detail"]
+
+
+def kind_of(frame: bytes) -> str:
+    from p2ptable.crypto.encoding import unpack_canonical
+
+    envelope, _ = unpack_canonical(frame)
+    return unpack_canonical(envelope)["k"]
+
+
+def test_withholding_a_shuffle_or_a_part_is_named_after_the_timeout():
+    """Issue 4 asks for withholding timeouts on the sealed steps too: a seat that
+    stays in contact but never sends its shuffle (or its shares) is named."""
+    for withheld, seat_to_blame in (("entry", 0), ("part", 2)):
+        _, sessions, logs = make_table(3, f"withhold-{withheld}")
+        net = MemoryNet(sessions)
+
+        def withhold(sender, target, frame, withheld=withheld, cheater=seat_to_blame):
+            if sender == cheater and kind_of(frame) in (withheld, "entries"):
+                return None
+            return frame
+
+        net.filter = withhold
+        net.pump()
+        for _ in range(30):  # 30 simulated seconds; pings keep it in contact
+            net.advance(1.0)
+        for seat in set(sessions) - {seat_to_blame}:
+            stopped = sessions[seat].stopped
+            assert stopped is not None and stopped.culprit == seat_to_blame, withheld
+            report = verify_bytes(log_file(logs[seat]))
+            assert report.stopped["reason"] == "withheld"
+            assert report.stopped["culprit"] == seat_to_blame
