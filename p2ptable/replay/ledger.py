@@ -372,7 +372,8 @@ class Ledger:
         try:
             self.book.apply_secrets(body["parts"])
         except SealedDeckError as exc:
-            raise InvalidEntry(index, exc.reason) from None
+            who = "" if exc.seat is None else f"the part of seat {exc.seat}: "
+            raise InvalidEntry(index, f"{who}{exc.reason}") from None
         return Applied(index, "secrets", None, "every seat shows its deck secret for the audit")
 
     def _chance(self, index: int, entry: Entry, body: dict, expected: Expected) -> Applied:

@@ -190,11 +190,13 @@ class SealedBook:
         msg = message_from_value(value, seat)
         if not isinstance(msg, RevealMessage):
             raise SealedDeckError(seat, "the reveal of a played card is not a reveal")
-        if msg.index != slot or msg.card != card:
+        if msg.index != slot:
+            raise SealedDeckError(seat, f"plays slot {slot} but reveals slot {msg.index}")
+        self.state, shown = deck.apply_reveal(self.state, msg)  # checks the proof first
+        if shown != card:
             raise SealedDeckError(
-                seat, f"plays card {card} from slot {slot} but reveals slot {msg.index}"
+                seat, f"plays card {card} but its reveal proves slot {slot} holds card {shown}"
             )
-        self.state, _ = deck.apply_reveal(self.state, msg)
 
     def apply_secrets(self, parts: Sequence[Any]) -> None:
         if len(parts) != self.seats:

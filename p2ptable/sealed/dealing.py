@@ -94,10 +94,12 @@ def add_shares(round_: OpenRound, msg: SharesMessage) -> OpenRound:
     positions = _positions(to, seat)
     if not positions and not msg.shares:
         return round_  # an empty message from a seat with nothing to give
-    if round_.received[seat] is not None:
-        raise SealedUsageError(f"already have the shares of seat {seat}")
+    # Count first: a receiver sending shares for its own card is the peer's fault,
+    # not a second message from it.
     if len(msg.shares) != len(positions):
         raise SealedDeckError(seat, f"sent {len(msg.shares)} shares for {len(positions)} cards")
+    if round_.received[seat] is not None:
+        raise SealedUsageError(f"already have the shares of seat {seat}")
     key = state.table.keys[seat]
     for k, (d, proof) in zip(positions, msg.shares, strict=True):
         ctx = context(state.table.game_id, state.step, seat, "open", k, to[k])
