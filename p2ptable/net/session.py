@@ -206,7 +206,13 @@ class Session:
             # Whatever a peer sends, the game goes on; the reason goes to the log.
             why = f"could not handle a {message.kind} message ({type(exc).__name__}: {exc})"
             self.events.append(Rejected(message.sender, why))
-        self._progress(now)
+        try:
+            self._progress(now)
+        except Exception as exc:  # noqa: BLE001 - still a peer's bytes: never crash
+            # A bug of ours met by a peer's input: log it, keep the log valid, and let
+            # timeouts and catch-up take over rather than losing the game.
+            why = f"internal error while advancing the game ({type(exc).__name__}: {exc})"
+            self.events.append(Rejected(message.sender, why))
 
     def tick(self, now: float) -> None:
         if now >= self._next_ping:
