@@ -311,6 +311,8 @@ def twin_deck_keys() -> list:
             "seat 1 deck key: malformed deck key",
         ),
         ("pet-quartet", OWN_DECKS, "pet-quartet has no hidden hands: no deck keys"),
+        # nil is not "absent": one genesis, one encoding
+        ("pet-quartet", [None, None], "seat 0 deck key must be a map"),
     ],
     ids=[
         "missing",
@@ -320,6 +322,7 @@ def twin_deck_keys() -> list:
         "no-proof",
         "not-a-point",
         "pet-quartet-has-no-deck",
+        "nil-deck",
     ],
 )
 def test_a_genesis_with_a_bad_deck_key_is_refused(game, decks, match):

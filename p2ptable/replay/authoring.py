@@ -119,7 +119,11 @@ def action_entry(ledger: Ledger, seat: int, secrets: SeatSecrets, action: Action
     if ledger.book is not None:
         shown = ledger.game.hand_card_played(ledger.state, seat, action)
         if shown is not None:
-            rand = _rand(ledger, secrets, "reveal")
+            # The purpose names the move: a proof's nonce must differ for any
+            # two different statements, or two plays at one position would
+            # give the deck secret away (RFC 6979 binds the nonce to the message
+            # for the same reason).
+            rand = _rand(ledger, secrets, f"reveal {action.text}")
             fields["reveal"] = ledger.book.make_reveal(seat, secrets.deck, shown[0], rand)
     return sign_body(ledger.game_id, make_body(**fields), {seat: secrets.key})
 

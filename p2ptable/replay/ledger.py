@@ -498,6 +498,8 @@ def _parse_seats(raw: list) -> list[SeatInfo]:
             raise _genesis_error(
                 f"seat {number} must have exactly name, key, chain and link (and deck)"
             )
+        if "deck" in item and not isinstance(item["deck"], dict):
+            raise _genesis_error(f"seat {number} deck key must be a map (or absent)")
         name, key, chain, link = item["name"], item["key"], item["chain"], item["link"]
         if not (isinstance(name, str) and 0 < len(name) <= MAX_SEAT_NAME and name.isprintable()):
             raise _genesis_error(f"seat {number} name must be 1..{MAX_SEAT_NAME} printable chars")

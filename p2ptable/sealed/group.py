@@ -220,7 +220,11 @@ def random_permutation(n: int, rand: Rand) -> tuple[int, ...]:
 
 
 class SeededRandom:
-    """Deterministic bytes: SHA-512(seed || u64be(block)) blocks.  Tests only."""
+    """Deterministic bytes: SHA-512(seed || u64be(block)) blocks.
+
+    Tests give it a fixed seed.  Live play uses it only keyed by a seat's deck
+    secret (``replay.sealed_book.sealed_rand``), as Ed25519 derives its nonces;
+    never seed it with anything another seat could know."""
 
     def __init__(self, seed: bytes) -> None:
         self._seed = seed

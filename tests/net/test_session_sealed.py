@@ -207,3 +207,25 @@ def test_withholding_a_shuffle_or_a_part_is_named_after_the_timeout():
             report = verify_bytes(log_file(logs[seat]))
             assert report.stopped["reason"] == "withheld"
             assert report.stopped["culprit"] == seat_to_blame
+
+
+def test_two_different_plays_at_one_position_do_not_give_the_deck_secret_away():
+    """Proof nonces come from the seat's secret and the position (so a restarted seat
+    re-makes the same message); a reveal's also from the move, or two plays signed
+    for one position would share a nonce and reveal the secret to anyone."""
+    from p2ptable.sealed.group import N
+    from p2ptable.sealed.messages import message_from_value
+
+    seats, sessions, _ = make_table(3)
+    net = MemoryNet(sessions)
+    net.pump()
+    mover = next(s for s in sessions.values() if s.my_turn())
+    first, second = mover.ledger.game.legal_actions(mover.ledger.state, mover.seat)[:2]
+    proofs = []
+    for action in (first, second, first):
+        entry = authoring.action_entry(mover.ledger, mover.seat, seats[mover.seat], action)
+        proofs.append(message_from_value(entry.body["reveal"], mover.seat).proof)
+    assert proofs[0] == proofs[2]  # the same move again: the same bytes
+    (z1,), (z2,) = proofs[0].z, proofs[1].z
+    leaked = (z1 - z2) * pow(proofs[0].c - proofs[1].c, -1, N) % N
+    assert leaked != seats[mover.seat].deck
