@@ -6,14 +6,18 @@ tests/test_vectors.py checks that the code still reproduces the committed files.
 
 ``replay.json`` holds one entry of each kind built by hand from fixed keys (their
 encodings and signatures are the vector; they are not promised to be a legal game),
-a complete simulated replay file with the report ``verify`` gives for it, and a
+a complete simulated replay file with the report ``verify`` gives for it, a
 ``wire`` section (protocol/wire.md): the two seats' X25519 link keys, the link key
-they share and one sealed game frame.  The complete file depends on Pet Quartet's
-rules and bots as well as on the format: regenerate it when those change on purpose.
+they share and one sealed game frame, and a ``sealed`` section (protocol/replay.md
+section 9): the two seats' genesis ``deck`` fields for fixed deck secrets, a signed
+Vorsicht Lehrer! genesis carrying them, and the first bytes of ``sealed_rand`` for
+that game.  The complete file depends on Pet Quartet's rules and bots as well as on
+the format: regenerate it when those change on purpose.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 import tempfile
@@ -43,8 +47,16 @@ from p2ptable.replay.entries import (  # noqa: E402
     make_body,
     signed_message,
 )
+from p2ptable.replay.ledger import Ledger  # noqa: E402
 from p2ptable.replay.logfile import MAGIC, MAX_FRAME, encode_frame  # noqa: E402
+from p2ptable.replay.sealed_book import (  # noqa: E402
+    DECK_KEY_DOMAIN,
+    RAND_DOMAIN,
+    make_deck_key,
+    sealed_rand,
+)
 from p2ptable.replay.verify import verify_bytes  # noqa: E402
+from p2ptable.sealed.group import N, scalar_bytes  # noqa: E402
 from p2ptable.sim import simulate  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[1] / "protocol" / "vectors"
@@ -231,6 +243,7 @@ def replay_vectors() -> dict:
         "abort_instead_of_entry_3": abort_vector,
         "replay": complete_replay(),
         "wire": wire_vectors(game_id, prev, pre[0]),
+        "sealed": sealed_vectors(),
     }
 
 
@@ -294,6 +307,96 @@ def wire_vectors(game_id: bytes, prev: bytes, pre: bytes) -> dict[str, Any]:
         "envelope_hex": envelope.hex(),
         "tag": tag.hex(),
         "frame_hex": frame.hex(),
+    }
+
+
+# Sealed decks: seat s's deck secret is the scalar (0x44*(s+1))*32 (below the order).
+DECK_SECRETS = tuple(int.from_bytes(bytes([0x44 * (seat + 1)]) * 32, "big") for seat in range(2))
+SEALED_GAME = "vorsicht-lehrer"
+SEALED_OPTIONS = {"track": "100"}
+
+
+def sealed_vectors() -> dict[str, Any]:
+    """Ana's and Ben's genesis ``deck`` fields at the vector nonce, the signed
+    Vorsicht Lehrer! genesis that carries them, and ``sealed_rand`` for that game
+    (protocol/replay.md section 9)."""
+    assert all(0 < secret < N for secret in DECK_SECRETS)
+    keys = [SigningKey(seed) for seed in SIGNING_SEEDS]
+    chains = [HashChain(secret, CHAIN_LEN) for secret in CHAIN_SECRETS]
+    links = [link_public(private) for private in LINK_PRIVATE]
+    seats = []
+    decks = []
+    for seat in range(2):
+        secret, public = DECK_SECRETS[seat], keys[seat].public
+        # As SeatSecrets.deck_key: the proof's nonce comes from sealed_rand, with the
+        # table nonce in the place of the game id and the signing key in that of prev.
+        data = RAND_DOMAIN + scalar_bytes(secret) + NONCE + public + b"deck-key"
+        seed = hashlib.sha512(data).digest()
+        deck = make_deck_key(NONCE, public, secret, sealed_rand(secret, NONCE, public, "deck-key"))
+        decks.append(deck)
+        seats.append(
+            {
+                "seat": seat,
+                "deck_secret": scalar_bytes(secret).hex(),
+                "signing_key": public.hex(),
+                "deck_key_rand_seed": seed.hex(),
+                "deck": as_json(deck),
+            }
+        )
+    body = make_body(
+        t="genesis",
+        protocol=PROTOCOL,
+        game=SEALED_GAME,
+        options=SEALED_OPTIONS,
+        seats=[
+            {
+                "name": NAMES[s],
+                "key": keys[s].public,
+                "chain": chains[s].head,
+                "link": links[s],
+                "deck": decks[s],
+            }
+            for s in range(2)
+        ],
+        chain_len=CHAIN_LEN,
+        nonce=NONCE,
+    )
+    game_id = game_id_of(body)
+    message = signed_message(game_id, body)
+    genesis = Entry(body, tuple((seat, keys[seat].sign(message)) for seat in range(2)))
+    Ledger(genesis)  # the reference accepts it (deck keys and their proofs included)
+    genesis_vector = entry_vector(
+        genesis, game_id, {"game_id": game_id.hex(), "signed_message_hex": message.hex()}
+    )
+
+    # The randomness of Ana's shuffle if it came right after the genesis: keyed by
+    # her deck secret, bound to the game id and the hash of the entry before.
+    secret, prev, purpose = DECK_SECRETS[0], genesis.hash, "shuffle"
+    data = RAND_DOMAIN + scalar_bytes(secret) + game_id + prev + purpose.encode()
+    seed = hashlib.sha512(data).digest()
+    stream = sealed_rand(secret, game_id, prev, purpose)(96)
+    return {
+        "about": (
+            "protocol/replay.md section 9: each seat's genesis deck field (deck key and "
+            "Schnorr proof bound to the nonce and the seat's Ed25519 key) for a fixed "
+            "deck secret, a signed vorsicht-lehrer genesis carrying both (well formed "
+            "and accepted by the ledger, not the start of a recorded game), and the "
+            "first bytes of sealed_rand for that game."
+        ),
+        "rand_domain": RAND_DOMAIN.hex(),
+        "deck_key_domain": DECK_KEY_DOMAIN,
+        "nonce": NONCE.hex(),
+        "seats": seats,
+        "genesis": genesis_vector,
+        "sealed_rand": {
+            "secret": scalar_bytes(secret).hex(),
+            "game_id": game_id.hex(),
+            "prev": prev.hex(),
+            "purpose": purpose,
+            "seed": seed.hex(),
+            "first_32_hex": stream[:32].hex(),
+            "first_96_hex": stream.hex(),
+        },
     }
 
 
