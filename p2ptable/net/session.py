@@ -506,11 +506,13 @@ class Session:
                 continue
             body = entry.body
             message = signed_message(self.ledger.game_id, entry.body_bytes)
-            if body["prev"] != self.ledger.head or not verify_signature(
-                self.keys[seat], entry.sigs[0][1] if len(entry.sigs) == 1 else b"", message
-            ):
+            signed = [s for s, _ in entry.sigs] == [seat] and verify_signature(
+                self.keys[seat], entry.sigs[0][1], message
+            )
+            if body["prev"] != self.ledger.head or not signed:
                 del bucket[seat]
-                self.events.append(Rejected(seat, "a part for another log position or unsigned"))
+                why = "a part for another log position, or not signed by its seat alone"
+                self.events.append(Rejected(seat, why))
                 continue
             problem = part_problem(self.ledger, seat, body["msg"])
             if problem is not None:

@@ -12,7 +12,7 @@ import random
 
 from p2ptable.engine.playout import random_policy
 from p2ptable.net.memory import MemoryNet
-from p2ptable.net.session import Session, Stopped
+from p2ptable.net.session import Rejected, Session, Stopped
 from p2ptable.net.wire import open_frame
 from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry, make_body, sign_body
@@ -229,3 +229,36 @@ def test_two_different_plays_at_one_position_do_not_give_the_deck_secret_away():
     (z1,), (z2,) = proofs[0].z, proofs[1].z
     leaked = (z1 - z2) * pow(proofs[0].c - proofs[1].c, -1, N) % N
     assert leaked != seats[mover.seat].deck
+
+
+def test_a_part_whose_signature_is_filed_under_another_seat_is_only_rejected():
+    """Evidence must convince every verifier: a part whose one signature is the
+    sender's but labelled as another seat's proves nothing, so it is rejected (and
+    the seat counts as not having sent its part) instead of stopping the game on
+    evidence the ledger would refuse."""
+    seats, sessions, _ = make_table(3)
+    net = MemoryNet(sessions)
+    cheater = 2
+    sent = []
+
+    def mislabel(sender, target, frame):
+        if sender != cheater or sent:
+            return frame
+        message = open_frame(frame, sessions[target].ledger.game_id, sessions[target].links)
+        if message.kind != "part":
+            return frame
+        part = Entry.decode(message.data["entry"])
+        relabelled = Entry(part.body_bytes, ((0, part.sigs[0][1]),))
+        sent.append(relabelled)
+        sessions[cheater]._send(target, "part", {"entry": relabelled.encode()})
+        return None
+
+    net.filter = mislabel
+    net.pump()
+    assert sent
+    target_events = [e for s in sessions.values() for e in s.take_events()]
+    assert any(
+        isinstance(e, Rejected) and "not signed by its seat alone" in e.reason
+        for e in target_events
+    )
+    assert all(s.stopped is None for s in sessions.values())
