@@ -148,6 +148,10 @@ class Session:
         self._reveals: dict[int, dict[int, tuple[bytes, bytes, int]]] = {}
         self._rsigs: dict[int, dict[int, bytes]] = {}
         self._parts: dict[int, dict[int, Entry]] = {}
+        # The signed parts each bundle was made of, by index: the other half of the
+        # evidence if a seat sent different parts to different peers.
+        self._used_parts: dict[int, dict[int, Entry]] = {}
+        self._fork_probes: set[tuple[int, int]] = set()
         self._parts_checked: set[tuple[int, int]] = set()
         self._waiting_since: float | None = None
         self._next_ping = now
@@ -264,6 +268,9 @@ class Session:
         # A peer (re)started: tell it where we are and resend what we owe it.
         peer = self.peers[message.sender]
         peer.their_len = message.data["len"]
+        if self._waiting_since is not None and message.sender in self._awaited():
+            # It (re)started: give it the whole timeout to send what we wait for.
+            self._waiting_since = now
         self._send(
             message.sender, "ping", {"len": self.ledger.next_index, "head": self.ledger.head}
         )
@@ -339,8 +346,19 @@ class Session:
             self._append(entry)
         except InvalidEntry as exc:
             self._check_cheat(entry, exc)
+            if body["prev"] != self.ledger.head:
+                self._probe_fork(sender, index)
             raise RemoteProtocolError(exc.reason) from None
         self._drain_future()
+
+    def _probe_fork(self, sender: int, index: int) -> None:
+        """The sender's entry ``index`` does not link to ours: our logs forked
+        earlier.  Fetch its recent entries once; the first one that differs from
+        ours is the evidence (see _check_equivocation)."""
+        if (sender, index) in self._fork_probes:
+            return
+        self._fork_probes.add((sender, index))
+        self._send(sender, "get", {"from": max(1, index - FORK_LOOKBACK)})
 
     def _drain_future(self) -> None:
         while self.ledger.next_index in self._future and self.stopped is None:
@@ -348,6 +366,7 @@ class Session:
             try:
                 self._append(entry)
             except InvalidEntry as exc:
+                self._check_cheat(entry, exc)
                 self.events.append(Rejected(None, exc.reason))
                 return
 
@@ -355,9 +374,9 @@ class Session:
         d = message.data
         if d["i"] < self.ledger.next_index:
             return  # late duplicate: the chance entry is already in the log
-        bucket = self._reveals.setdefault(d["i"], {})
-        if len(self._reveals) > MAX_BUFFERED:
+        if d["i"] not in self._reveals and len(self._reveals) >= MAX_BUFFERED:
             raise RemoteProtocolError("too many pending reveals")
+        bucket = self._reveals.setdefault(d["i"], {})
         bucket[message.sender] = (d["pre"], d["prev"], d["step"])
 
     def _on_part(self, message: Message, now: float) -> None:
@@ -366,24 +385,35 @@ class Session:
         except MalformedEntry as exc:
             raise RemoteProtocolError(f"malformed part: {exc}") from None
         body = entry.body
-        if body["t"] != "part" or body["seat"] != message.sender:
-            raise RemoteProtocolError("a part message must carry the sender's own part")
+        if body["t"] != "part" or not 0 <= body["seat"] < self.n:
+            raise RemoteProtocolError("a part message must carry a part")
         if body["i"] < self.ledger.next_index:
-            return  # late duplicate: the bundle is already in the log
-        bucket = self._parts.setdefault(body["i"], {})
-        if len(self._parts) > MAX_BUFFERED:
+            # For an entry already in our log, possibly relayed by a peer whose
+            # bundle differs from ours: only useful as the other half of a seat's
+            # equivocation (it sent different parts to different peers).
+            old = self._used_parts.get(body["i"], {}).get(body["seat"])
+            if old is not None and old.body_bytes != entry.body_bytes:
+                self._equivocated_part(body["seat"], body["i"], old, entry)
+            return
+        if body["seat"] != message.sender:
+            raise RemoteProtocolError("a part message must carry the sender's own part")
+        if body["i"] not in self._parts and len(self._parts) >= MAX_BUFFERED:
             raise RemoteProtocolError("too many pending parts")
+        bucket = self._parts.setdefault(body["i"], {})
         old = bucket.get(message.sender)
         if old is not None and old.body_bytes != entry.body_bytes:
-            evidence = [old.encode(), entry.encode()]
-            try:
-                self.ledger.check_equivocation(message.sender, evidence, self.seat)
-            except InvalidEntry as exc:
-                raise RemoteProtocolError(f"a second part: {exc.reason}") from None
-            detail = f"seat {message.sender} signed two different parts for entry {body['i']}"
-            self._stop("equivocation", detail, message.sender, evidence)
+            self._equivocated_part(message.sender, body["i"], old, entry)
             return
         bucket[message.sender] = entry
+
+    def _equivocated_part(self, seat: int, index: int, old: Entry, new: Entry) -> None:
+        evidence = [old.encode(), new.encode()]
+        try:
+            self.ledger.check_equivocation(seat, evidence, self.seat)
+        except InvalidEntry as exc:
+            raise RemoteProtocolError(f"a second part: {exc.reason}") from None
+        detail = f"seat {seat} signed two different parts for entry {index}"
+        self._stop("equivocation", detail, seat, evidence)
 
     def _on_rsig(self, message: Message, now: float) -> None:
         if message.data["i"] < self.ledger.next_index:
@@ -403,6 +433,10 @@ class Session:
     def _append(self, entry: Entry) -> None:
         applied = self.ledger.append(entry)
         self.write(entry.encode())
+        done = self.ledger.next_index
+        for pending in (self._reveals, self._rsigs, self._parts):
+            for index in [i for i in pending if i < done]:
+                del pending[index]
         self.events.append(applied)
         self._waiting_since = None
         if self.ledger.finished and self.ledger.result is not None:
@@ -523,7 +557,7 @@ class Session:
         if len(bucket) < self.n:
             return False
         entry = authoring.bundle_entry(self.ledger, bucket)
-        del self._parts[index]
+        self._used_parts[index] = self._parts.pop(index)
         self._append(entry)
         self._drain_future()
         return True
@@ -564,9 +598,20 @@ class Session:
         input (a relayed entry with another signature, a stale fork...).
         """
         mine = self.ledger.entries[index]
-        if mine.kind != "action":
-            raise RemoteProtocolError(f"conflicting entry {index} (not an action)")
+        if mine.kind in ("open", "secrets") and other.kind == mine.kind:
+            # Unsigned bundles differ only if some seat signed two different parts
+            # and sent them to different peers: show the sender ours, so whichever
+            # of us holds both halves proves it (see _on_part).
+            for part in self._used_parts.get(index, {}).values():
+                self._send(ALL, "part", {"entry": part.encode()})
+            raise RemoteProtocolError(f"conflicting {mine.kind} entry {index}: parts sent")
+        if mine.kind not in ("action", "shuffle"):
+            raise RemoteProtocolError(f"conflicting entry {index} (not an action or shuffle)")
         seat = mine.body["seat"]
+        if other.kind == "abort" and other.body["reason"] == "cheated":
+            # Another peer stopped on a message from the seat we took a different
+            # message from, for the same position: together they are equivocation.
+            other = Entry.decode(other.body["evidence"][0])
         evidence = [mine.encode(), other.encode()]
         try:
             self.ledger.check_equivocation(seat, evidence, self.seat)

@@ -262,3 +262,143 @@ def test_a_part_whose_signature_is_filed_under_another_seat_is_only_rejected():
         for e in target_events
     )
     assert all(s.stopped is None for s in sessions.values())
+
+
+def _ledger_at(log: list[bytes], index: int, reader: int, secret: int) -> Ledger:
+    """A fresh ledger holding the first ``index`` entries of ``log``."""
+    ledger = Ledger(Entry.decode(log[0]), readers={reader: secret})
+    for raw in log[1:index]:
+        ledger.append(Entry.decode(raw))
+    return ledger
+
+
+def _fork_one_message(sessions, seats, cheater, victim, kind, remake, log):
+    """A filter under which ``cheater`` sends ``victim`` a second, different but
+    valid, signed message of ``kind`` (made by ``remake`` on the ledger as it stood
+    at that position) instead of its real one."""
+    forged_frames: list[bytes] = []
+
+    def corrupt(sender, target, frame):
+        if sender != cheater or target != victim or frame in forged_frames or forged_frames:
+            return frame
+        message = open_frame(frame, sessions[target].ledger.game_id, sessions[target].links)
+        if message.kind != ("part" if kind == "part" else "entry"):
+            return frame
+        real = Entry.decode(message.data["entry"])
+        if real.kind != kind or (kind == "part" and not real.body["msg"].get("shares")):
+            return frame
+        ledger = sessions[cheater].ledger
+        if kind == "shuffle" and log is not None:  # its real shuffle is appended already
+            ledger = _ledger_at(log, real.body["i"], cheater, seats[cheater].deck)
+        body = dict(real.body)
+        body["msg"] = remake(ledger)
+        assert body["msg"] != real.body["msg"]
+        forged = sign_body(ledger.game_id, make_body(**body), {cheater: seats[cheater].key})
+        sessions[cheater]._send(target, message.kind, {"entry": forged.encode()})
+        forged_frames.append(sessions[cheater].outgoing[-1][1])
+        return None
+
+    return corrupt
+
+
+def test_different_parts_sent_to_different_peers_are_proved_equivocation():
+    """A seat that signs two valid but different parts for one deal and sends one to
+    each half of the table forks their (unsigned) open entries: the peers show each
+    other the parts they used, and whoever holds both halves proves equivocation."""
+    from p2ptable.sealed.group import SeededRandom
+
+    seats, sessions, logs = make_table(3)
+    net = MemoryNet(sessions)
+    cheater = 2
+
+    def remake(ledger):
+        expected = ledger.expected()
+        deck = seats[cheater].deck
+        return ledger.book.make_part(
+            expected.kind, expected.seat, cheater, deck, SeededRandom(b"another nonce")
+        )
+
+    net.filter = _fork_one_message(sessions, seats, cheater, 1, "part", remake, logs[cheater])
+    net.pump()
+    for _ in range(10):  # pings find the fork
+        net.advance(1.0)
+    stopped = [s.stopped for seat, s in sessions.items() if seat != cheater]
+    assert all(s is not None and s.culprit == cheater for s in stopped), stopped
+    for seat in (0, 1):
+        report = verify_bytes(log_file(logs[seat]))
+        assert report.stopped["reason"] == "equivocation" and report.stopped["proved"]
+        assert report.error["culprit"] == cheater
+
+
+def test_different_shuffles_sent_to_different_peers_are_proved_equivocation():
+    from p2ptable.sealed.group import SeededRandom
+
+    seats, sessions, logs = make_table(3)
+    net = MemoryNet(sessions)
+    cheater = 0  # the first shuffler
+
+    def remake(ledger):
+        return ledger.book.make_shuffle(cheater, SeededRandom(b"another shuffle"))
+
+    net.filter = _fork_one_message(sessions, seats, cheater, 1, "shuffle", remake, logs[cheater])
+    net.pump()
+    for _ in range(10):
+        net.advance(1.0)
+    stopped = [s.stopped for seat, s in sessions.items() if seat != cheater]
+    assert all(s is not None and s.culprit == cheater for s in stopped), stopped
+    report = verify_bytes(log_file(logs[1]))
+    assert report.stopped["reason"] == "equivocation" and report.error["culprit"] == cheater
+
+
+def test_a_peer_that_took_the_real_shuffle_proves_equivocation_from_the_others_abort():
+    """The cheater sends one peer a bad shuffle and another its real one: the first
+    stops on the bad one (``cheated``); the second, holding a different shuffle
+    signed by the same seat for that position, stops with proved equivocation
+    instead of waiting (and later blaming an honest peer)."""
+    from p2ptable.sealed.group import SeededRandom
+
+    seats, sessions, logs = make_table(3)
+    net = MemoryNet(sessions)
+    cheater = 0
+
+    def remake(ledger):  # the ledger after the real shuffle: made for a later step
+        return ledger.book.make_shuffle(cheater, SeededRandom(b"stale"))
+
+    filter_ = _fork_one_message(sessions, seats, cheater, 1, "shuffle", remake, None)
+    net.filter = filter_
+    net.pump()
+    for _ in range(5):
+        net.advance(1.0)
+    assert sessions[1].stopped is not None and "cheated" in sessions[1].stopped.reason
+    assert sessions[2].stopped is not None and "equivocation" in sessions[2].stopped.reason
+    assert sessions[2].stopped.culprit == cheater
+    assert verify_bytes(log_file(logs[2])).error["culprit"] == cheater
+
+
+def test_a_seat_that_comes_back_after_the_timeout_gets_the_whole_timeout_again():
+    """A crashed seat is not alive, so it is waited for; when it resumes, its hello
+    restarts the withholding clock: it is not named on the very next tick."""
+    seats, sessions, logs = make_table(3)
+    net = MemoryNet(sessions)
+    dead = []
+
+    def crash_seat_2(sender, target, frame):
+        if dead and 2 in (sender, target):
+            return None
+        message = open_frame(frame, sessions[target].ledger.game_id, sessions[target].links)
+        if sender == 2 and message.kind == "part":
+            dead.append(True)  # its first part reaches nobody: it crashed sending it
+            return None
+        return frame
+
+    net.filter = crash_seat_2
+    net.pump()
+    for _ in range(25):  # longer than the withholding timeout; seat 2 is silent
+        net.advance(1.0)
+    assert all(s.stopped is None for s in sessions.values())
+    ledger = _ledger_at(logs[2], len(logs[2]), 2, seats[2].deck)
+    sessions[2] = Session(ledger, 2, seats[2], net.now, write=logs[2].append, boot=b"\x99" * 8)
+    hello = next(frame for dest, frame in sessions[2].take_outgoing() if dest in (None, 0))
+    sessions[0].receive(hello, net.now)
+    sessions[0].tick(net.now)  # the same turn of the I/O loop
+    assert sessions[0].stopped is None
