@@ -407,13 +407,16 @@ class Session:
         bucket[message.sender] = entry
 
     def _equivocated_part(self, seat: int, index: int, old: Entry, new: Entry) -> None:
-        evidence = [old.encode(), new.encode()]
+        self._equivocated(seat, [old, new], f"two different parts for entry {index}")
+
+    def _equivocated(self, seat: int, pair: list[Entry], what: str) -> None:
+        """Stop with ``pair`` as equivocation evidence if the ledger's rules accept it."""
+        evidence = [e.encode() for e in pair]
         try:
             self.ledger.check_equivocation(seat, evidence, self.seat)
         except InvalidEntry as exc:
-            raise RemoteProtocolError(f"a second part: {exc.reason}") from None
-        detail = f"seat {seat} signed two different parts for entry {index}"
-        self._stop("equivocation", detail, seat, evidence)
+            raise RemoteProtocolError(f"{what}: {exc.reason}") from None
+        self._stop("equivocation", f"seat {seat} signed {what}", seat, evidence)
 
     def _on_rsig(self, message: Message, now: float) -> None:
         if message.data["i"] < self.ledger.next_index:
@@ -612,13 +615,7 @@ class Session:
             # Another peer stopped on a message from the seat we took a different
             # message from, for the same position: together they are equivocation.
             other = Entry.decode(other.body["evidence"][0])
-        evidence = [mine.encode(), other.encode()]
-        try:
-            self.ledger.check_equivocation(seat, evidence, self.seat)
-        except InvalidEntry as exc:
-            raise RemoteProtocolError(f"conflicting entry {index}: {exc.reason}") from None
-        detail = f"seat {seat} signed two different entries for position {index}"
-        self._stop("equivocation", detail, seat, evidence)
+        self._equivocated(seat, [mine, other], f"two different entries for position {index}")
 
     def _check_withholding(self, now: float) -> None:
         """Name a seat that stays in contact but does not contribute in time.

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 
-from p2ptable.engine.playout import random_policy
 from p2ptable.net.memory import MemoryNet
 from p2ptable.net.session import Rejected, Session, Stopped
 from p2ptable.net.wire import open_frame
@@ -19,6 +18,8 @@ from p2ptable.replay.entries import Entry, make_body, sign_body
 from p2ptable.replay.ledger import Ledger
 from p2ptable.replay.logfile import MAGIC, encode_frame
 from p2ptable.replay.verify import verify_bytes
+
+from .test_session_memory import play_out
 
 NONCE = b"\x07" * 16
 
@@ -50,19 +51,6 @@ def make_table(players: int, seed: str = "sealed"):
         for i in range(players)
     }
     return seats, sessions, logs
-
-
-def play_out(sessions, net, rng, max_moves=3000):
-    policies = {s: random_policy(random.Random(rng.random())) for s in sessions}
-    for _ in range(max_moves):
-        net.pump()
-        movers = [s for s in sessions.values() if s.my_turn()]
-        if not movers:
-            break
-        mover = movers[0]
-        action = policies[mover.seat](mover.ledger.game, mover.ledger.state, mover.seat)
-        mover.submit(action, net.now)
-    net.pump()
 
 
 def log_file(log: list[bytes]) -> bytes:
