@@ -222,6 +222,13 @@ class HiddenHands(Protocol[S]):
     * ``hand_card_played(state, seat, action)``: ``(slot, card)`` when the (legal)
       action shows the hand card at ``slot``, claimed to be ``card``; ``None`` when
       it shows none.  The sealed deck proves the claim.
+    * ``hand_card_given(state, seat, action)``: ``(slot, to)`` when the action hands
+      the card at ``slot`` face down to seat ``to`` (Teacher's Pet's Bully: the taker
+      picked the slot, the victim gives); ``None`` otherwise.  The rules put the card
+      last in ``to``'s hand, as the sealed deck does, and the sealed deck proves it is
+      the same card.
+    * ``given_card_seen(state, seat, card)``: this state learns that the card just
+      given to ``seat`` (the last of its hand) is ``card`` (the taker's own peer).
     """
 
     hidden_hands: bool
@@ -231,6 +238,10 @@ class HiddenHands(Protocol[S]):
     def deal_from_sealed(self, state: S, card: int | None) -> S: ...
 
     def hand_card_played(self, state: S, seat: Seat, action: Action) -> tuple[int, int] | None: ...
+
+    def hand_card_given(self, state: S, seat: Seat, action: Action) -> tuple[int, int] | None: ...
+
+    def given_card_seen(self, state: S, seat: Seat, card: int) -> S: ...
 
 
 def normalize_options(game: Game, seats: int, options: Mapping[str, str]) -> dict[str, str]:

@@ -582,7 +582,7 @@ class Session:
         move without sealed content is only rejected: the seat may still send a
         legal one.)"""
         body = entry.body
-        sealed = body["t"] == "shuffle" or "reveal" in body
+        sealed = body["t"] == "shuffle" or "reveal" in body or "transfer" in body
         if not sealed or refused.culprit is None or refused.culprit != body.get("seat"):
             return
         evidence = [entry.encode()]

@@ -117,6 +117,12 @@ def action_entry(ledger: Ledger, seat: int, secrets: SeatSecrets, action: Action
     """Our action, with the proof of the hand card it plays in a hidden-hand game."""
     fields = dict(t="action", i=ledger.next_index, prev=ledger.head, seat=seat, action=action.text)
     if ledger.book is not None:
+        given = ledger.game.hand_card_given(ledger.state, seat, action)
+        if given is not None:
+            rand = _rand(ledger, secrets, f"transfer {action.text}")
+            fields["transfer"] = ledger.book.make_transfer(
+                seat, secrets.deck, given[0], given[1], rand
+            )
         shown = ledger.game.hand_card_played(ledger.state, seat, action)
         if shown is not None:
             # The purpose names the move: a proof's nonce must differ for any

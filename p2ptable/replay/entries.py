@@ -142,7 +142,7 @@ _SHAPES: dict[str, dict[str, Any]] = {
 
 # Fields a kind may carry or leave out (absent rather than empty, so old logs stay
 # byte-identical): the proof that a played hand card is the one claimed.
-_OPTIONAL: dict[str, dict[str, Any]] = {"action": {"reveal": dict}}
+_OPTIONAL: dict[str, dict[str, Any]] = {"action": {"reveal": dict, "transfer": dict}}
 
 
 def check_body_shape(body: Any) -> None:

@@ -316,8 +316,23 @@ class Ledger:
         except (ValueError, IllegalAction) as exc:
             raise InvalidEntry(index, f"illegal action {body['action']!r}: {exc}", seat) from None
         shown = None if self.book is None else self.game.hand_card_played(self.state, seat, action)
+        given = None if self.book is None else self.game.hand_card_given(self.state, seat, action)
         if shown is None and "reveal" in body:
             raise InvalidEntry(index, "carries a reveal but plays no hand card", seat)
+        if given is None and "transfer" in body:
+            raise InvalidEntry(index, "carries a transfer but gives no hand card", seat)
+        if given is not None:
+            if "transfer" not in body:
+                why = f"gives a hand card without its proof: {action.text}"
+                raise InvalidEntry(index, why, seat)
+            assert self.book is not None
+            try:
+                seen = self.book.apply_transfer(seat, given[0], given[1], body["transfer"])
+            except SealedDeckError as exc:
+                why = f"transfer of {action.text!r}: {exc.reason}"
+                raise InvalidEntry(index, why, seat) from None
+            if seen is not None:
+                new_state = self.game.given_card_seen(new_state, given[1], seen)
         if shown is not None:
             if "reveal" not in body:
                 why = f"plays a hand card without its proof: {action.text}"

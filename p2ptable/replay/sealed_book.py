@@ -17,6 +17,7 @@ seat last shuffled it                  has not shuffled since
 a deal to a seat (the deck is ready)   ``open``: every seat's decryption       nobody
                                        shares for the top card (``parts``)     (proofs)
 an action that shows a hand card       ``action`` carrying ``reveal``          the actor
+an action that gives a hand card       ``action`` carrying ``transfer``        the giver
 the game is over                       ``secrets``: every seat's deck secret   nobody
                                        (``parts``), then the ``result``        (keys)
 =====================================  ======================================  ==========
@@ -58,6 +59,7 @@ from p2ptable.sealed.messages import (
     SecretMessage,
     SharesMessage,
     ShuffleMessage,
+    TransferMessage,
     message_from_value,
 )
 from p2ptable.sealed.proofs import SigmaProof, prove_key, verify_key
@@ -198,6 +200,15 @@ class SealedBook:
                 seat, f"plays card {card} but its reveal proves slot {slot} holds card {shown}"
             )
 
+    def apply_transfer(self, seat: int, slot: int, to: int, value: Any) -> int | None:
+        """Check that ``value`` gives seat's hand card ``slot`` to seat ``to``; returns
+        the card if ``to`` is a reader (it may see it now), else None."""
+        msg = message_from_value(value, seat)
+        if not isinstance(msg, TransferMessage):
+            raise SealedDeckError(seat, "the transfer of a given card is not a transfer")
+        self.state = deck.apply_transfer(self.state, msg, index=slot, to=to)
+        return self.hand(to)[-1] if to in self.readers else None
+
     def apply_secrets(self, parts: Sequence[Any]) -> None:
         if len(parts) != self.seats:
             raise SealedDeckError(None, f"the secrets need one part per seat ({self.seats})")
@@ -217,6 +228,9 @@ class SealedBook:
 
     def make_reveal(self, seat: int, secret: int, slot: int, rand: Rand) -> dict:
         return deck.make_reveal(self.state, seat, secret, slot, rand).to_value()
+
+    def make_transfer(self, seat: int, secret: int, slot: int, to: int, rand: Rand) -> dict:
+        return deck.make_transfer(self.state, seat, secret, slot, to, rand).to_value()
 
     def hand(self, seat: int) -> tuple[int, ...]:
         """A reader's hand as the sealed deck holds it (for checks and tests)."""

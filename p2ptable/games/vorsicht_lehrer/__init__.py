@@ -77,6 +77,16 @@ class VorsichtLehrer:
     ) -> tuple[int, int] | None:
         return rules.hand_card_played(state, seat, action)
 
+    def hand_card_given(
+        self, state: VorsichtLehrerState, seat: int, action: Action
+    ) -> tuple[int, int] | None:
+        return None  # no card ever changes hands face down in this game
+
+    def given_card_seen(
+        self, state: VorsichtLehrerState, seat: int, card: int
+    ) -> VorsichtLehrerState:
+        raise ValueError("Vorsicht Lehrer! never gives a card face down")
+
     def rules_notes(self) -> str:
         return Path(__file__).with_name("RULES.md").read_text(encoding="utf-8")
 
