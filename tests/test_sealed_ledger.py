@@ -600,7 +600,7 @@ def test_two_different_signed_parts_for_one_position_prove_equivocation(log):
     seat = 1 - detector
     honest = authoring.part_entry(ledger, seat, SEATS[seat])
     rand = SeededRandom(b"a seat that restarts with fresh randomness")
-    msg = ledger.book.make_part("open", detector, seat, SEATS[seat].deck, rand)
+    msg = ledger.book.make_part("open", ledger.expected().targets, seat, SEATS[seat].deck, rand)
     other = signed(ledger, seat, t="part", msg=msg)
     assert other.body_bytes != honest.body_bytes
     assert part_problem(ledger, seat, msg) is None

@@ -150,7 +150,7 @@ def part_entry(ledger: Ledger, seat: int, secrets: SeatSecrets) -> Entry:
     if expected.kind not in ("open", "secrets") or ledger.book is None:
         raise ValueError(f"no open or secrets entry is pending (expected {expected.kind})")
     rand = _rand(ledger, secrets, expected.kind)
-    msg = ledger.book.make_part(expected.kind, expected.seat, seat, secrets.deck, rand)
+    msg = ledger.book.make_part(expected.kind, expected.targets, seat, secrets.deck, rand)
     body = make_body(t="part", i=ledger.next_index, prev=ledger.head, seat=seat, msg=msg)
     return sign_body(ledger.game_id, body, {seat: secrets.key})
 

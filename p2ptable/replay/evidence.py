@@ -121,7 +121,7 @@ def part_problem(ledger: Ledger, seat: int, msg: object) -> str | None:
     if expected.kind not in ("open", "secrets") or ledger.book is None:
         raise ValueError(f"no open or secrets entry is pending (expected {expected.kind})")
     try:
-        ledger.book.check_part(expected.kind, expected.seat, seat, msg)
+        ledger.book.check_part(expected.kind, expected.targets, seat, msg)
     except SealedDeckError as exc:
         return exc.reason
     return None

@@ -101,6 +101,7 @@ class Expected:
     chance: ChanceStep | None = None
     step_number: int | None = None
     outcome: Outcome | None = None
+    targets: tuple[int | None, ...] = ()  # an open: the seat each card goes to
 
 
 @dataclass(frozen=True)
@@ -246,7 +247,7 @@ class Ledger:
                 shuffler = book.next_shuffler()
                 if shuffler is not None:
                     return Expected("shuffle", seat=shuffler, chance=step)
-                return Expected("open", seat=step.seat, chance=step)
+                return Expected("open", seat=step.seat, chance=step, targets=self._deals(step))
             return Expected("chance", chance=step, step_number=self.chance_steps)
         if isinstance(decision, GameOver):
             if book is not None and book.secrets is None:
@@ -348,6 +349,25 @@ class Ledger:
         self._set_state(new_state)
         return Applied(index, "action", seat, text)
 
+    def _deals(self, step: ChanceStep) -> tuple[int | None, ...]:
+        """The seats of the deals the rules make in a row from here, for one open:
+        each resolved with an unknown card, as every peer but the receiver does."""
+        assert self.book is not None
+        if step.seat is None:
+            return (None,)  # a face-up card may change what the rules do next
+        targets: list[int | None] = [step.seat]
+        state = self.game.deal_from_sealed(self.state, None)
+        left = len(self.book.state.deck)
+        while len(targets) < left:
+            decision = self.game.pending(state)
+            if not (isinstance(decision, Chance) and decision.step.kind == "deal"):
+                break
+            if decision.step.seat is None or len(self.game.face_down(state)) != left - len(targets):
+                break  # a face-up card, or new cards going into the deck
+            targets.append(decision.step.seat)
+            state = self.game.deal_from_sealed(state, None)
+        return tuple(targets)
+
     def _set_state(self, state: Any) -> None:
         self.state = state
         if self.book is not None:
@@ -371,14 +391,23 @@ class Ledger:
             raise InvalidEntry(index, "an open entry carries no signatures (its proofs prove it)")
         assert self.book is not None
         try:
-            dealt = self.book.apply_open(expected.seat, body["parts"])
+            dealt = self.book.apply_open(expected.targets, body["parts"])
         except SealedDeckError as exc:
             who = "" if exc.seat is None else f"the part of seat {exc.seat}: "
             raise InvalidEntry(index, f"{who}{exc.reason}") from None
-        self._set_state(self.game.deal_from_sealed(self.state, dealt.card))
-        if dealt.to is None:
-            return Applied(index, "open", None, f"a card is drawn face up: {dealt.card}")
-        return Applied(index, "open", dealt.to, f"a card is dealt to {self.seats[dealt.to].name}")
+        state = self.state
+        for card in dealt:
+            state = self.game.deal_from_sealed(state, card.card)
+        self._set_state(state)
+        if dealt[0].to is None:
+            return Applied(index, "open", None, f"a card is drawn face up: {dealt[0].card}")
+        if len(dealt) == 1:
+            return Applied(
+                index, "open", dealt[0].to, f"a card is dealt to {self.seats[dealt[0].to].name}"
+            )
+        counts = {s: sum(1 for d in dealt if d.to == s) for s in dict.fromkeys(d.to for d in dealt)}
+        who = ", ".join(f"{n} to {self.seats[s].name}" for s, n in counts.items())  # type: ignore[index]
+        return Applied(index, "open", None, f"{len(dealt)} cards are dealt: {who}")
 
     def _secrets(self, index: int, entry: Entry, body: dict, expected: Expected) -> Applied:
         if entry.sigs:

@@ -14,13 +14,19 @@ the book / the rules say               next entry                              s
 =====================================  ======================================  ==========
 cards went into the deck since every   ``shuffle`` by the lowest seat that     that seat
 seat last shuffled it                  has not shuffled since
-a deal to a seat (the deck is ready)   ``open``: every seat's decryption       nobody
-                                       shares for the top card (``parts``)     (proofs)
+deals to seats (the deck is ready)     ``open``: every seat's decryption       nobody
+                                       shares for the top cards (``parts``)    (proofs)
 an action that shows a hand card       ``action`` carrying ``reveal``          the actor
 an action that gives a hand card       ``action`` carrying ``transfer``        the giver
 the game is over                       ``secrets``: every seat's deck secret   nobody
                                        (``parts``), then the ``result``        (keys)
 =====================================  ======================================  ==========
+
+One ``open`` deals every card the rules deal in a row: the ledger looks ahead,
+resolving each pending ``"deal"`` step with an unknown card (as every peer but the
+receiver does anyway, so the rules cannot make the next deal depend on a hidden
+card), and opens the top cards to those seats in one round.  A face-up draw is
+opened on its own, since the rules may act on the card it shows.
 
 Cards go into the deck without an entry: whenever the sealed deck is empty and the
 rules' face-down deck is not (the start, a reshuffled discard pile), those cards,
@@ -65,6 +71,7 @@ from p2ptable.sealed.messages import (
 from p2ptable.sealed.proofs import SigmaProof, prove_key, verify_key
 
 DECK_KEY_DOMAIN = "p2ptable/deck-key/v1"
+Targets = tuple["int | None", ...]  # card k of an opening goes to seat to[k] (None: face up)
 RAND_DOMAIN = b"p2ptable/sealed-rand/v1\x00"
 
 
@@ -102,7 +109,7 @@ def sealed_rand(secret: int, game_id: bytes, prev: bytes, purpose: str) -> Rand:
 
 @dataclass(frozen=True)
 class Dealt:
-    """What an ``open`` did: the seat dealt to (None: face up) and the card if known."""
+    """One card an ``open`` dealt: the seat (None: face up) and the card if known."""
 
     to: int | None
     card: int | None
@@ -156,14 +163,14 @@ class SealedBook:
             raise SealedDeckError(seat, "a shuffle entry must hold a shuffle of the deck")
         self.state = deck.apply_shuffle(self.state, msg)
 
-    def check_part(self, kind: str, to: int | None, seat: int, value: Any) -> Any:
-        """Check one seat's part of an ``open`` (to ``to``) or ``secrets`` entry;
-        SealedDeckError naming the seat if it is wrong.  Returns the message."""
+    def check_part(self, kind: str, to: Targets, seat: int, value: Any) -> Any:
+        """Check one seat's part of an ``open`` (card k to ``to[k]``) or ``secrets``
+        entry; SealedDeckError naming the seat if it is wrong.  Returns the message."""
         msg = message_from_value(value, seat)
         if kind == "open":
             if not isinstance(msg, SharesMessage):
                 raise SealedDeckError(seat, "its part of an opening is not decryption shares")
-            add_shares(begin_open(self.state, [to]), msg)
+            add_shares(begin_open(self.state, to), msg)
         else:
             if not isinstance(msg, SecretMessage):
                 raise SealedDeckError(seat, "its part of the secrets is not a secret")
@@ -171,21 +178,27 @@ class SealedBook:
                 raise SealedDeckError(seat, "published a secret that does not match its key")
         return msg
 
-    def apply_open(self, to: int | None, parts: Sequence[Any]) -> Dealt:
-        """Open the top card to seat ``to`` (None: face up) with every seat's shares."""
+    def apply_open(self, to: Targets, parts: Sequence[Any]) -> list[Dealt]:
+        """Open the top cards, card k to seat ``to[k]`` (None: face up), with every
+        seat's shares; each card as this book may see it, in order."""
         if len(parts) != self.seats:
             raise SealedDeckError(None, f"an opening needs one part per seat ({self.seats})")
-        round_ = begin_open(self.state, [to])
+        round_ = begin_open(self.state, to)
         for seat, value in enumerate(parts):
             msg = message_from_value(value, seat)
             if not isinstance(msg, SharesMessage):
                 raise SealedDeckError(seat, "its part of an opening is not decryption shares")
             round_ = add_shares(round_, msg)
         self.state, faces = finish_open(round_)
-        card = faces[0]
-        if to is not None and to in self.readers:
-            card = deck.read_hand(self.state, to, self.readers[to])[-1]
-        return Dealt(to, card)
+        hands = {s: deck.read_hand(self.state, s, x) for s, x in self.readers.items()}
+        dealt = []
+        for k, seat in enumerate(to):
+            card = faces[k]
+            if seat is not None and seat in hands:
+                later = sum(1 for s in to[k + 1 :] if s == seat)  # its cards dealt after
+                card = hands[seat][len(hands[seat]) - 1 - later]
+            dealt.append(Dealt(seat, card))
+        return dealt
 
     def apply_reveal(self, seat: int, slot: int, card: int, value: Any) -> None:
         """Check that ``value`` shows seat's hand card ``slot`` and that it is ``card``."""
@@ -220,9 +233,9 @@ class SealedBook:
     def make_shuffle(self, seat: int, rand: Rand) -> dict:
         return deck.make_shuffle(self.state, seat, rand).to_value()
 
-    def make_part(self, kind: str, to: int | None, seat: int, secret: int, rand: Rand) -> dict:
+    def make_part(self, kind: str, to: Targets, seat: int, secret: int, rand: Rand) -> dict:
         if kind == "open":
-            return make_shares(self.state, seat, secret, [to], rand).to_value()
+            return make_shares(self.state, seat, secret, to, rand).to_value()
         deck.own_key(self.state, seat, secret)
         return SecretMessage(seat, secret).to_value()
 

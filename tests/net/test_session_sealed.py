@@ -303,7 +303,7 @@ def test_different_parts_sent_to_different_peers_are_proved_equivocation():
         expected = ledger.expected()
         deck = seats[cheater].deck
         return ledger.book.make_part(
-            expected.kind, expected.seat, cheater, deck, SeededRandom(b"another nonce")
+            expected.kind, expected.targets, cheater, deck, SeededRandom(b"another nonce")
         )
 
     net.filter = _fork_one_message(sessions, seats, cheater, 1, "part", remake, logs[cheater])
@@ -390,3 +390,15 @@ def test_a_seat_that_comes_back_after_the_timeout_gets_the_whole_timeout_again()
     sessions[0].receive(hello, net.now)
     sessions[0].tick(net.now)  # the same turn of the I/O loop
     assert sessions[0].stopped is None
+
+
+def test_the_opening_deal_is_one_round():
+    """Every deal the rules make in a row is opened in one ``open`` entry: the 4 x 3
+    cards of the set-up, then one card per refill."""
+    _, sessions, logs = make_table(3)
+    net = MemoryNet(sessions)
+    play_out(sessions, net, random.Random(5), max_moves=20)
+    opens = [Entry.decode(raw) for raw in logs[0][1:] if Entry.decode(raw).kind == "open"]
+    shares = [[len(part["shares"]) for part in e.body["parts"]] for e in opens]
+    assert shares[0] == [8, 8, 8]  # each seat: a share for the 8 cards that are not its own
+    assert all(sorted(s) == [0, 1, 1] for s in shares[1:])  # a refill: one card
