@@ -12,7 +12,8 @@ Prints, per table size:
   * for a game with hidden hands (``--game vorsicht-lehrer``), the sealed deck:
     the shuffle phase (every seat's proved shuffle, each verified by every peer,
     from the entry before the first shuffle to the last shuffle applied at every
-    peer) and one deal (an ``open`` entry: every seat's proved decryption shares).
+    peer), the set-up deal (every hand at once, one ``open`` entry: every seat's
+    proved decryption shares) and a refill (one card).
 
 Bots either move back to back (think 0: six processes keep both cores busy, so
 this measures a saturated machine) or after a short think time, which is what a
@@ -78,19 +79,21 @@ def run_game(seats: int, workdir: Path, game: str, delay: float) -> list[list[di
     ]
 
 
-def sealed_steps(kinds: dict[int, str], complete: dict[int, float]) -> tuple[list, list]:
-    """Shuffle phases (runs of shuffle entries) and deals (open entries), in seconds."""
-    phases, deals = [], []
+def sealed_steps(kinds: dict[int, str], complete: dict[int, float]) -> tuple[list, list, list]:
+    """Shuffle phases (runs of shuffle entries), the set-up deal (the first open
+    entry: every hand at once) and the other deals (open entries), in seconds."""
+    phases, setup, deals = [], [], []
     for i, kind in sorted(kinds.items()):
         if kind == "open" and i in complete and i - 1 in complete:
-            deals.append(complete[i] - complete[i - 1])
+            first = all(k != "open" for j, k in kinds.items() if j < i)
+            (setup if first else deals).append(complete[i] - complete[i - 1])
         if kind == "shuffle" and kinds.get(i - 1) != "shuffle":
             end = i
             while kinds.get(end + 1) == "shuffle":
                 end += 1
             if i - 1 in complete and end in complete:
                 phases.append(complete[end] - complete[i - 1])
-    return phases, deals
+    return phases, setup, deals
 
 
 def measure(per_peer: list[list[dict]]) -> tuple[list[float], list[float], float, tuple]:
@@ -150,13 +153,15 @@ def main() -> None:
                 chance: list[float] = []
                 walls: list[float] = []
                 phases: list[float] = []
+                setups: list[float] = []
                 deals: list[float] = []
                 for _ in range(args.games):
-                    m, c, w, (p, d) = measure(run_game(seats, Path(tmp), args.game, think))
+                    m, c, w, (p, u, d) = measure(run_game(seats, Path(tmp), args.game, think))
                     moves += m
                     chance += c
                     walls.append(w)
                     phases += p
+                    setups += u
                     deals += d
                 print(
                     f"{seats:>5} {ms(moves, 0.5):>9} {ms(moves, 0.99):>9} {ms(chance, 0.5):>11}"
@@ -166,8 +171,9 @@ def main() -> None:
                 if phases:
                     print(
                         f"{'':>5} sealed deck: shuffle phase p50 {ms(phases, 0.5)} ms"
-                        f" (max {max(phases) * 1000:.0f}, {len(phases)} phases), one deal p50"
-                        f" {ms(deals, 0.5)} p99 {ms(deals, 0.99)} ms ({len(deals)} deals)"
+                        f" (max {max(phases) * 1000:.0f}, {len(phases)} phases), set-up deal p50"
+                        f" {ms(setups, 0.5)} ms, one refill p50 {ms(deals, 0.5)}"
+                        f" p99 {ms(deals, 0.99)} ms ({len(deals)} refills)"
                     )
 
 
