@@ -406,6 +406,9 @@ class Ledger:
                 index, "open", dealt[0].to, f"a card is dealt to {self.seats[dealt[0].to].name}"
             )
         counts = {s: sum(1 for d in dealt if d.to == s) for s in dict.fromkeys(d.to for d in dealt)}
+        if len(set(counts.values())) == 1 and len(counts) == len(self.seats):
+            each = next(iter(counts.values()))
+            return Applied(index, "open", None, f"{len(dealt)} cards are dealt, {each} to each")
         who = ", ".join(f"{n} to {self.seats[s].name}" for s, n in counts.items())  # type: ignore[index]
         return Applied(index, "open", None, f"{len(dealt)} cards are dealt: {who}")
 

@@ -22,10 +22,10 @@ def event_line(applied: Applied, ledger: Ledger) -> str:
     text = name_seats(applied.text, names)
     if applied.kind in ("result", "abort", "secrets"):
         return f"{applied.index:5d}  {applied.kind:<9} {text}"
+    if applied.kind == "open":  # a deal: the line names the receivers already
+        return f"{applied.index:5d}  deal      {text}"
     if applied.kind == "chance" or applied.seat is None:
         return f"{applied.index:5d}  {applied.kind:<9} {text}"
-    if applied.kind == "open":  # a deal: the line names the receiver already
-        return f"{applied.index:5d}  deal      {text}"
     return f"{applied.index:5d}  {names[applied.seat]:<9} {text}"
 
 
