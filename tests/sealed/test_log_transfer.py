@@ -1,8 +1,10 @@
-"""A hand card given face down, carried by the log (replay/sealed_book.py).
+"""A hand card given face down, and a card drawn face up from a sealed deck, carried
+by the log (replay/sealed_book.py).
 
 Issue 4: "Moving a hidden card from one hand to another, as with Teacher's Pet's
 Bully card: the taker picks a position blindly and the victim hands the card over.
 Only the victim and the taker learn the card, with proof that it is the same card."
+and "Also supported: drawing face up from a sealed deck".
 
 No registered game gives cards yet, so these tests use a tiny one (toy_game.py).
 """
@@ -177,3 +179,21 @@ def test_peers_give_cards_to_each_other_over_the_session():
     report = verify_bytes(files.pop())
     assert report.valid and report.audited, report.error
     assert sum("transfer" in Entry.decode(p).body for p in logs[0][1:]) == 3
+
+
+def test_a_card_drawn_face_up_from_the_sealed_deck_is_seen_by_everyone():
+    seats, genesis = table("toy-draw")
+    entries = play(seats, genesis, lambda legal: legal[0])  # plays only
+    draws = [
+        i
+        for i, e in enumerate(entries)
+        if e.kind == "open" and all(len(p["shares"]) == 1 for p in e.body["parts"])
+    ]
+    assert draws  # every seat gave a share: a face-up card
+    public = Ledger(genesis)  # no secret at all
+    for entry in entries[1:]:
+        public.append(entry)
+    audit = list(audit_states([e.encode() for e in entries], tuple(s.deck for s in seats)))
+    assert public.state.table == audit[-1][1].state.table
+    assert public.state.table and None not in public.state.table
+    assert verify_bytes(file_of(entries)).valid

@@ -3,8 +3,9 @@ given face down from one seat to another (Teacher's Pet's Bully will need it).
 
 3 seats, cards 0..8, two dealt to each.  On a turn a seat plays a hand card face up
 (``play <slot> <card>``) or, at most ``GIVES`` times in a game, gives one face down
-to the next seat (``give <slot>``).  The game ends after ``PLAYS`` plays; a seat
-scores the sum of the cards it played.
+to the next seat (``give <slot>``).  After each play one card is drawn face up from
+the deck onto the table (a face-up draw from a sealed deck), while the deck lasts.
+The game ends after ``PLAYS`` plays; a seat scores the sum of the cards it played.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ class ToyState:
     current: int = 0
     played: tuple[tuple[int, int], ...] = ()  # (seat, card)
     gives: int = 0
+    table: tuple[int, ...] = ()  # cards drawn face up
+    drawing: bool = False
 
     def with_hand(self, seat: int, hand: tuple) -> ToyState:
         return replace(self, hands=self.hands[:seat] + (hand,) + self.hands[seat + 1 :])
@@ -56,6 +59,8 @@ class ToyPass:
     def pending(self, s):
         if s.dealing:
             return Chance(ChanceStep("deal", "deal", (len(s.deck),), seat=s.dealing[0]))
+        if s.drawing:
+            return Chance(ChanceStep("deal", "table", (len(s.deck),), seat=None))
         if len(s.played) >= PLAYS or not any(s.hands):
             return GameOver()
         return Turn(s.current)
@@ -88,7 +93,8 @@ class ToyPass:
             if hand[slot] is not None and hand[slot] != card:
                 raise IllegalAction(f"slot {slot} does not hold {card}")
             s = s.with_hand(seat, hand[:slot] + hand[slot + 1 :])
-            return self._after_turn(replace(s, played=(*s.played, (seat, card))))
+            s = replace(s, played=(*s.played, (seat, card)), drawing=bool(s.deck))
+            return self._after_turn(s)
         if action.verb == "give" and len(action.args) == 1 and s.gives < GIVES:
             to = (seat + 1) % s.seats
             s = s.with_hand(seat, hand[:slot] + hand[slot + 1 :])
@@ -102,6 +108,8 @@ class ToyPass:
         return self._dealt(s, card)
 
     def _dealt(self, s, card):
+        if s.drawing:
+            return replace(s, table=(*s.table, card), drawing=False)
         seat = s.dealing[0]
         return replace(s.with_hand(seat, (*s.hands[seat], card)), dealing=s.dealing[1:])
 
@@ -123,7 +131,12 @@ class ToyPass:
 
     def view(self, s, seat) -> dict[str, Any]:
         hands = [list(h) if i == seat else len(h) for i, h in enumerate(s.hands)]
-        return {"hands": hands, "played": list(s.played), "deck_left": len(s.deck)}
+        return {
+            "hands": hands,
+            "played": list(s.played),
+            "table": list(s.table),
+            "deck_left": len(s.deck),
+        }
 
     def outcome(self, s):
         if not isinstance(self.pending(s), GameOver):
