@@ -72,19 +72,7 @@ def simulate(
         for i, kind in enumerate(bots)
     ]
     nonce = sha256(b"p2ptable/sim/nonce\x00", seed_bytes)[:16]
-    hidden = getattr(game, "hidden_hands", False)
-    body = authoring.genesis_body(
-        game.name,
-        opts,
-        names,
-        [s.key.public for s in seats],
-        [s.chain.head for s in seats],
-        [s.link_public for s in seats],
-        chain_len,
-        nonce,
-        [s.deck_key(nonce) for s in seats] if hidden else None,
-    )
-    genesis = authoring.assemble_genesis(body, [authoring.sign_genesis(body, s) for s in seats])
+    genesis = authoring.local_genesis(game.name, opts, names, seats, chain_len, nonce)
     path = Path(out)
     if path.exists():
         path.unlink()  # a simulation always writes a fresh file

@@ -100,6 +100,33 @@ def genesis_body(
     )
 
 
+def local_genesis(
+    game: str,
+    options: Mapping[str, str],
+    names: Sequence[str],
+    seats: Sequence[SeatSecrets],
+    chain_len: int,
+    nonce: bytes,
+) -> Entry:
+    """The genesis of a table whose every seat's secrets are here (simulations and
+    tests), signed by all; deck keys are included when the game has hidden hands."""
+    from p2ptable.engine.registry import get_game
+
+    hidden = getattr(get_game(game), "hidden_hands", False)
+    body = genesis_body(
+        game,
+        options,
+        names,
+        [s.key.public for s in seats],
+        [s.chain.head for s in seats],
+        [s.link_public for s in seats],
+        chain_len,
+        nonce,
+        [s.deck_key(nonce) for s in seats] if hidden else None,
+    )
+    return assemble_genesis(body, [sign_genesis(body, s) for s in seats])
+
+
 def sign_genesis(body_bytes: bytes, secrets: SeatSecrets) -> bytes:
     """This seat's signature on a genesis body (after checking it, in a live game)."""
     return secrets.key.sign(signed_message(game_id_of(body_bytes), body_bytes))

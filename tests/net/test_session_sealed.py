@@ -26,18 +26,8 @@ NONCE = b"\x07" * 16
 
 def make_table(players: int, seed: str = "sealed"):
     seats = [authoring.SeatSecrets.from_seed(seed.encode(), i, 512) for i in range(players)]
-    body = authoring.genesis_body(
-        "vorsicht-lehrer",
-        {"track": "100"},
-        [f"P{i}" for i in range(players)],
-        [s.key.public for s in seats],
-        [s.chain.head for s in seats],
-        [s.link_public for s in seats],
-        512,
-        NONCE,
-        [s.deck_key(NONCE) for s in seats],
-    )
-    genesis = authoring.assemble_genesis(body, [authoring.sign_genesis(body, s) for s in seats])
+    names = [f"P{i}" for i in range(players)]
+    genesis = authoring.local_genesis("vorsicht-lehrer", {"track": "100"}, names, seats, 512, NONCE)
     logs = {i: [genesis.encode()] for i in range(players)}
     sessions = {
         i: Session(
