@@ -151,6 +151,7 @@ class Session(Accusations):
         # evidence if a seat sent different parts to different peers.
         self._used_parts: dict[int, dict[int, Entry]] = {}
         self._fork_probes: set[tuple[int, int]] = set()
+        self._early_shuffle: Entry | None = None  # sent before the one under it was in
         self._parts_checked: set[tuple[int, int]] = set()
         self._waiting_since: float | None = None
         self._next_ping = now
@@ -341,6 +342,7 @@ class Session(Accusations):
                 self._future[index] = entry
             self._send(sender, "get", {"from": self.ledger.next_index})
             return
+        self._shuffle_early(entry)
         try:
             self._append(entry)
         except InvalidEntry as exc:
@@ -349,6 +351,16 @@ class Session(Accusations):
                 self._probe_fork(sender, index)
             raise RemoteProtocolError(exc.reason) from None
         self._drain_future()
+
+    def _shuffle_early(self, entry: Entry) -> None:
+        """If we shuffle right after ``entry`` (the shuffle expected next), make and
+        send ours on top of it now, before verifying it: the shuffles then follow
+        each other without waiting for every peer's verification (it is the same
+        entry we would make afterwards, see authoring.shuffle_entry_after)."""
+        early = authoring.shuffle_entry_after(self.ledger, self.seat, self.secrets, entry)
+        if early is not None:
+            self._early_shuffle = early
+            self._send(ALL, "entry", {"entry": early.encode()})
 
     def _probe_fork(self, sender: int, index: int) -> None:
         """The sender's entry ``index`` does not link to ours: our logs forked
@@ -453,9 +465,13 @@ class Session(Accusations):
                 if not self._advance_parts(index, now):
                     return
             elif expected.kind == "shuffle" and expected.seat == self.seat:
-                entry = authoring.shuffle_entry(self.ledger, self.seat, self.secrets)
-                self._append(entry)
-                self._send(ALL, "entry", {"entry": entry.encode()})
+                early, self._early_shuffle = self._early_shuffle, None
+                if early is not None and early.body["prev"] == self.ledger.head:
+                    self._append(early)  # already sent
+                else:
+                    entry = authoring.shuffle_entry(self.ledger, self.seat, self.secrets)
+                    self._append(entry)
+                    self._send(ALL, "entry", {"entry": entry.encode()})
             else:
                 if expected.kind == "shuffle" and self._waiting_since is None:
                     self._waiting_since = now  # a shuffle is automatic: time it

@@ -171,6 +171,45 @@ def shuffle_entry(ledger: Ledger, seat: int, secrets: SeatSecrets) -> Entry:
     return sign_body(ledger.game_id, body, {seat: secrets.key})
 
 
+def shuffle_entry_after(
+    ledger: Ledger, seat: int, secrets: SeatSecrets, previous: Entry
+) -> Entry | None:
+    """Our shuffle on top of ``previous``, the shuffle the ledger expects next, before
+    ``previous`` is verified (None if we do not shuffle right after it).
+
+    It is byte for byte the entry :func:`shuffle_entry` makes once ``previous`` is
+    appended (the same state, position and randomness), so making it early lets
+    the next shuffler start while everyone verifies ``previous``; if ``previous``
+    turns out bad, the game stops on it and this entry is never appended."""
+    from p2ptable.sealed import deck
+    from p2ptable.sealed.errors import SealedDeckError
+    from p2ptable.sealed.messages import ShuffleMessage, message_from_value
+
+    expected, book = ledger.expected(), ledger.book
+    body = previous.body
+    if book is None or expected.kind != "shuffle" or body["t"] != "shuffle":
+        return None
+    if body["seat"] != expected.seat or body["i"] != ledger.next_index:
+        return None
+    if body["prev"] != ledger.head:
+        return None
+    shuffled = book.state.shuffled | {body["seat"]}
+    following = [s for s in range(len(ledger.seats)) if s not in shuffled]
+    if not following or following[0] != seat:
+        return None
+    try:
+        msg = message_from_value(body["msg"], body["seat"])
+        if not isinstance(msg, ShuffleMessage) or msg.hand:
+            return None
+        state = deck.apply_shuffle(book.state, msg, own=True)  # step and size only
+    except SealedDeckError:
+        return None
+    rand = sealed_rand(secrets.deck, ledger.game_id, previous.hash, "shuffle")
+    mine = deck.make_shuffle(state, seat, rand).to_value()
+    fields = dict(t="shuffle", i=ledger.next_index + 1, prev=previous.hash, seat=seat, msg=mine)
+    return sign_body(ledger.game_id, make_body(**fields), {seat: secrets.key})
+
+
 def part_entry(ledger: Ledger, seat: int, secrets: SeatSecrets) -> Entry:
     """Our signed part (shares or secret) of the open or secrets entry expected next."""
     expected = ledger.expected()

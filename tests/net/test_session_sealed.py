@@ -392,3 +392,22 @@ def test_the_opening_deal_is_one_round():
     shares = [[len(part["shares"]) for part in e.body["parts"]] for e in opens]
     assert shares[0] == [8, 8, 8]  # each seat: a share for the 8 cards that are not its own
     assert all(sorted(s) == [0, 1, 1] for s in shares[1:])  # a refill: one card
+
+
+def test_the_next_shuffler_starts_on_a_shuffle_before_verifying_it_and_makes_the_same_entry():
+    """Pipelining: seat s+1 proves its shuffle on seat s's before checking it (every
+    peer checks both anyway); the early entry is byte for byte the one it would make
+    after appending seat s's, so pipelining changes no log."""
+    seats, sessions, logs = make_table(3)
+    net = MemoryNet(sessions)
+    net.pump()
+    entries = [Entry.decode(raw) for raw in logs[0]]
+    first = next(i for i, e in enumerate(entries) if e.kind == "shuffle")
+    ledger = _ledger_at(logs[0], first, 0, seats[0].deck)
+    early = authoring.shuffle_entry_after(ledger, 1, seats[1], entries[first])
+    ledger.append(entries[first])
+    assert early is not None
+    assert early.encode() == authoring.shuffle_entry(ledger, 1, seats[1]).encode()
+    assert early.encode() == logs[0][first + 1]
+    # Only the seat right after may start early.
+    assert authoring.shuffle_entry_after(ledger, 0, seats[0], entries[first + 1]) is None
