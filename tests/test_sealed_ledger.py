@@ -96,8 +96,15 @@ def signed(ledger: Ledger, seat: int, **fields) -> Entry:
     return sign_body(ledger.game_id, make_body(**fields), {seat: SEATS[seat].key})
 
 
-def unsigned(ledger: Ledger, kind: str, parts: list) -> Entry:
-    return Entry(make_body(t=kind, i=ledger.next_index, prev=ledger.head, parts=parts), ())
+def unsigned(ledger: Ledger, kind: str, parts: list, *, sign: bool = True) -> Entry:
+    """An open or secrets entry bundling ``parts`` (message maps, seat by seat), each
+    signed by its seat as a bundle carries it; the entry itself is not signed."""
+    bundled = []
+    for seat, msg in enumerate(parts):
+        part = signed(ledger, seat, t="part", msg=msg)
+        sig = part.sigs[0][1] if sign else bytes(64)
+        bundled.append([msg, sig])
+    return Entry(make_body(t=kind, i=ledger.next_index, prev=ledger.head, parts=bundled), ())
 
 
 def honest_parts(ledger: Ledger) -> list[dict]:
@@ -449,6 +456,9 @@ def test_an_open_entry_needs_every_seats_proved_share(log):
         wrong[giver] = part
         refused(ledger, unsigned(ledger, "open", wrong), f"the part of seat {giver}: {match}", None)
     refused(ledger, unsigned(ledger, "open", parts[:1]), "one part per seat", None)
+    # Each bundled part carries its seat's signature, so two different bundles for
+    # one position always hold two parts that one seat signed (equivocation).
+    refused(ledger, unsigned(ledger, "open", parts, sign=False), "not signed by it", None)
     ledger.append(unsigned(ledger, "open", parts))
 
 

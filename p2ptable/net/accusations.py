@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from p2ptable.net.wire import RemoteProtocolError
-from p2ptable.replay.entries import Entry, make_body, sign_body
+from p2ptable.replay.entries import Entry, bundled_parts, make_body, sign_body
 from p2ptable.replay.ledger import InvalidEntry
 
 if TYPE_CHECKING:
@@ -75,21 +75,37 @@ class Accusations:
         input (a relayed entry with another signature, a stale fork...).
         """
         mine = self.ledger.entries[index]
-        if mine.kind in ("open", "secrets") and other.kind == mine.kind:
-            # Unsigned bundles differ only if some seat signed two different parts
-            # and sent them to different peers: show the sender ours, so whichever
-            # of us holds both halves proves it (see _on_part).
-            for part in self._used_parts.get(index, {}).values():
-                self._send(ALL, "part", {"entry": part.encode()})
-            raise RemoteProtocolError(f"conflicting {mine.kind} entry {index}: parts sent")
+        if other.kind == "abort" and other.body["reason"] == "cheated":
+            # Another peer stopped on a message signed by a seat we took a different
+            # message from, for the same position: together they are equivocation.
+            other = Entry.decode(other.body["evidence"][0])
+        if mine.kind in ("open", "secrets"):
+            self._equivocated_in_bundle(index, mine, other)
+            return
         if mine.kind not in ("action", "shuffle"):
             raise RemoteProtocolError(f"conflicting entry {index} (not an action or shuffle)")
         seat = mine.body["seat"]
-        if other.kind == "abort" and other.body["reason"] == "cheated":
-            # Another peer stopped on a message from the seat we took a different
-            # message from, for the same position: together they are equivocation.
-            other = Entry.decode(other.body["evidence"][0])
         self._equivocated(seat, [mine, other], f"two different entries for position {index}")
+
+    def _equivocated_in_bundle(self, index: int, mine: Entry, other: Entry) -> None:
+        """Our open/secrets entry ``index`` differs from ``other`` (another bundle, or
+        one signed part): each bundled part carries its seat's signature, so the
+        seat whose parts differ signed both, which proves equivocation."""
+        ours = {p.body["seat"]: p for p in bundled_parts(mine.body)}
+        if other.kind == mine.kind:
+            theirs = bundled_parts(other.body)
+        elif other.kind == "part":
+            theirs = [other]
+        else:
+            raise RemoteProtocolError(f"conflicting {mine.kind} entry {index}")
+        for part in theirs:
+            seat = part.body["seat"]
+            if seat in ours and ours[seat].body_bytes != part.body_bytes:
+                self._equivocated(
+                    seat, [ours[seat], part], f"two different parts for entry {index}"
+                )
+                return
+        raise RemoteProtocolError(f"conflicting {mine.kind} entry {index}: no part differs")
 
     def _check_withholding(self, now: float) -> None:
         """Name a seat that stays in contact but does not contribute in time.

@@ -364,6 +364,14 @@ class JoinerLobby:
             # A host that swaps our chain head or link key for its own would know
             # our random contributions: never sign a roster that changed our entry.
             raise LobbyError("the host's roster does not list us as we joined")
+        if _hidden_hands(self.game or ""):
+            for m in members:
+                try:
+                    parse_deck_key(m.deck, self.table or b"", m.key)
+                except ValueError as exc:
+                    # Never sign a genesis our own ledger would refuse.
+                    why = f"the host's roster has a bad deck key for {m.name}: {exc}"
+                    raise LobbyError(why) from None
         self.members = members
         if data["genesis"]:
             expected = genesis_for(

@@ -64,7 +64,7 @@ def load_resume(replay: Path) -> Resume:
         SigningKey(bytes.fromhex(saved["key"])),
         HashChain(bytes.fromhex(saved["chain_secret"]), saved["chain_len"]),
         bytes.fromhex(saved["link"]),
-        int(saved["deck"], 16),
+        _deck_secret(saved),
     )
     seat = saved["seat"]
     try:
@@ -78,6 +78,14 @@ def load_resume(replay: Path) -> Resume:
     except (InvalidEntry, MalformedEntry) as exc:
         raise ResumeError(f"the replay does not verify: {exc}") from None
     return Resume(ledger, seat, secrets, saved["endpoints"], saved["port"], replay)
+
+
+def _deck_secret(saved: dict) -> int:
+    if "deck" not in saved:
+        raise ResumeError(
+            "the secrets file has no deck secret (it was written by an older p2ptable)"
+        )
+    return int(saved["deck"], 16)
 
 
 class ResumeError(Exception):

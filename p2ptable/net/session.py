@@ -64,6 +64,8 @@ FORK_LOOKBACK = 16
 BATCH = 256
 BATCH_BYTES = 128 * 1024  # a catch-up frame stays well under wire.MAX_FRAME
 MAX_BUFFERED = 4096
+MAX_FUTURE_BYTES = 32 * 1024 * 1024  # entries kept for later, as received
+PART_WINDOW = 8  # parts kept for entries at most this far ahead of our log
 
 ALL = None  # destination: every other seat
 
@@ -143,13 +145,13 @@ class Session(Accusations):
         self.outgoing: list[tuple[int | None, bytes]] = []
         self.events: list[Event] = []
         self.stopped: Stopped | None = None
-        self._future: dict[int, Entry] = {}
+        self._future: dict[int, bytes] = {}
+        self._future_bytes = 0
         self._reveals: dict[int, dict[int, tuple[bytes, bytes, int]]] = {}
         self._rsigs: dict[int, dict[int, bytes]] = {}
-        self._parts: dict[int, dict[int, Entry]] = {}
-        # The signed parts each bundle was made of, by index: the other half of the
-        # evidence if a seat sent different parts to different peers.
-        self._used_parts: dict[int, dict[int, Entry]] = {}
+        # Parts and future entries are kept as the bytes received (a decoded body
+        # can be far bigger than its bytes) and decoded when they are used.
+        self._parts: dict[int, dict[int, bytes]] = {}
         self._fork_probes: set[tuple[int, int]] = set()
         self._early_shuffle: Entry | None = None  # sent before the one under it was in
         self._parts_checked: set[tuple[int, int]] = set()
@@ -338,8 +340,10 @@ class Session(Accusations):
                 self._check_equivocation(index, entry)
             return
         if index > self.ledger.next_index:
-            if len(self._future) < MAX_BUFFERED:
-                self._future[index] = entry
+            fits = self._future_bytes + len(raw) <= MAX_FUTURE_BYTES
+            if index not in self._future and len(self._future) < MAX_BUFFERED and fits:
+                self._future[index] = raw
+                self._future_bytes += len(raw)
             self._send(sender, "get", {"from": self.ledger.next_index})
             return
         self._shuffle_early(entry)
@@ -373,7 +377,9 @@ class Session(Accusations):
 
     def _drain_future(self) -> None:
         while self.ledger.next_index in self._future and self.stopped is None:
-            entry = self._future.pop(self.ledger.next_index)
+            raw = self._future.pop(self.ledger.next_index)
+            self._future_bytes -= len(raw)
+            entry = Entry.decode(raw)  # it decoded when it arrived
             try:
                 self._append(entry)
             except InvalidEntry as exc:
@@ -399,23 +405,25 @@ class Session(Accusations):
         if body["t"] != "part" or not 0 <= body["seat"] < self.n:
             raise RemoteProtocolError("a part message must carry a part")
         if body["i"] < self.ledger.next_index:
-            # For an entry already in our log, possibly relayed by a peer whose
-            # bundle differs from ours: only useful as the other half of a seat's
-            # equivocation (it sent different parts to different peers).
-            old = self._used_parts.get(body["i"], {}).get(body["seat"])
-            if old is not None and old.body_bytes != entry.body_bytes:
-                self._equivocated_part(body["seat"], body["i"], old, entry)
+            # For an entry already in our log: only useful as the other half of a
+            # seat's equivocation (it sent different parts to different peers).
+            mine = self.ledger.entries[body["i"]]
+            if mine.kind in ("open", "secrets"):
+                self._equivocated_in_bundle(body["i"], mine, entry)
             return
         if body["seat"] != message.sender:
             raise RemoteProtocolError("a part message must carry the sender's own part")
-        if body["i"] not in self._parts and len(self._parts) >= MAX_BUFFERED:
-            raise RemoteProtocolError("too many pending parts")
+        if body["i"] > self.ledger.next_index + PART_WINDOW:
+            # A part is only ever for the entry being bundled; a peer far ahead has
+            # the bundle, which catch-up brings.  Far-future parts would only eat
+            # memory.
+            raise RemoteProtocolError(f"a part for entry {body['i']}, far ahead of ours")
         bucket = self._parts.setdefault(body["i"], {})
         old = bucket.get(message.sender)
-        if old is not None and old.body_bytes != entry.body_bytes:
-            self._equivocated_part(message.sender, body["i"], old, entry)
+        if old is not None and Entry.decode(old).body_bytes != entry.body_bytes:
+            self._equivocated_part(message.sender, body["i"], Entry.decode(old), entry)
             return
-        bucket[message.sender] = entry
+        bucket[message.sender] = message.data["entry"]
 
     def _on_rsig(self, message: Message, now: float) -> None:
         if message.data["i"] < self.ledger.next_index:
@@ -537,13 +545,15 @@ class Session(Accusations):
         it comes; the bundle appended once all are in."""
         bucket = self._parts.setdefault(index, {})
         if self.seat not in bucket:
-            bucket[self.seat] = authoring.part_entry(self.ledger, self.seat, self.secrets)
+            mine = authoring.part_entry(self.ledger, self.seat, self.secrets)
+            bucket[self.seat] = mine.encode()
             self._parts_checked.add((index, self.seat))
-            self._send(ALL, "part", {"entry": bucket[self.seat].encode()})
+            self._send(ALL, "part", {"entry": bucket[self.seat]})
             self._waiting_since = now
-        for seat, entry in list(bucket.items()):
+        for seat, raw in list(bucket.items()):
             if (index, seat) in self._parts_checked:
                 continue
+            entry = Entry.decode(raw)  # it decoded when it arrived
             body = entry.body
             message = signed_message(self.ledger.game_id, entry.body_bytes)
             signed = [s for s, _ in entry.sigs] == [seat] and verify_signature(
@@ -562,8 +572,10 @@ class Session(Accusations):
             self._parts_checked.add((index, seat))
         if len(bucket) < self.n:
             return False
-        entry = authoring.bundle_entry(self.ledger, bucket)
-        self._used_parts[index] = self._parts.pop(index)
+        entry = authoring.bundle_entry(
+            self.ledger, {seat: Entry.decode(raw) for seat, raw in bucket.items()}
+        )
+        del self._parts[index]
         self._append(entry)
         self._drain_future()
         return True
@@ -571,7 +583,7 @@ class Session(Accusations):
     def _resend_contribution(self, dest: int) -> None:
         index = self.ledger.next_index
         if self.seat in self._parts.get(index, {}):
-            self._send(dest, "part", {"entry": self._parts[index][self.seat].encode()})
+            self._send(dest, "part", {"entry": self._parts[index][self.seat]})
         if self.seat in self._reveals.get(index, {}):
             self._send_reveal(dest, index)
         if self.seat in self._rsigs.get(index, {}):

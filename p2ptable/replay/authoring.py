@@ -222,7 +222,10 @@ def part_entry(ledger: Ledger, seat: int, secrets: SeatSecrets) -> Entry:
 
 
 def bundle_entry(ledger: Ledger, parts: Mapping[int, Entry]) -> Entry:
-    """Every seat's part (checked) bundled into the open or secrets entry, unsigned."""
+    """Every seat's signed part (checked) bundled into the open or secrets entry:
+    each part's message with its seat's signature, so the entry proves who sent
+    what (two different bundles for one position always hold two parts one seat
+    signed), and needs no signature of its own."""
     expected = ledger.expected()
     if set(parts) != set(range(len(ledger.seats))):
         raise ValueError("a bundle needs the part of every seat")
@@ -230,7 +233,7 @@ def bundle_entry(ledger: Ledger, parts: Mapping[int, Entry]) -> Entry:
         t=expected.kind,
         i=ledger.next_index,
         prev=ledger.head,
-        parts=[parts[s].body["msg"] for s in sorted(parts)],
+        parts=[[parts[s].body["msg"], parts[s].sigs[0][1]] for s in sorted(parts)],
     )
     return Entry(body, ())
 

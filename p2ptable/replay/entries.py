@@ -165,6 +165,24 @@ def check_body_shape(body: Any) -> None:
         raise MalformedEntry("prev must be a 32-byte hash")
 
 
+def bundled_parts(bundle: dict[str, Any]) -> list[Entry]:
+    """The signed ``part`` entries an ``open`` or ``secrets`` body bundles, rebuilt
+    from its ``parts`` (each ``[msg, signature]``, in seat order); the signatures
+    are not checked here."""
+    out = []
+    for seat, item in enumerate(bundle["parts"]):
+        if not (
+            isinstance(item, list)
+            and len(item) == 2
+            and isinstance(item[0], dict)
+            and isinstance(item[1], bytes)
+        ):
+            raise MalformedEntry("a bundled part is [message map, signature]")
+        body = make_body(t="part", i=bundle["i"], prev=bundle["prev"], seat=seat, msg=item[0])
+        out.append(Entry(body, ((seat, item[1]),)))
+    return out
+
+
 def game_id_of(genesis_body_bytes: bytes) -> bytes:
     return sha256(GAME_ID_DOMAIN, genesis_body_bytes)
 

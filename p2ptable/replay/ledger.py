@@ -61,6 +61,7 @@ from p2ptable.replay.entries import (
     PROTOCOL,
     Entry,
     MalformedEntry,
+    bundled_parts,
     game_id_of,
     signed_message,
 )
@@ -292,7 +293,15 @@ class Ledger:
             "secrets": self._secrets,
             "result": self._result,
         }
-        applied = handler[body["t"]](index, entry, body, expected)
+        saved = None if self.book is None else (self.book.state, self.book.secrets)
+        try:
+            applied = handler[body["t"]](index, entry, body, expected)
+        except InvalidEntry:
+            if self.book is not None and saved is not None:
+                # A refused entry leaves no trace, even one that passed some of its
+                # sealed checks (a transfer) before failing another (a reveal).
+                self.book.state, self.book.secrets = saved
+            raise
         self.entries.append(entry)
         self.hashes.append(entry.hash)
         return applied
@@ -390,8 +399,9 @@ class Ledger:
         if entry.sigs:
             raise InvalidEntry(index, "an open entry carries no signatures (its proofs prove it)")
         assert self.book is not None
+        parts = self._bundled_parts(index, body)
         try:
-            dealt = self.book.apply_open(expected.targets, body["parts"])
+            dealt = self.book.apply_open(expected.targets, parts)
         except SealedDeckError as exc:
             who = "" if exc.seat is None else f"the part of seat {exc.seat}: "
             raise InvalidEntry(index, f"{who}{exc.reason}") from None
@@ -416,12 +426,27 @@ class Ledger:
         if entry.sigs:
             raise InvalidEntry(index, "a secrets entry carries no signatures (keys prove it)")
         assert self.book is not None
+        parts = self._bundled_parts(index, body)
         try:
-            self.book.apply_secrets(body["parts"])
+            self.book.apply_secrets(parts)
         except SealedDeckError as exc:
             who = "" if exc.seat is None else f"the part of seat {exc.seat}: "
             raise InvalidEntry(index, f"{who}{exc.reason}") from None
         return Applied(index, "secrets", None, "every seat shows its deck secret for the audit")
+
+    def _bundled_parts(self, index: int, body: dict) -> list:
+        """The messages of a bundle's parts, each signed by its seat (checked)."""
+        try:
+            parts = bundled_parts(body)
+        except MalformedEntry as exc:
+            raise InvalidEntry(index, str(exc)) from None
+        if len(parts) != len(self.seats):
+            raise InvalidEntry(index, f"needs one part per seat ({len(self.seats)})")
+        for seat, part in enumerate(parts):
+            message = signed_message(self.game_id, part.body_bytes)
+            if not verify_signature(self.seats[seat].key, part.sigs[0][1], message):
+                raise InvalidEntry(index, f"the part of seat {seat} is not signed by it")
+        return [part.body["msg"] for part in parts]
 
     def _chance(self, index: int, entry: Entry, body: dict, expected: Expected) -> Applied:
         step, number = expected.chance, expected.step_number

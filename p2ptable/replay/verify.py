@@ -132,7 +132,7 @@ def secrets_in_log(payloads: list[bytes]) -> tuple[int, ...] | None:
             body = Entry.decode(payload).body
             if body["t"] != "secrets":
                 continue
-            msgs = [message_from_value(v, s) for s, v in enumerate(body["parts"])]
+            msgs = [message_from_value(v[0], s) for s, v in enumerate(body["parts"])]
         except (MalformedEntry, ValueError, Exception):  # noqa: BLE001 - any bad bytes: none
             return None
         if all(isinstance(m, SecretMessage) for m in msgs):

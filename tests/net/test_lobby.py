@@ -158,3 +158,22 @@ def test_malformed_codes(code):
 def test_codes_are_case_and_dash_insensitive():
     assert lobby.normalize_code("7kq m2x") == lobby.normalize_code("7KQ-M2X") == "7KQM2X"
     assert lobby.normalize_code(lobby.new_code())
+
+
+def test_a_joiner_refuses_a_roster_with_a_bad_deck_key_before_signing_anything():
+    # Found in review: a host listing a deck key whose proof fails (its own, here)
+    # made every joiner sign a genesis its own ledger then refused, and crash.
+    me = authoring.SeatSecrets.from_seed(b"lobby", 0, 8)
+    host = lobby.HostLobby("vorsicht-lehrer", {"track": "200"}, 2, CODE, me, "Ana", "tcp://h:1")
+    ben = joiner(1, "Ben")
+    host.receive(b"b", ben.outgoing.pop())
+    ben.receive(host.outgoing.pop()[1])
+    host.receive(b"b", ben.outgoing.pop())
+    roster_frame = host.outgoing.pop()[1]
+    _, _, data = lobby.open_lobby(roster_frame)
+    members = [dict(m) for m in data["members"]]
+    members[0]["deck"] = me.deck_key(b"\x00" * 16)  # proved for another table
+    forged = lobby.seal_lobby("roster", dict(data, members=members), host.me)
+    with pytest.raises(lobby.LobbyError, match="bad deck key for Ana"):
+        ben.receive(forged)
+    assert ben.genesis is None

@@ -389,7 +389,7 @@ def test_the_opening_deal_is_one_round():
     net = MemoryNet(sessions)
     play_out(sessions, net, random.Random(5), max_moves=20)
     opens = [Entry.decode(raw) for raw in logs[0][1:] if Entry.decode(raw).kind == "open"]
-    shares = [[len(part["shares"]) for part in e.body["parts"]] for e in opens]
+    shares = [[len(msg["shares"]) for msg, _sig in e.body["parts"]] for e in opens]
     assert shares[0] == [8, 8, 8]  # each seat: a share for the 8 cards that are not its own
     assert all(sorted(s) == [0, 1, 1] for s in shares[1:])  # a refill: one card
 
@@ -411,3 +411,110 @@ def test_the_next_shuffler_starts_on_a_shuffle_before_verifying_it_and_makes_the
     assert early.encode() == logs[0][first + 1]
     # Only the seat right after may start early.
     assert authoring.shuffle_entry_after(ledger, 0, seats[0], entries[first + 1]) is None
+
+
+def test_a_self_bundled_open_relayed_to_one_peer_is_proved_equivocation():
+    """A cheater sends its signed part to one peer and, to another, an ``open`` entry
+    it bundled itself with its shares re-proved under other nonces.  Every bundled
+    part carries its seat's signature, so the cheater has signed two different
+    parts for one position: when the two peers' logs meet, that is proved."""
+    from p2ptable.sealed.dealing import make_shares
+    from p2ptable.sealed.group import SeededRandom
+
+    seats, sessions, logs = make_table(3, "self-bundled")
+    a, b, cheater = 0, 1, 2
+    net = MemoryNet(sessions)
+
+    def hold_parts_to_b(sender, target, frame):
+        message = open_frame(frame, sessions[target].ledger.game_id, sessions[target].links)
+        if sender == cheater and target == b and message.kind == "part":
+            return None
+        return frame
+
+    net.filter = hold_parts_to_b
+    net.pump()
+    ledger = sessions[b].ledger
+    expected = ledger.expected()
+    assert expected.kind == "open"
+    bucket = sessions[b]._parts[ledger.next_index]
+    other = make_shares(
+        ledger.book.state, cheater, seats[cheater].deck, expected.targets, SeededRandom(b"x")
+    ).to_value()
+    forged = sign_body(
+        ledger.game_id,
+        make_body(t="part", i=ledger.next_index, prev=ledger.head, seat=cheater, msg=other),
+        {cheater: seats[cheater].key},
+    )
+    honest = {s: Entry.decode(bucket[s]) for s in (a, b)}
+    bundle = authoring.bundle_entry(ledger, {**honest, cheater: forged})
+    sessions[cheater]._send(b, "entries", {"from": ledger.next_index, "entries": [bundle.encode()]})
+    net.pump()
+    for _ in range(10):
+        net.advance(1.0)
+    for seat in (a, b):
+        stopped = sessions[seat].stopped
+        assert stopped is not None and stopped.culprit == cheater, (seat, stopped)
+        report = verify_bytes(log_file(logs[seat]))
+        assert report.stopped["reason"] == "equivocation" and report.stopped["proved"]
+
+
+def test_a_good_part_to_one_peer_and_a_bad_one_to_another_is_proved_at_both():
+    """The peer that got the bad part stops (``cheated``); the one that already
+    bundled the good part takes that abort's evidence with its own bundle's part as
+    equivocation, instead of waiting on (and later accusing) the first peer."""
+    seats, sessions, logs = make_table(3, "split")
+    a, b, cheater = 0, 1, 2
+    net = MemoryNet(sessions)
+    sent = []
+
+    def bad_part_to_a(sender, target, frame):
+        if sender != cheater or target != a or sent:
+            return frame
+        message = open_frame(frame, sessions[target].ledger.game_id, sessions[target].links)
+        if message.kind != "part":
+            return frame
+        part = Entry.decode(message.data["entry"])
+        msg = dict(part.body["msg"])
+        shares = [list(s) for s in msg["shares"]]
+        shares[0][0] = sessions[cheater].ledger.book.table.keys[0].to_bytes()
+        msg["shares"] = shares
+        body = {**part.body, "msg": msg}
+        forged = sign_body(part_game_id(sessions), make_body(**body), {cheater: seats[cheater].key})
+        sent.append(forged)
+        sessions[cheater]._send(a, "part", {"entry": forged.encode()})
+        return None
+
+    net.filter = bad_part_to_a
+    net.pump()
+    for _ in range(10):
+        net.advance(1.0)
+    assert sent
+    for seat in (a, b):
+        stopped = sessions[seat].stopped
+        assert stopped is not None and stopped.culprit == cheater, (seat, stopped)
+        assert verify_bytes(log_file(logs[seat])).stopped["proved"]
+
+
+def part_game_id(sessions) -> bytes:
+    return next(iter(sessions.values())).ledger.game_id
+
+
+def test_a_part_far_ahead_of_the_log_is_not_kept():
+    """Found in review: parts for any of 4096 future entries were kept, decoded, so
+    one seat could make another hold gigabytes.  A part is only ever for the entry
+    being bundled; one far ahead is rejected."""
+    seats, sessions, _ = make_table(3)
+    net = MemoryNet(sessions)
+    net.pump()
+    ledger = sessions[0].ledger
+    far = ledger.next_index + 100
+    part = sign_body(
+        ledger.game_id,
+        make_body(t="part", i=far, prev=ledger.head, seat=1, msg={"t": "x"}),
+        {1: seats[1].key},
+    )
+    sessions[1]._send(0, "part", {"entry": part.encode()})
+    net.pump()
+    reasons = [e.reason for e in sessions[0].take_events() if isinstance(e, Rejected)]
+    assert any("far ahead of ours" in r for r in reasons)
+    assert far not in sessions[0]._parts

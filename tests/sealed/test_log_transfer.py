@@ -187,7 +187,7 @@ def test_a_card_drawn_face_up_from_the_sealed_deck_is_seen_by_everyone():
     draws = [
         i
         for i, e in enumerate(entries)
-        if e.kind == "open" and all(len(p["shares"]) == 1 for p in e.body["parts"])
+        if e.kind == "open" and all(len(msg["shares"]) == 1 for msg, _sig in e.body["parts"])
     ]
     assert draws  # every seat gave a share: a face-up card
     public = Ledger(genesis)  # no secret at all
@@ -197,3 +197,27 @@ def test_a_card_drawn_face_up_from_the_sealed_deck_is_seen_by_everyone():
     assert public.state.table == audit[-1][1].state.table
     assert public.state.table and None not in public.state.table
     assert verify_bytes(file_of(entries)).valid
+
+
+def test_a_refused_entry_leaves_the_sealed_deck_as_it_was(monkeypatch):
+    """Found in review: an action that both gives a card and shows one had its
+    transfer applied to the sealed deck before its reveal failed, so a refused entry
+    changed the ledger."""
+    seats, genesis = table("toy-both")
+    entries = play(seats, genesis, gives_first)
+    index = next(i for i, e in enumerate(entries) if "transfer" in e.body)
+    body = dict(entries[index].body)
+    seat = body["seat"]
+    ledger = Ledger(genesis, readers={seat: seats[seat].deck})
+    for entry in entries[1:index]:
+        ledger.append(entry)
+    # Pretend the rules also show the given card, and claim a card it is not.
+    monkeypatch.setattr(GAME, "hand_card_played", lambda s, seat, a: (a.args[0], 99))
+    from p2ptable.sealed.group import SeededRandom
+
+    body["reveal"] = ledger.book.make_reveal(seat, seats[seat].deck, 1, SeededRandom(b"r"))
+    forged = sign_body(ledger.game_id, make_body(**body), {seat: seats[seat].key})
+    before = (ledger.book.state.step, [len(h) for h in ledger.book.state.hands])
+    with pytest.raises(InvalidEntry):
+        ledger.append(forged)
+    assert (ledger.book.state.step, [len(h) for h in ledger.book.state.hands]) == before
