@@ -29,7 +29,9 @@ signature proves who wrote it, the ``culprit`` seat.  A rejected entry leaves th
 ledger unchanged, so a live peer can keep going after bad input.
 
 Verifying a replay file is: read the genesis, append every entry, check the end.
-The same class validates entries arriving from peers in a live game.
+The same class validates entries arriving from peers in a live game.  The genesis
+is checked by ``replay/genesis.py``; the sealed deck of a hidden-hand game lives in
+``replay/sealed_book.py``; the evidence rules of aborts in ``replay/evidence.py``.
 """
 
 from __future__ import annotations
@@ -38,7 +40,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from p2ptable.crypto.links import is_usable_link
 from p2ptable.crypto.signing import verify_signature
 from p2ptable.engine.api import (
     Action,
@@ -48,48 +49,40 @@ from p2ptable.engine.api import (
     GameOver,
     IllegalAction,
     Outcome,
-    RulesError,
     Simultaneous,
     Turn,
-    normalize_options,
 )
-from p2ptable.engine.registry import get_game
 from p2ptable.randomness.chain import check_preimage
 from p2ptable.randomness.derive import derive_outcome
 from p2ptable.replay import evidence as evidence_rules
 from p2ptable.replay.entries import (
-    PROTOCOL,
     Entry,
     MalformedEntry,
     bundled_parts,
-    game_id_of,
     signed_message,
 )
-from p2ptable.replay.sealed_book import SealedBook, parse_deck_key
+from p2ptable.replay.errors import InvalidEntry
+from p2ptable.replay.genesis import (
+    MAX_CHAIN_LEN,
+    MAX_SEAT_NAME,
+    SeatInfo,
+    check_genesis_signatures,
+    read_genesis,
+    sealed_book_for,
+)
 from p2ptable.sealed.errors import SealedDeckError
 
-MAX_SEAT_NAME = 32
-MAX_CHAIN_LEN = 1 << 16
-
-
-class InvalidEntry(Exception):
-    """Entry ``index`` is not acceptable.  ``culprit`` is the seat whose valid
-    signature is on the offending content, when there is one."""
-
-    def __init__(self, index: int, reason: str, culprit: int | None = None) -> None:
-        super().__init__(f"entry {index}: {reason}")
-        self.index = index
-        self.reason = reason
-        self.culprit = culprit
-
-
-@dataclass(frozen=True)
-class SeatInfo:
-    name: str
-    key: bytes
-    chain_head: bytes
-    link: bytes  # X25519 public key for authenticating wire frames (crypto/links.py)
-    deck: Any = None  # the genesis deck key field, for games with hidden hands
+# Kept importable from here: the ledger is where readers look for them.
+__all__ = [
+    "MAX_CHAIN_LEN",
+    "MAX_SEAT_NAME",
+    "Applied",
+    "Expected",
+    "InvalidEntry",
+    "Ledger",
+    "SeatInfo",
+    "Stopped",
+]
 
 
 @dataclass(frozen=True)
@@ -131,53 +124,21 @@ class Applied:
     text: str
 
 
-def _genesis_error(reason: str) -> InvalidEntry:
-    return InvalidEntry(0, f"genesis: {reason}")
-
-
 class Ledger:
     """A validated log and the game state it leads to."""
 
     def __init__(self, genesis: Entry, readers: Mapping[int, int] | None = None) -> None:
         """``readers`` (seat -> deck secret) are the seats whose hidden cards this
         ledger may read: a peer's own seat, or every seat for an audit."""
-        try:
-            body = genesis.body
-        except MalformedEntry as exc:
-            raise _genesis_error(f"malformed: {exc}") from None
-        if body["t"] != "genesis":
-            raise _genesis_error(f"the first entry must be a genesis, not {body['t']}")
-        if body["protocol"] != PROTOCOL:
-            raise _genesis_error(f"protocol {body['protocol']!r} is not {PROTOCOL!r}")
-        try:
-            self.game: Game = get_game(body["game"])
-        except KeyError as exc:
-            raise _genesis_error(str(exc.args[0])) from None
-        self.seats = _parse_seats(body["seats"])
-        n = len(self.seats)
-        try:
-            options = normalize_options(self.game, n, body["options"])
-            # Some combinations are only refused when the table is set up (Duet is
-            # for 2 players): set it up here so they are genesis errors too.
-            state = self.game.initial(n, options)
-        except RulesError as exc:
-            raise _genesis_error(str(exc)) from None
-        if options != body["options"]:
-            raise _genesis_error("options must list every option explicitly")
-        if not 1 <= body["chain_len"] <= MAX_CHAIN_LEN:
-            raise _genesis_error(f"chain_len must be 1..{MAX_CHAIN_LEN}")
-        if len(body["nonce"]) != 16:
-            raise _genesis_error("nonce must be 16 bytes")
-        self.options = options
-        self.chain_len = body["chain_len"]
-        self.game_id = game_id_of(genesis.body_bytes)
-        self.book = self._sealed_book(body["nonce"], readers)
-        message = signed_message(self.game_id, genesis.body_bytes)
-        if [seat for seat, _ in genesis.sigs] != list(range(n)):
-            raise _genesis_error("needs exactly one signature from each seat, in seat order")
-        for seat, sig in genesis.sigs:
-            if not verify_signature(self.seats[seat].key, sig, message):
-                raise _genesis_error(f"bad signature from seat {seat} ({self.seats[seat].name})")
+        info = read_genesis(genesis)
+        self.game: Game = info.game
+        self.seats = info.seats
+        self.options = info.options
+        self.chain_len = info.chain_len
+        self.game_id = info.game_id
+        self.book = sealed_book_for(info, readers)
+        check_genesis_signatures(genesis, info)
+        state = info.state
         self.entries: list[Entry] = [genesis]
         self.hashes: list[bytes] = [genesis.hash]
         self.state: Any = state
@@ -188,27 +149,6 @@ class Ledger:
         self.result: Outcome | None = None
         self.stopped: Stopped | None = None
         self._expected: tuple[int, Expected] | None = None
-
-    def _sealed_book(self, nonce: bytes, readers: Mapping[int, int] | None) -> SealedBook | None:
-        hidden = getattr(self.game, "hidden_hands", False)
-        if not hidden:
-            if any(seat.deck is not None for seat in self.seats):
-                raise _genesis_error(f"{self.game.name} has no hidden hands: no deck keys")
-            return None
-        keys = []
-        for number, seat in enumerate(self.seats):
-            if seat.deck is None:
-                raise _genesis_error(
-                    f"seat {number} has no deck key ({self.game.name} deals hidden hands)"
-                )
-            try:
-                keys.append(parse_deck_key(seat.deck, nonce, seat.key))
-            except ValueError as exc:
-                raise _genesis_error(f"seat {number} deck key: {exc}") from None
-        try:
-            return SealedBook(self.game_id, keys, readers)
-        except ValueError as exc:
-            raise _genesis_error(str(exc)) from None
 
     # -- what comes next -------------------------------------------------------
 
@@ -558,38 +498,3 @@ class Ledger:
             if self.book is not None and book is not None:
                 self.book.state, self.book.secrets = book
         return None
-
-
-_SEAT_FIELDS = {"name", "key", "chain", "link"}
-
-
-def _parse_seats(raw: list) -> list[SeatInfo]:
-    seats = []
-    for number, item in enumerate(raw):
-        if not (isinstance(item, dict) and set(item) - {"deck"} == _SEAT_FIELDS):
-            raise _genesis_error(
-                f"seat {number} must have exactly name, key, chain and link (and deck)"
-            )
-        if "deck" in item and not isinstance(item["deck"], dict):
-            raise _genesis_error(f"seat {number} deck key must be a map (or absent)")
-        name, key, chain, link = item["name"], item["key"], item["chain"], item["link"]
-        if not (isinstance(name, str) and 0 < len(name) <= MAX_SEAT_NAME and name.isprintable()):
-            raise _genesis_error(f"seat {number} name must be 1..{MAX_SEAT_NAME} printable chars")
-        if not (isinstance(key, bytes) and len(key) == 32):
-            raise _genesis_error(f"seat {number} key must be 32 bytes")
-        if not (isinstance(chain, bytes) and len(chain) == 32):
-            raise _genesis_error(f"seat {number} chain head must be 32 bytes")
-        if not (isinstance(link, bytes) and len(link) == 32):
-            raise _genesis_error(f"seat {number} link key must be 32 bytes")
-        if not is_usable_link(link):
-            raise _genesis_error(f"seat {number} link key is a low-order point (unusable)")
-        seats.append(SeatInfo(name, key, chain, link, item.get("deck")))
-    if len({s.key for s in seats}) != len(seats):
-        raise _genesis_error("two seats share a public key")
-    if len({s.link for s in seats}) != len(seats):
-        raise _genesis_error("two seats share a link key")
-    if len({s.chain_head for s in seats}) != len(seats):
-        raise _genesis_error("two seats share a randomness chain head")
-    if len({s.name for s in seats}) != len(seats):
-        raise _genesis_error("two seats share a name")
-    return seats

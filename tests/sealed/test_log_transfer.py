@@ -19,7 +19,7 @@ from p2ptable.engine.playout import random_policy
 from p2ptable.net.memory import MemoryNet
 from p2ptable.net.session import Session
 from p2ptable.replay import authoring
-from p2ptable.replay import ledger as ledger_module
+from p2ptable.replay import genesis as genesis_module
 from p2ptable.replay.entries import Entry, make_body, sign_body
 from p2ptable.replay.ledger import InvalidEntry, Ledger
 from p2ptable.replay.logfile import MAGIC, encode_frame
@@ -33,9 +33,9 @@ NONCE = b"\x05" * 16
 
 @pytest.fixture(autouse=True)
 def toy_registered(monkeypatch):
-    real = ledger_module.get_game
+    real = genesis_module.get_game
     monkeypatch.setattr(
-        ledger_module, "get_game", lambda name: GAME if name == GAME.name else real(name)
+        genesis_module, "get_game", lambda name: GAME if name == GAME.name else real(name)
     )
 
 

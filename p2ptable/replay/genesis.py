@@ -1,0 +1,154 @@
+"""The genesis entry: who sits at the table, which game, and everything fixed before
+the first move (see protocol/replay.md section 4, genesis).
+
+:func:`read_genesis` checks the body and returns a :class:`GenesisInfo`;
+:func:`sealed_book_for` builds the sealed deck of a game with hidden hands from the
+seats' deck keys; :func:`check_genesis_signatures` requires every seat's signature.
+Every refusal is an :class:`InvalidEntry` at index 0 with no culprit: nothing has
+been played yet, so nobody can be blamed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from p2ptable.crypto.links import is_usable_link
+from p2ptable.crypto.signing import verify_signature
+from p2ptable.engine.api import Game, RulesError, normalize_options
+from p2ptable.engine.registry import get_game
+from p2ptable.replay.entries import PROTOCOL, Entry, MalformedEntry, game_id_of, signed_message
+from p2ptable.replay.errors import InvalidEntry
+from p2ptable.replay.sealed_book import SealedBook, parse_deck_key
+
+MAX_SEAT_NAME = 32
+MAX_CHAIN_LEN = 1 << 16
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    name: str
+    key: bytes
+    chain_head: bytes
+    link: bytes  # X25519 public key for authenticating wire frames (crypto/links.py)
+    deck: Any = None  # the genesis deck key field, for games with hidden hands
+
+
+@dataclass(frozen=True)
+class GenesisInfo:
+    """A checked genesis: the game, its seats and options, the state it starts
+    from, and what every later entry is bound to."""
+
+    game: Game
+    seats: list[SeatInfo]
+    options: dict[str, str]
+    state: Any
+    chain_len: int
+    nonce: bytes
+    game_id: bytes
+
+
+def _genesis_error(reason: str) -> InvalidEntry:
+    return InvalidEntry(0, f"genesis: {reason}")
+
+
+def read_genesis(genesis: Entry) -> GenesisInfo:
+    """Check a genesis entry's body (not yet its signatures)."""
+    try:
+        body = genesis.body
+    except MalformedEntry as exc:
+        raise _genesis_error(f"malformed: {exc}") from None
+    if body["t"] != "genesis":
+        raise _genesis_error(f"the first entry must be a genesis, not {body['t']}")
+    if body["protocol"] != PROTOCOL:
+        raise _genesis_error(f"protocol {body['protocol']!r} is not {PROTOCOL!r}")
+    try:
+        game: Game = get_game(body["game"])
+    except KeyError as exc:
+        raise _genesis_error(str(exc.args[0])) from None
+    seats = _parse_seats(body["seats"])
+    n = len(seats)
+    try:
+        options = normalize_options(game, n, body["options"])
+        # Some combinations are only refused when the table is set up (Duet is
+        # for 2 players): set it up here so they are genesis errors too.
+        state = game.initial(n, options)
+    except RulesError as exc:
+        raise _genesis_error(str(exc)) from None
+    if options != body["options"]:
+        raise _genesis_error("options must list every option explicitly")
+    if not 1 <= body["chain_len"] <= MAX_CHAIN_LEN:
+        raise _genesis_error(f"chain_len must be 1..{MAX_CHAIN_LEN}")
+    if len(body["nonce"]) != 16:
+        raise _genesis_error("nonce must be 16 bytes")
+    game_id = game_id_of(genesis.body_bytes)
+    return GenesisInfo(game, seats, options, state, body["chain_len"], body["nonce"], game_id)
+
+
+def sealed_book_for(info: GenesisInfo, readers: Mapping[int, int] | None) -> SealedBook | None:
+    """The sealed deck of a game with hidden hands (None for other games)."""
+    hidden = getattr(info.game, "hidden_hands", False)
+    if not hidden:
+        if any(seat.deck is not None for seat in info.seats):
+            raise _genesis_error(f"{info.game.name} has no hidden hands: no deck keys")
+        return None
+    keys = []
+    for number, seat in enumerate(info.seats):
+        if seat.deck is None:
+            raise _genesis_error(
+                f"seat {number} has no deck key ({info.game.name} deals hidden hands)"
+            )
+        try:
+            keys.append(parse_deck_key(seat.deck, info.nonce, seat.key))
+        except ValueError as exc:
+            raise _genesis_error(f"seat {number} deck key: {exc}") from None
+    try:
+        return SealedBook(info.game_id, keys, readers)
+    except ValueError as exc:
+        raise _genesis_error(str(exc)) from None
+
+
+def check_genesis_signatures(genesis: Entry, info: GenesisInfo) -> None:
+    """Every seat, in order, signed the genesis."""
+    message = signed_message(info.game_id, genesis.body_bytes)
+    if [seat for seat, _ in genesis.sigs] != list(range(len(info.seats))):
+        raise _genesis_error("needs exactly one signature from each seat, in seat order")
+    for seat, sig in genesis.sigs:
+        if not verify_signature(info.seats[seat].key, sig, message):
+            raise _genesis_error(f"bad signature from seat {seat} ({info.seats[seat].name})")
+
+
+_SEAT_FIELDS = {"name", "key", "chain", "link"}
+
+
+def _parse_seats(raw: list) -> list[SeatInfo]:
+    seats = []
+    for number, item in enumerate(raw):
+        if not (isinstance(item, dict) and set(item) - {"deck"} == _SEAT_FIELDS):
+            raise _genesis_error(
+                f"seat {number} must have exactly name, key, chain and link (and deck)"
+            )
+        if "deck" in item and not isinstance(item["deck"], dict):
+            raise _genesis_error(f"seat {number} deck key must be a map (or absent)")
+        name, key, chain, link = item["name"], item["key"], item["chain"], item["link"]
+        if not (isinstance(name, str) and 0 < len(name) <= MAX_SEAT_NAME and name.isprintable()):
+            raise _genesis_error(f"seat {number} name must be 1..{MAX_SEAT_NAME} printable chars")
+        if not (isinstance(key, bytes) and len(key) == 32):
+            raise _genesis_error(f"seat {number} key must be 32 bytes")
+        if not (isinstance(chain, bytes) and len(chain) == 32):
+            raise _genesis_error(f"seat {number} chain head must be 32 bytes")
+        if not (isinstance(link, bytes) and len(link) == 32):
+            raise _genesis_error(f"seat {number} link key must be 32 bytes")
+        if not is_usable_link(link):
+            raise _genesis_error(f"seat {number} link key is a low-order point (unusable)")
+        seats.append(SeatInfo(name, key, chain, link, item.get("deck")))
+    if len({s.key for s in seats}) != len(seats):
+        raise _genesis_error("two seats share a public key")
+    if len({s.link for s in seats}) != len(seats):
+        raise _genesis_error("two seats share a link key")
+    if len({s.chain_head for s in seats}) != len(seats):
+        raise _genesis_error("two seats share a randomness chain head")
+    if len({s.name for s in seats}) != len(seats):
+        raise _genesis_error("two seats share a name")
+    return seats
