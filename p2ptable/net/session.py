@@ -47,8 +47,21 @@ from dataclasses import dataclass, field
 
 from p2ptable.crypto.links import link_key
 from p2ptable.crypto.signing import verify_signature
-from p2ptable.engine.api import Action, Outcome
+from p2ptable.engine.api import Action
 from p2ptable.net.accusations import PING_EVERY, Accusations
+from p2ptable.net.events import Event, Finished, Rejected, Stopped
+
+# The events are importable from here, where the session that emits them lives.
+__all__ = [
+    "Event",
+    "Finished",
+    "LocalProtocolError",
+    "Rejected",
+    "Session",
+    "Stopped",
+    "link_keys",
+]
+from p2ptable.net.sealed_steps import SealedSteps
 from p2ptable.net.wire import Message, RemoteProtocolError, open_frame, seal_many
 from p2ptable.randomness.chain import check_preimage
 from p2ptable.replay import authoring
@@ -57,15 +70,13 @@ from p2ptable.replay.entries import (
     MalformedEntry,
     signed_message,
 )
-from p2ptable.replay.evidence import part_problem
-from p2ptable.replay.ledger import Applied, InvalidEntry, Ledger
+from p2ptable.replay.ledger import InvalidEntry, Ledger
 
 FORK_LOOKBACK = 16
 BATCH = 256
 BATCH_BYTES = 128 * 1024  # a catch-up frame stays well under wire.MAX_FRAME
 MAX_BUFFERED = 4096
 MAX_FUTURE_BYTES = 32 * 1024 * 1024  # entries kept for later, as received
-PART_WINDOW = 8  # parts kept for entries at most this far ahead of our log
 
 ALL = None  # destination: every other seat
 
@@ -85,26 +96,6 @@ class LocalProtocolError(Exception):
     """We (our user or our code) tried something the rules or protocol forbid."""
 
 
-@dataclass(frozen=True)
-class Rejected:
-    seat: int | None
-    reason: str
-
-
-@dataclass(frozen=True)
-class Stopped:
-    reason: str
-    culprit: int | None
-
-
-@dataclass(frozen=True)
-class Finished:
-    outcome: Outcome
-
-
-Event = Applied | Rejected | Stopped | Finished
-
-
 @dataclass
 class _PeerState:
     boots: set[bytes] = field(default_factory=set)
@@ -114,9 +105,10 @@ class _PeerState:
     their_len: int = 0
 
 
-class Session(Accusations):
+class Session(Accusations, SealedSteps):
     """One seat's view of a running game.  See the module docstring; the
-    accusations (equivocation, cheating, withholding) are in net/accusations.py."""
+    accusations (equivocation, cheating, withholding) are in net/accusations.py,
+    the sealed-deck steps (early shuffles, parts) in net/sealed_steps.py."""
 
     def __init__(
         self,
@@ -356,16 +348,6 @@ class Session(Accusations):
             raise RemoteProtocolError(exc.reason) from None
         self._drain_future()
 
-    def _shuffle_early(self, entry: Entry) -> None:
-        """If we shuffle right after ``entry`` (the shuffle expected next), make and
-        send ours on top of it now, before verifying it: the shuffles then follow
-        each other without waiting for every peer's verification (it is the same
-        entry we would make afterwards, see authoring.shuffle_entry_after)."""
-        early = authoring.shuffle_entry_after(self.ledger, self.seat, self.secrets, entry)
-        if early is not None:
-            self._early_shuffle = early
-            self._send(ALL, "entry", {"entry": early.encode()})
-
     def _probe_fork(self, sender: int, index: int) -> None:
         """The sender's entry ``index`` does not link to ours: our logs forked
         earlier.  Fetch its recent entries once; the first one that differs from
@@ -395,35 +377,6 @@ class Session(Accusations):
             raise RemoteProtocolError("too many pending reveals")
         bucket = self._reveals.setdefault(d["i"], {})
         bucket[message.sender] = (d["pre"], d["prev"], d["step"])
-
-    def _on_part(self, message: Message, now: float) -> None:
-        try:
-            entry = Entry.decode(message.data["entry"])
-        except MalformedEntry as exc:
-            raise RemoteProtocolError(f"malformed part: {exc}") from None
-        body = entry.body
-        if body["t"] != "part" or not 0 <= body["seat"] < self.n:
-            raise RemoteProtocolError("a part message must carry a part")
-        if body["i"] < self.ledger.next_index:
-            # For an entry already in our log: only useful as the other half of a
-            # seat's equivocation (it sent different parts to different peers).
-            mine = self.ledger.entries[body["i"]]
-            if mine.kind in ("open", "secrets"):
-                self._equivocated_in_bundle(body["i"], mine, entry)
-            return
-        if body["seat"] != message.sender:
-            raise RemoteProtocolError("a part message must carry the sender's own part")
-        if body["i"] > self.ledger.next_index + PART_WINDOW:
-            # A part is only ever for the entry being bundled; a peer far ahead has
-            # the bundle, which catch-up brings.  Far-future parts would only eat
-            # memory.
-            raise RemoteProtocolError(f"a part for entry {body['i']}, far ahead of ours")
-        bucket = self._parts.setdefault(body["i"], {})
-        old = bucket.get(message.sender)
-        if old is not None and Entry.decode(old).body_bytes != entry.body_bytes:
-            self._equivocated_part(message.sender, body["i"], Entry.decode(old), entry)
-            return
-        bucket[message.sender] = message.data["entry"]
 
     def _on_rsig(self, message: Message, now: float) -> None:
         if message.data["i"] < self.ledger.next_index:
@@ -538,46 +491,6 @@ class Session(Accusations):
         if len(sigs) < self.n:
             return False
         self._append(Entry(body, tuple(sorted(sigs.items()))))
-        return True
-
-    def _advance_parts(self, index: int, now: float) -> bool:
-        """Our part of the pending open or secrets entry out; everyone's checked as
-        it comes; the bundle appended once all are in."""
-        bucket = self._parts.setdefault(index, {})
-        if self.seat not in bucket:
-            mine = authoring.part_entry(self.ledger, self.seat, self.secrets)
-            bucket[self.seat] = mine.encode()
-            self._parts_checked.add((index, self.seat))
-            self._send(ALL, "part", {"entry": bucket[self.seat]})
-            self._waiting_since = now
-        for seat, raw in list(bucket.items()):
-            if (index, seat) in self._parts_checked:
-                continue
-            entry = Entry.decode(raw)  # it decoded when it arrived
-            body = entry.body
-            message = signed_message(self.ledger.game_id, entry.body_bytes)
-            signed = [s for s, _ in entry.sigs] == [seat] and verify_signature(
-                self.keys[seat], entry.sigs[0][1], message
-            )
-            if body["prev"] != self.ledger.head or not signed:
-                del bucket[seat]
-                why = "a part for another log position, or not signed by its seat alone"
-                self.events.append(Rejected(seat, why))
-                continue
-            problem = part_problem(self.ledger, seat, body["msg"])
-            if problem is not None:
-                detail = f"seat {seat}'s part of entry {index}: {problem}"
-                self._stop("cheated", detail, seat, [entry.encode()])
-                return False
-            self._parts_checked.add((index, seat))
-        if len(bucket) < self.n:
-            return False
-        entry = authoring.bundle_entry(
-            self.ledger, {seat: Entry.decode(raw) for seat, raw in bucket.items()}
-        )
-        del self._parts[index]
-        self._append(entry)
-        self._drain_future()
         return True
 
     def _resend_contribution(self, dest: int) -> None:

@@ -1,0 +1,34 @@
+"""What a game session reports to the peer driving it (besides each ``Applied``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from p2ptable.engine.api import Outcome
+from p2ptable.replay.ledger import Applied
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """Bad input from ``seat`` (None: unknown sender), refused; the game goes on."""
+
+    seat: int | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class Stopped:
+    """The game stopped with an abort entry naming ``culprit``."""
+
+    reason: str
+    culprit: int | None
+
+
+@dataclass(frozen=True)
+class Finished:
+    """The result entry is in: the game is over."""
+
+    outcome: Outcome
+
+
+Event = Applied | Rejected | Stopped | Finished
