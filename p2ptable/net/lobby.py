@@ -259,7 +259,8 @@ class HostLobby:
             deck_key = parse_deck_key(deck, self.table, key)
         except ValueError as exc:
             return self._deny(ident, f"deck key: {exc}")
-        if any(parse_deck_key(m.deck, self.table, m.key) == deck_key for m in self.members):
+        # Members' keys were checked when they joined; a point has one encoding.
+        if any(m.deck and m.deck["key"] == deck_key.to_bytes() for m in self.members):
             return self._deny(ident, "deck key already at the table")
         self.members.append(Member(name, key, chain, link, endpoint, deck))
         self.idents.append(ident)

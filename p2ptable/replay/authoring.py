@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from p2ptable.crypto.links import link_public
 from p2ptable.crypto.signing import SigningKey, sha256
 from p2ptable.engine.api import Action
+from p2ptable.engine.registry import get_game
 from p2ptable.randomness.chain import DEFAULT_LENGTH, HashChain
 from p2ptable.randomness.derive import derive_outcome
 from p2ptable.replay.entries import (
@@ -27,7 +28,10 @@ from p2ptable.replay.entries import (
 )
 from p2ptable.replay.ledger import Ledger
 from p2ptable.replay.sealed_book import make_deck_key, sealed_rand
+from p2ptable.sealed import deck
+from p2ptable.sealed.errors import SealedDeckError
 from p2ptable.sealed.group import N as _ORDER
+from p2ptable.sealed.messages import ShuffleMessage, message_from_value
 
 
 @dataclass
@@ -87,8 +91,8 @@ def genesis_body(
         {"name": name, "key": key, "chain": head, "link": link}
         for name, key, head, link in zip(names, keys, chain_heads, links, strict=True)
     ]
-    for seat, deck in zip(seats, decks or (), strict=decks is not None):
-        seat["deck"] = deck
+    for seat, deck_key in zip(seats, decks or (), strict=decks is not None):
+        seat["deck"] = deck_key
     return make_body(
         t="genesis",
         protocol=PROTOCOL,
@@ -110,8 +114,6 @@ def local_genesis(
 ) -> Entry:
     """The genesis of a table whose every seat's secrets are here (simulations and
     tests), signed by all; deck keys are included when the game has hidden hands."""
-    from p2ptable.engine.registry import get_game
-
     hidden = getattr(get_game(game), "hidden_hands", False)
     body = genesis_body(
         game,
@@ -181,10 +183,6 @@ def shuffle_entry_after(
     appended (the same state, position and randomness), so making it early lets
     the next shuffler start while everyone verifies ``previous``; if ``previous``
     turns out bad, the game stops on it and this entry is never appended."""
-    from p2ptable.sealed import deck
-    from p2ptable.sealed.errors import SealedDeckError
-    from p2ptable.sealed.messages import ShuffleMessage, message_from_value
-
     expected, book = ledger.expected(), ledger.book
     body = previous.body
     if book is None or expected.kind != "shuffle" or body["t"] != "shuffle":

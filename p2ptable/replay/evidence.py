@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from p2ptable.crypto.signing import verify_signature
 from p2ptable.replay.entries import Entry, MalformedEntry, signed_message
+from p2ptable.replay.errors import InvalidEntry
 from p2ptable.sealed.errors import SealedDeckError
 
 if TYPE_CHECKING:
@@ -46,8 +47,6 @@ def _signed_by(ledger: Ledger, entry: Entry, culprit: int) -> bool:
 def check_equivocation(
     ledger: Ledger, culprit: int, evidence: list, detector: int, index: int | None = None
 ) -> None:
-    from p2ptable.replay.ledger import InvalidEntry
-
     index = ledger.next_index if index is None else index
 
     def bad(why: str) -> InvalidEntry:
@@ -82,8 +81,6 @@ def check_equivocation(
 def check_cheat(
     ledger: Ledger, culprit: int, evidence: list, detector: int, index: int | None = None
 ) -> None:
-    from p2ptable.replay.ledger import InvalidEntry
-
     index = ledger.next_index if index is None else index
 
     def bad(why: str) -> InvalidEntry:

@@ -190,15 +190,19 @@ class SealedBook:
                 raise SealedDeckError(seat, "its part of an opening is not decryption shares")
             round_ = add_shares(round_, msg)
         self.state, faces = finish_open(round_)
-        hands = {s: deck.read_hand(self.state, s, x) for s, x in self.readers.items()}
         dealt = []
         for k, seat in enumerate(to):
             card = faces[k]
-            if seat is not None and seat in hands:
+            if seat is not None and seat in self.readers:
                 later = sum(1 for s in to[k + 1 :] if s == seat)  # its cards dealt after
-                card = hands[seat][len(hands[seat]) - 1 - later]
+                card = self._read(seat, len(self.state.hands[seat]) - 1 - later)
             dealt.append(Dealt(seat, card))
         return dealt
+
+    def _read(self, seat: int, slot: int) -> int:
+        """A reader's hand card (only that card is decrypted: this runs on every deal)."""
+        ct = self.state.hands[seat][slot]
+        return deck.decode_plaintext(self.state, elgamal.decrypt(ct, self.readers[seat]))
 
     def apply_reveal(self, seat: int, slot: int, card: int, value: Any) -> None:
         """Check that ``value`` shows seat's hand card ``slot`` and that it is ``card``."""
@@ -220,7 +224,7 @@ class SealedBook:
         if not isinstance(msg, TransferMessage):
             raise SealedDeckError(seat, "the transfer of a given card is not a transfer")
         self.state = deck.apply_transfer(self.state, msg, index=slot, to=to)
-        return self.hand(to)[-1] if to in self.readers else None
+        return self._read(to, -1) if to in self.readers else None
 
     def apply_secrets(self, parts: Sequence[Any]) -> None:
         if len(parts) != self.seats:

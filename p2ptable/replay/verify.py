@@ -19,9 +19,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from p2ptable.replay.entries import Entry, MalformedEntry
+from p2ptable.replay.entries import Entry, MalformedEntry, bundled_parts
 from p2ptable.replay.ledger import Applied, InvalidEntry, Ledger
 from p2ptable.replay.logfile import parse_frames
+from p2ptable.sealed.errors import SealedDeckError
+from p2ptable.sealed.messages import SecretMessage, message_from_value
 
 
 @dataclass
@@ -125,15 +127,14 @@ def _verify(data: bytes, report: VerifyReport) -> VerifyReport:
 def secrets_in_log(payloads: list[bytes]) -> tuple[int, ...] | None:
     """The seats' deck secrets from a log's ``secrets`` entry, if it has one (not
     checked here: a ledger given them as readers checks each against its key)."""
-    from p2ptable.sealed.messages import SecretMessage, message_from_value
-
     for payload in reversed(payloads[-4:]):
         try:
-            body = Entry.decode(payload).body
-            if body["t"] != "secrets":
+            entry = Entry.decode(payload)
+            if entry.kind != "secrets":
                 continue
-            msgs = [message_from_value(v[0], s) for s, v in enumerate(body["parts"])]
-        except (MalformedEntry, ValueError, Exception):  # noqa: BLE001 - any bad bytes: none
+            parts = bundled_parts(entry.body)
+            msgs = [message_from_value(p.body["msg"], p.body["seat"]) for p in parts]
+        except (MalformedEntry, SealedDeckError):
             return None
         if all(isinstance(m, SecretMessage) for m in msgs):
             return tuple(m.secret for m in msgs)  # type: ignore[union-attr]
