@@ -162,6 +162,14 @@ class Outcome:
     explanation: str = ""
     lower_is_better: bool = False  # e.g. negative points: rank the fewest first
 
+    def to_view(self) -> dict[str, Any]:
+        """The outcome as view data (the ``outcome`` of a game's view)."""
+        return {
+            "scores": list(self.scores),
+            "winners": list(self.winners),
+            "explanation": self.explanation,
+        }
+
 
 @dataclass(frozen=True)
 class OptionSpec:

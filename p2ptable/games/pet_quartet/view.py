@@ -65,13 +65,7 @@ def view(state: PetQuartetState, seat: int | None) -> dict[str, Any]:
         "discarded": list(state.discarded),
         "returned": len(state.returned),
         "returned_cards": list(state.returned),
-        "outcome": None
-        if result is None
-        else {
-            "scores": list(result.scores),
-            "winners": list(result.winners),
-            "explanation": result.explanation,
-        },
+        "outcome": None if result is None else result.to_view(),
     }
 
 

@@ -20,11 +20,7 @@ from p2ptable.games.vorsicht_lehrer.cards import SCHOOL, TEACHER
 from p2ptable.games.vorsicht_lehrer.state import VorsichtLehrerState, markers
 
 
-def school_card(card: int | None) -> dict[str, Any] | None:
-    """A school card as view data (``None`` for an unknown card)."""
-    if card is None:
-        return None
-    c = SCHOOL[card]
+def _card(c: Any) -> dict[str, Any]:
     return {
         "id": c.id,
         "name": c.name,
@@ -32,20 +28,18 @@ def school_card(card: int | None) -> dict[str, Any] | None:
         "negative": c.negative,
         "risk": c.risk,
     }
+
+
+def school_card(card: int | None) -> dict[str, Any] | None:
+    """A school card as view data (``None`` for an unknown card)."""
+    return None if card is None else _card(SCHOOL[card])
 
 
 def teacher_card(card: int | None) -> dict[str, Any] | None:
+    """A teacher card as view data, with its detention star."""
     if card is None:
         return None
-    c = TEACHER[card]
-    return {
-        "id": c.id,
-        "name": c.name,
-        "patience": c.patience,
-        "negative": c.negative,
-        "risk": c.risk,
-        "detention": c.detention,
-    }
+    return {**_card(TEACHER[card]), "detention": TEACHER[card].detention}
 
 
 def view(state: VorsichtLehrerState, seat: int | None) -> dict[str, Any]:
@@ -74,13 +68,7 @@ def view(state: VorsichtLehrerState, seat: int | None) -> dict[str, Any]:
         "teacher_discard": [teacher_card(c) for c in state.teacher_discard],
         "deciding": list(state.deciding),
         "last_throw": None if state.last_throw is None else list(state.last_throw),
-        "outcome": None
-        if result is None
-        else {
-            "scores": list(result.scores),
-            "winners": list(result.winners),
-            "explanation": result.explanation,
-        },
+        "outcome": None if result is None else result.to_view(),
     }
 
 
