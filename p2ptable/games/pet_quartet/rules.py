@@ -37,13 +37,13 @@ Nothing here draws a random number, prints or reads a clock.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 
 from p2ptable.engine.api import (
     Action,
     BadOptions,
     ChanceStep,
 )
+from p2ptable.engine.frozen import replace
 from p2ptable.engine.phases import ChancePhase, Phase, PhaseTable, SeatPhase
 from p2ptable.games.pet_quartet.state import (
     CONDUCTOR_LIMIT,

@@ -19,7 +19,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+
+from p2ptable.engine.frozen import replace
 
 #: The six Maestro tiles, in the rulebook's order.  This order is canonical: the
 #: ``maestro-tiles`` chance step picks from the tiles still unused in this order.

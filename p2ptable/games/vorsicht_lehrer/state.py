@@ -23,8 +23,9 @@ negative points, ``patience`` the black patience pawn.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from p2ptable.engine.frozen import replace
 from p2ptable.games.vorsicht_lehrer.cards import SCHOOL, TEACHER
 
 #: "Each player has been assigned 4 start-up cards."
