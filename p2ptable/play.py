@@ -218,6 +218,9 @@ class _LateFrontend:
     def tick(self, session, now):  # noqa: ANN001, ANN201
         self._get(session.ledger.game.name).tick(session, now)
 
+    def wake_at(self, session, now):  # noqa: ANN001, ANN201
+        return self._get(session.ledger.game.name).wake_at(session, now)
+
     def stdin_fd(self) -> int | None:
         return sys.stdin.fileno() if self.bot is None else None
 

@@ -40,6 +40,14 @@ class BotFrontend:
     def tick(self, session: Session, now: float) -> None:
         pass
 
+    def wake_at(self, session: Session, now: float) -> float:
+        if not session.my_turn():
+            return now + 3600.0  # nothing of ours is due: messages wake the loop
+        seen = self._turn_seen
+        if self.delay > 0 and seen is not None and seen[0] == session.ledger.next_index:
+            return seen[1] + self.delay  # the end of our think time
+        return now  # our turn again: decide at once
+
     def stdin_fd(self) -> int | None:
         return None
 

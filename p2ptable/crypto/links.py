@@ -14,7 +14,6 @@ log entries; frames only need to prove to the receiver who sent them.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 
 from cryptography.hazmat.primitives import hashes
@@ -65,7 +64,9 @@ def is_usable_link(public: bytes) -> bool:
 
 
 def tag(key: bytes, data: bytes) -> bytes:
-    return hmac.new(key, data, hashlib.sha256).digest()[:TAG_LEN]
+    # hmac.digest is OpenSSL's one-shot HMAC: several times faster than hmac.new
+    # for a frame, and every frame is tagged once and checked once.
+    return hmac.digest(key, data, "sha256")[:TAG_LEN]
 
 
 def check_tag(key: bytes, data: bytes, received: bytes) -> bool:

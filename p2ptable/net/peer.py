@@ -34,6 +34,11 @@ LEFT = 130  # exit status when the player interrupts (Ctrl-C), as shells report 
 MAX_EARLY_FRAMES = 2_000  # game frames that may arrive before our genesis is complete
 MAX_EARLY_BYTES = 8 << 20
 CLOSE_LINGER_MS = 1000
+# The loop sleeps until a message, input or the next deadline (a bot's think time,
+# a ping, a timeout): never longer than this, never polling on a fixed beat, so an
+# idle table costs no CPU and a move never queues behind six processes waking up
+# for nothing.
+MAX_SLEEP = 1.0
 
 
 class Frontend(Protocol):
@@ -44,6 +49,11 @@ class Frontend(Protocol):
     def decide(self, session: Session, now: float) -> Action | None: ...
 
     def tick(self, session: Session, now: float) -> None: ...
+
+    def wake_at(self, session: Session, now: float) -> float:
+        """When the frontend next needs a call with no input (a bot's think time
+        ending, a screen's clock): the loop sleeps until then or until a message."""
+        ...
 
     def stdin_fd(self) -> int | None: ...
 
@@ -160,9 +170,11 @@ class Peer:
         start = time.monotonic()
         finished_at: float | None = None
         interrupted = False
+        wake = start
         try:
             while True:
-                incoming, stdin_ready = self.transport.poll(20)
+                sleep = min(MAX_SLEEP, max(0.0, wake - time.monotonic()))
+                incoming, stdin_ready = self.transport.poll(round(sleep * 1000))
                 now = time.monotonic()
                 if self.session is None and now - start > self.config.timeout:
                     self.ui.say(
@@ -204,6 +216,7 @@ class Peer:
                         )
                         if done or now - finished_at > LINGER_SECONDS:
                             return 0
+                wake = self._wake_at(now)
         except KeyboardInterrupt:
             self.note("left the game (interrupted)")
             interrupted = True
@@ -212,10 +225,18 @@ class Peer:
             self._write_stats()
             self.transport.close(linger_ms=0 if interrupted else CLOSE_LINGER_MS)
 
+    def _wake_at(self, now: float) -> float:
+        """The next time the loop must run even if nothing arrives."""
+        if self.session is None:
+            return self._next_gsig if self._genesis_body is not None else now + MAX_SLEEP
+        return min(self.session.wake_at(now), self.ui.wake_at(self.session, now))
+
     def _submit(self, action: Action, now: float) -> None:
         assert self.session is not None
         self._stats.append({"i": self.session.ledger.next_index, "submitted": time.monotonic()})
-        self.session.submit(action, now)
+        self.session.submit(action, now, advance=False)
+        self._flush_session(now)  # the move leaves before anything that follows it
+        self.session.advance(now)
 
     # -- routing -------------------------------------------------------------------
 

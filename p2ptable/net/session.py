@@ -170,8 +170,12 @@ class Session(Accusations, SealedSteps):
         expected = self.ledger.expected()
         return self.stopped is None and expected.kind == "action" and expected.seat == self.seat
 
-    def submit(self, action: Action, now: float) -> None:
-        """Our player's move: validate, write, broadcast."""
+    def submit(self, action: Action, now: float, advance: bool = True) -> None:
+        """Our player's move: validate, write, broadcast.
+
+        ``advance=False`` leaves the automatic steps that follow (our reveal for
+        a chance step the move makes due, say) for :meth:`advance`, so a caller
+        can put the move on the wire first: every other peer is waiting for it."""
         if not self.my_turn():
             raise LocalProtocolError("it is not your turn")
         entry = authoring.action_entry(self.ledger, self.seat, self.secrets, action)
@@ -180,6 +184,11 @@ class Session(Accusations, SealedSteps):
         except InvalidEntry as exc:
             raise LocalProtocolError(exc.reason) from None
         self._send(ALL, "entry", {"entry": entry.encode()})
+        if advance:
+            self._progress(now)
+
+    def advance(self, now: float) -> None:
+        """Do every automatic step now due (after ``submit(..., advance=False)``)."""
         self._progress(now)
 
     def receive(self, frame: bytes, now: float) -> None:
@@ -218,6 +227,16 @@ class Session(Accusations, SealedSteps):
             self._send(ALL, "ping", {"len": self.ledger.next_index, "head": self.ledger.head})
         self._check_withholding(now)
         self._check_abandoned(now)
+
+    def wake_at(self, now: float) -> float:
+        """When :meth:`tick` next has something to do: the next ping, or the
+        withholding timeout if it is still ahead (past it, every ping re-checks)."""
+        wake = self._next_ping
+        if self._waiting_since is not None:
+            deadline = self._waiting_since + self.withhold_timeout
+            if deadline > now:
+                wake = min(wake, deadline)
+        return wake
 
     def silent_peers(self, now: float, after: float = 3.0) -> list[tuple[int, float | None]]:
         """Seats we have not heard from for ``after`` seconds (None: never)."""

@@ -70,6 +70,9 @@ class TerminalFrontend:
             self._last_tick = now
             self.redraw(session, now)
 
+    def wake_at(self, session: Session, now: float) -> float:
+        return self._last_tick + 1.0
+
     def decide(self, session: Session, now: float) -> Action | None:
         self.redraw(session, now)
         action, self.chosen = self.chosen, None

@@ -1,0 +1,69 @@
+"""When a peer acts: the move leaves first, and an idle peer sleeps until a deadline.
+
+Issue 3's figures are "the time from a move being submitted to it being applied at
+every peer"; every other peer is waiting for the move, so nothing of ours may go
+out ahead of it.  And a peer with nothing due must not wake on a fixed beat: six
+peers polling every few milliseconds is work that queues in front of a move.
+"""
+
+from __future__ import annotations
+
+from p2ptable.bots.seat import BotFrontend
+from p2ptable.net.accusations import PING_EVERY
+from p2ptable.net.memory import MemoryNet
+
+from .test_session_cheating import kind_of
+from .test_session_memory import make_table
+
+
+def test_submit_without_advance_queues_the_move_alone_and_advance_adds_the_rest():
+    seats, sessions, logs = make_table(3, "advance")
+    net = MemoryNet(sessions)
+    # Play until a move makes a chance step due: the mover's reveal follows it.
+    for _ in range(200):
+        net.pump()
+        mover = next(s for s in sessions.values() if s.my_turn())
+        action = mover.ledger.game.legal_actions(mover.ledger.state, mover.seat)[0]
+        mover.submit(action, net.now, advance=False)
+        moved = [kind_of(frame) for _, frame in mover.take_outgoing()]
+        assert moved == ["entry"] * 2, moved  # one frame per other seat, nothing else
+        mover.advance(net.now)
+        if mover.ledger.expected().kind == "chance":
+            assert {kind_of(f) for _, f in mover.take_outgoing()} == {"reveal"}
+            return
+        mover.take_outgoing()
+    raise AssertionError("no move made a chance step due")
+
+
+def test_an_idle_session_wakes_for_its_next_ping_only():
+    seats, sessions, logs = make_table(3, "idle")
+    net = MemoryNet(sessions)
+    net.pump()
+    waiting = next(s for s in sessions.values() if not s.my_turn())
+    waiting.tick(10.0)
+    assert waiting.wake_at(10.0) == 10.0 + PING_EVERY
+
+
+def test_a_pending_withholding_deadline_wakes_the_session_and_a_past_one_does_not():
+    seats, sessions, logs = make_table(3, "deadline")
+    session = sessions[0]
+    session.withhold_timeout = 0.5
+    session._waiting_since = 10.0  # waiting on someone's contribution since t=10
+    session.tick(10.0)
+    assert session.wake_at(10.1) == 10.5
+    # Past the deadline the check has run; pings re-check, the loop must not spin.
+    assert session.wake_at(10.6) == session._next_ping > 10.6
+
+
+def test_a_bot_sleeps_until_its_think_time_is_over():
+    seats, sessions, logs = make_table(2, "bot")
+    net = MemoryNet(sessions)
+    net.pump()
+    mover = next(s for s in sessions.values() if s.my_turn())
+    other = sessions[1 - mover.seat]
+    bot = BotFrontend(lambda game, state, seat: None, quiet=True, delay=0.25)
+    assert bot.wake_at(other, 5.0) > 5.0 + 60  # not its turn: only messages wake it
+    assert bot.decide(mover, 5.0) is None  # its turn: starts thinking
+    assert bot.wake_at(mover, 5.01) == 5.25
+    quick = BotFrontend(lambda game, state, seat: None, quiet=True)
+    assert quick.wake_at(mover, 5.0) == 5.0  # no think time: decide at once
