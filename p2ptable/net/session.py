@@ -11,8 +11,11 @@ ledger expects         what this session does
 =====================  ===============================================================
 our action             nothing until :meth:`submit`; then append, write, broadcast
 another seat's action  wait for its ``entry`` message (or fetch it via ``get``)
-chance                 broadcast our reveal at once; when every seat's reveal is in,
-                       each peer assembles the same chance entry itself (one round)
+chance                 send our reveal at once to the step's collector (the seat
+                       that moved last), which assembles the chance entry when
+                       every reveal is in and sends it to all; if it has not come
+                       within ``RELAY_WAIT``, broadcast our reveal and assemble it
+                       ourselves, like every other peer
 our shuffle            make it (with its proof) at once; append, write, broadcast
 another seat's shuffle wait for its ``entry`` message, like an action
 open / secrets         broadcast our signed ``part`` at once; check every part as it
@@ -77,6 +80,10 @@ BATCH = 256
 BATCH_BYTES = 128 * 1024  # a catch-up frame stays well under wire.MAX_FRAME
 MAX_BUFFERED = 4096
 MAX_FUTURE_BYTES = 32 * 1024 * 1024  # entries kept for later, as received
+# How long a peer leaves a chance step to its collector before sending its reveal
+# to everyone (protocol/wire.md 6.3): far above a LAN's round trip, far below the
+# withholding timeout, so a collector that sits on the reveals costs half a second.
+RELAY_WAIT = 0.5
 
 ALL = None  # destination: every other seat
 
@@ -148,6 +155,9 @@ class Session(Accusations, SealedSteps):
         self._early_shuffle: Entry | None = None  # sent before the one under it was in
         self._parts_checked: set[tuple[int, int]] = set()
         self._waiting_since: float | None = None
+        self._revealed: tuple[int, float] | None = None  # (index, when) sent to a collector
+        self._collector_at: tuple[int, int] | None = None  # (log length, collector)
+        self._own: Entry | None = None  # our move, sent and written, not yet applied
         self._next_ping = now
         self._send(ALL, "hello", {"len": ledger.next_index})
         self._progress(now)
@@ -167,32 +177,53 @@ class Session(Accusations, SealedSteps):
         return out
 
     def my_turn(self) -> bool:
+        if self._own is not None:
+            return False  # our move is made, only not yet applied (see submit)
         expected = self.ledger.expected()
         return self.stopped is None and expected.kind == "action" and expected.seat == self.seat
 
     def submit(self, action: Action, now: float, advance: bool = True) -> None:
-        """Our player's move: validate, write, broadcast.
+        """Our player's move: check it is legal, sign it, write it, send it.
 
-        ``advance=False`` leaves the automatic steps that follow (our reveal for
-        a chance step the move makes due, say) for :meth:`advance`, so a caller
-        can put the move on the wire first: every other peer is waiting for it."""
+        Every other peer is waiting for the move, so it goes out before we apply
+        it ourselves: the rules' legal actions say it is legal (applying a legal
+        action never fails: the playout property tests hold the games to that),
+        and it is on disk before it is sent, so a crash can never make us sign
+        a second move for the same place.  ``advance=False`` leaves applying it,
+        and the automatic steps that follow (our reveal for a chance step it makes
+        due), to :meth:`advance`, so a caller can put the frames on the wire
+        first; until then :meth:`my_turn` is False and nothing else is accepted."""
         if not self.my_turn():
             raise LocalProtocolError("it is not your turn")
+        legal = self.ledger.game.legal_actions(self.ledger.state, self.seat)
+        if action not in legal:
+            raise LocalProtocolError(f"illegal action {action.text!r}")
         entry = authoring.action_entry(self.ledger, self.seat, self.secrets, action)
-        try:
-            self._append(entry)
-        except InvalidEntry as exc:
-            raise LocalProtocolError(exc.reason) from None
+        self.write(entry.encode())
         self._send(ALL, "entry", {"entry": entry.encode()})
+        self._own = entry
         if advance:
-            self._progress(now)
+            self.advance(now)
 
     def advance(self, now: float) -> None:
-        """Do every automatic step now due (after ``submit(..., advance=False)``)."""
+        """Apply our move if it is still pending, then do every automatic step now
+        due (after ``submit(..., advance=False)``)."""
+        self._settle()
         self._progress(now)
+
+    def _settle(self) -> None:
+        own, self._own = self._own, None
+        if own is not None:
+            try:
+                self._append(own, written=True)
+            except InvalidEntry as exc:
+                # The rules listed it as legal and then refused it: a bug of ours,
+                # which every peer meets alike (they refuse it too).
+                raise LocalProtocolError(f"our own move was refused: {exc.reason}") from None
 
     def receive(self, frame: bytes, now: float) -> None:
         """Handle one frame from the network."""
+        self._settle()
         try:
             message = open_frame(frame, self.ledger.game_id, self.links)
             self._check_fresh(message)
@@ -222,21 +253,29 @@ class Session(Accusations, SealedSteps):
             self.events.append(Rejected(message.sender, why))
 
     def tick(self, now: float) -> None:
+        self._settle()
         if now >= self._next_ping:
             self._next_ping = now + PING_EVERY
             self._send(ALL, "ping", {"len": self.ledger.next_index, "head": self.ledger.head})
+        revealed = self._revealed
+        if revealed is not None and now - revealed[1] >= RELAY_WAIT:
+            # The collector has not sent the chance entry: do without it.
+            self._revealed = None
+            if revealed[0] == self.ledger.next_index and revealed[0] in self._reveals:
+                self._send_reveal(ALL, revealed[0])
         self._check_withholding(now)
         self._check_abandoned(now)
 
     def wake_at(self, now: float) -> float:
-        """When :meth:`tick` next has something to do: the next ping, or the
-        withholding timeout if it is still ahead (past it, every ping re-checks)."""
-        wake = self._next_ping
+        """When :meth:`tick` next has something to do: the next ping, the end of
+        the collector's time for a chance step, or the withholding timeout, each
+        if it is still ahead (past it, every ping re-checks)."""
+        deadlines = [self._next_ping]
         if self._waiting_since is not None:
-            deadline = self._waiting_since + self.withhold_timeout
-            if deadline > now:
-                wake = min(wake, deadline)
-        return wake
+            deadlines.append(self._waiting_since + self.withhold_timeout)
+        if self._revealed is not None:
+            deadlines.append(self._revealed[1] + RELAY_WAIT)
+        return min(d for d in deadlines if d > now or d == self._next_ping)
 
     def silent_peers(self, now: float, after: float = 3.0) -> list[tuple[int, float | None]]:
         """Seats we have not heard from for ``after`` seconds (None: never)."""
@@ -391,7 +430,12 @@ class Session(Accusations, SealedSteps):
     def _on_reveal(self, message: Message, now: float) -> None:
         d = message.data
         if d["i"] < self.ledger.next_index:
-            return  # late duplicate: the chance entry is already in the log
+            # The chance entry is in our log.  A reveal for it now means the
+            # sender never got it (the collector's relay was lost): send it.
+            entry = self.ledger.entries[d["i"]]
+            if entry.body["t"] == "chance":
+                self._send(message.sender, "entries", {"from": d["i"], "entries": [entry.encode()]})
+            return
         if d["i"] not in self._reveals and len(self._reveals) >= MAX_BUFFERED:
             raise RemoteProtocolError("too many pending reveals")
         bucket = self._reveals.setdefault(d["i"], {})
@@ -412,9 +456,10 @@ class Session(Accusations, SealedSteps):
 
     # -- progress ----------------------------------------------------------------
 
-    def _append(self, entry: Entry) -> None:
+    def _append(self, entry: Entry, written: bool = False) -> None:
         applied = self.ledger.append(entry)
-        self.write(entry.encode())
+        if not written:
+            self.write(entry.encode())
         done = self.ledger.next_index
         for pending in (self._reveals, self._rsigs, self._parts):
             for index in [i for i in pending if i < done]:
@@ -457,12 +502,30 @@ class Session(Accusations, SealedSteps):
                     self._waiting_since = now  # a shuffle is automatic: time it
                 return
 
+    def _collector(self) -> int:
+        """The seat that gathers the reveals for the pending chance step: the
+        author of the latest action (it has just moved, so it is there), or seat
+        0 before anyone has.  Anyone may assemble a chance entry (it proves
+        itself), so this seat has no power but to be slow, which RELAY_WAIT caps."""
+        length = self.ledger.next_index
+        if self._collector_at is None or self._collector_at[0] != length:
+            seat = 0
+            for entry in reversed(self.ledger.entries):
+                if entry.body["t"] == "action":
+                    seat = entry.body["seat"]
+                    break
+            self._collector_at = (length, seat)
+        return self._collector_at[1]
+
     def _advance_chance(self, index: int, now: float) -> bool:
         bucket = self._reveals.setdefault(index, {})
+        collector = self._collector()
         if self.seat not in bucket:
             pre = authoring.reveal(self.ledger, self.seat, self.secrets)
             bucket[self.seat] = (pre, self.ledger.head, self.ledger.chance_steps)
-            self._send_reveal(ALL, index)
+            if collector != self.seat:
+                self._send_reveal(collector, index)
+            self._revealed = (index, now)
             self._waiting_since = now
         valid: dict[int, bytes] = {}
         for seat, (pre, prev, step) in list(bucket.items()):
@@ -477,6 +540,9 @@ class Session(Accusations, SealedSteps):
         entry = authoring.chance_entry(self.ledger, valid)
         del self._reveals[index]
         self._append(entry)
+        self._revealed = None
+        if collector == self.seat:
+            self._send(ALL, "entries", {"from": index, "entries": [entry.encode()]})
         self._drain_future()
         return True
 

@@ -8,9 +8,13 @@ peers polling every few milliseconds is work that queues in front of a move.
 
 from __future__ import annotations
 
+import pytest
+
 from p2ptable.bots.seat import BotFrontend
+from p2ptable.engine.api import Action
 from p2ptable.net.accusations import PING_EVERY
 from p2ptable.net.memory import MemoryNet
+from p2ptable.net.session import LocalProtocolError
 
 from .test_session_cheating import kind_of
 from .test_session_memory import make_table
@@ -19,7 +23,7 @@ from .test_session_memory import make_table
 def test_submit_without_advance_queues_the_move_alone_and_advance_adds_the_rest():
     seats, sessions, logs = make_table(3, "advance")
     net = MemoryNet(sessions)
-    # Play until a move makes a chance step due: the mover's reveal follows it.
+    # Play until a move makes a chance step due: the mover's reveal comes after it.
     for _ in range(200):
         net.pump()
         mover = next(s for s in sessions.values() if s.my_turn())
@@ -27,11 +31,13 @@ def test_submit_without_advance_queues_the_move_alone_and_advance_adds_the_rest(
         mover.submit(action, net.now, advance=False)
         moved = [kind_of(frame) for _, frame in mover.take_outgoing()]
         assert moved == ["entry"] * 2, moved  # one frame per other seat, nothing else
+        index = mover.ledger.next_index
+        assert not mover.my_turn()  # sent, not yet applied: nothing else goes
         mover.advance(net.now)
+        assert mover.ledger.next_index == index + 1  # applied now
         if mover.ledger.expected().kind == "chance":
-            assert {kind_of(f) for _, f in mover.take_outgoing()} == {"reveal"}
+            assert mover.seat in mover._reveals[index + 1]  # and its reveal made
             return
-        mover.take_outgoing()
     raise AssertionError("no move made a chance step due")
 
 
@@ -67,3 +73,45 @@ def test_a_bot_sleeps_until_its_think_time_is_over():
     assert bot.wake_at(mover, 5.01) == 5.25
     quick = BotFrontend(lambda game, state, seat: None, quiet=True)
     assert quick.wake_at(mover, 5.0) == 5.0  # no think time: decide at once
+
+
+def test_the_move_is_on_disk_before_it_is_handed_out():
+    # A crash between sending and writing would let a resumed seat sign a second,
+    # different move for the same place: equivocation.  So: written first.
+    seats, sessions, logs = make_table(3, "wal")
+    net = MemoryNet(sessions)
+    net.pump()
+    mover = next(s for s in sessions.values() if s.my_turn())
+    action = mover.ledger.game.legal_actions(mover.ledger.state, mover.seat)[0]
+    before = len(logs[mover.seat])
+    mover.submit(action, net.now, advance=False)
+    assert len(logs[mover.seat]) == before + 1  # on disk
+    assert mover.outgoing  # and only then queued
+    mover.advance(net.now)
+    assert len(logs[mover.seat]) == before + 1  # applying it does not write it twice
+    net.pump()
+    assert len({b"".join(log) for log in logs.values()}) == 1
+
+
+def test_an_illegal_move_is_refused_before_anything_is_signed_written_or_sent():
+    seats, sessions, logs = make_table(3, "illegal")
+    net = MemoryNet(sessions)
+    net.pump()
+    mover = next(s for s in sessions.values() if s.my_turn())
+    before = len(logs[mover.seat])
+    with pytest.raises(LocalProtocolError, match="illegal action"):
+        mover.submit(Action("take", (99,)), net.now)
+    assert len(logs[mover.seat]) == before and not mover.outgoing and mover.my_turn()
+
+
+def test_a_frame_arriving_before_advance_finds_our_move_applied():
+    seats, sessions, logs = make_table(3, "settle")
+    net = MemoryNet(sessions)
+    net.pump()
+    mover = next(s for s in sessions.values() if s.my_turn())
+    index = mover.ledger.next_index
+    action = mover.ledger.game.legal_actions(mover.ledger.state, mover.seat)[0]
+    mover.submit(action, net.now, advance=False)
+    net.pump()  # the others' replies arrive before the caller calls advance()
+    assert mover.ledger.next_index > index
+    assert len({s.ledger.hashes[index] for s in sessions.values()}) == 1
