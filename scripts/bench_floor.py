@@ -54,7 +54,7 @@ def run_peer(index: int, ports: list[int], work: float, rounds: int) -> None:
         for k in range(rounds):
             start = time.perf_counter()
             for d in dealers.values():
-                d.send_multipart([b"G", k.to_bytes(4, "big")])
+                d.send(b"G" + k.to_bytes(4, "big"))  # one frame, as peers send
             acks = 0
             while acks < len(dealers):
                 if poller.poll(2000):
@@ -71,18 +71,19 @@ def run_peer(index: int, ports: list[int], work: float, rounds: int) -> None:
             f" {p50 * 500:>14.2f}"
         )
         for d in dealers.values():
-            d.send_multipart([b"Q", b""])
+            d.send(b"Q")
     else:
         while True:
             if not poller.poll(10_000):
                 break
-            _, channel, payload = router.recv_multipart()
+            _, data = router.recv_multipart()
+            channel, payload = data[:1], data[1:]
             if channel == b"Q":
                 break
             deadline = time.perf_counter() + work
             while time.perf_counter() < deadline:
                 pass
-            dealers[0].send_multipart([b"A", payload])
+            dealers[0].send(b"A" + payload)
     ctx.destroy(linger=0)
 
 

@@ -33,9 +33,15 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import (  # noqa: E402
 )
 
 from p2ptable.crypto.encoding import pack  # noqa: E402
-from p2ptable.crypto.links import LINK_INFO, TAG_LEN, link_key, link_public  # noqa: E402
+from p2ptable.crypto.links import (  # noqa: E402
+    LINK_INFO,
+    TAG_LEN,
+    TAG_PERSON,
+    link_key,
+    link_public,
+)
 from p2ptable.crypto.signing import SigningKey, sha256  # noqa: E402
-from p2ptable.net.wire import WIRE_DOMAIN, Message, open_frame, seal  # noqa: E402
+from p2ptable.net.wire import Message, open_frame, seal  # noqa: E402
 from p2ptable.randomness.chain import HashChain  # noqa: E402
 from p2ptable.randomness.derive import chance_seed, derive_outcome, uniform_values  # noqa: E402
 from p2ptable.replay.entries import (  # noqa: E402
@@ -273,14 +279,14 @@ def wire_vectors(game_id: bytes, prev: bytes, pre: bytes) -> dict[str, Any]:
             "d": message.data,
         }
     )
-    tag = frame[-TAG_LEN:]
-    assert frame == pack([envelope, tag])
+    tag = frame[:TAG_LEN]
+    assert frame == tag + envelope
     return {
         "about": (
             "protocol/wire.md: the link key seats 0 and 1 of the vector game share, and "
             "the frame seat 0 sends seat 1 with its reveal for chance entry 1."
         ),
-        "wire_domain": WIRE_DOMAIN.hex(),
+        "tag_person": TAG_PERSON.hex(),
         "link_info": LINK_INFO.hex(),
         "tag_len": TAG_LEN,
         "game_id": game_id.hex(),

@@ -25,9 +25,16 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from p2ptable.crypto.encoding import pack
-from p2ptable.crypto.links import LINK_INFO, TAG_LEN, check_tag, link_key, link_public
+from p2ptable.crypto.links import (
+    LINK_INFO,
+    TAG_LEN,
+    TAG_PERSON,
+    check_tag,
+    link_key,
+    link_public,
+)
 from p2ptable.crypto.signing import SigningKey, verify_signature
-from p2ptable.net.wire import WIRE_DOMAIN, Message, open_frame, seal
+from p2ptable.net.wire import Message, open_frame, seal
 from p2ptable.randomness.chain import HashChain
 from p2ptable.randomness.derive import chance_seed, uniform_values
 from p2ptable.replay.entries import (
@@ -350,7 +357,7 @@ WIRE = REPLAY["wire"]
 
 
 def test_wire_vector_constants():
-    assert bytes.fromhex(WIRE["wire_domain"]) == WIRE_DOMAIN == b"p2ptable/wire/v1\x00"
+    assert bytes.fromhex(WIRE["tag_person"]) == TAG_PERSON == b"p2ptable/wire/v2"
     assert bytes.fromhex(WIRE["link_info"]) == LINK_INFO == b"p2ptable/link/v1"
     assert WIRE["tag_len"] == TAG_LEN == 16
     assert WIRE["game_id"] == game_id().hex()
@@ -374,7 +381,7 @@ def test_wire_vector_with_the_reference_code():
     # Ben (seat 1) opens it with the key he shares with seat 0.
     assert open_frame(frame, game_id(), [key, None]) == message
     envelope = bytes.fromhex(WIRE["envelope_hex"])
-    assert check_tag(key, WIRE_DOMAIN + envelope, bytes.fromhex(WIRE["tag"]))
+    assert check_tag(key, envelope, bytes.fromhex(WIRE["tag"]))
 
 
 def hkdf_sha256(ikm: bytes, salt: bytes, info: bytes) -> bytes:
@@ -403,13 +410,13 @@ def test_link_key_derivation_by_hand():
 
 
 def test_wire_frame_by_hand():
-    # frame = msgpack [bin(envelope), bin(tag)]; tag = the first 16 bytes of
-    # HMAC-SHA256(link key, "p2ptable/wire/v1" 0x00 || envelope).
+    # frame = tag || envelope; tag = 16-byte keyed BLAKE2b (RFC 7693) of the envelope
+    # under the link key, personalised "p2ptable/wire/v2".
     key = bytes.fromhex(WIRE["link_key"])
     envelope = bytes.fromhex(WIRE["envelope_hex"])
-    tag = hmac.new(key, b"p2ptable/wire/v1\x00" + envelope, hashlib.sha256).digest()[:16]
+    tag = hashlib.blake2b(envelope, key=key, digest_size=16, person=b"p2ptable/wire/v2").digest()
     assert tag.hex() == WIRE["tag"]
-    frame = b"\x92" + bin_header(len(envelope)) + envelope + b"\xc4\x10" + tag
+    frame = tag + envelope
     assert frame.hex() == WIRE["frame_hex"]
     # The envelope is the canonical map {boot, d, from, k, seq, table} (keys sorted).
     env = msgpack.unpackb(envelope, raw=False)
@@ -431,10 +438,11 @@ def test_wire_frame_by_hand():
     # One flipped bit anywhere in the envelope, or another key, breaks the tag.
     flipped = bytearray(envelope)
     flipped[-1] ^= 1
-    forged = hmac.new(key, b"p2ptable/wire/v1\x00" + bytes(flipped), hashlib.sha256).digest()
-    assert forged[:16] != tag
-    other = hmac.new(bytes(32), b"p2ptable/wire/v1\x00" + envelope, hashlib.sha256).digest()
-    assert other[:16] != tag
+    person = b"p2ptable/wire/v2"
+    forged = hashlib.blake2b(bytes(flipped), key=key, digest_size=16, person=person).digest()
+    assert forged != tag
+    other = hashlib.blake2b(envelope, key=bytes(32), digest_size=16, person=person).digest()
+    assert other != tag
 
 
 def test_the_worked_example_in_wire_md_quotes_the_vectors():
@@ -444,4 +452,6 @@ def test_the_worked_example_in_wire_md_quotes_the_vectors():
         assert WIRE[field] in text, field
     assert WIRE["message"]["boot"] in text
     assert f"envelope ({len(bytes.fromhex(WIRE['envelope_hex']))} bytes)" in text
-    assert WIRE["frame_hex"][:6] == "92c4a5" and "92 c4 a5 <envelope> c4 10 <tag>" in text
+    frame = bytes.fromhex(WIRE["frame_hex"])
+    assert frame[:16].hex() == WIRE["tag"] and "`<tag> <envelope>`" in text
+    assert f"({len(frame)} bytes)" in text

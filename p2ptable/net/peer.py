@@ -266,7 +266,7 @@ class Peer:
                 self.note(f"rejected a lobby message: {exc}")
             self._maybe_start_genesis()
         elif item.channel == BAD:
-            self.note(f"rejected a message: {item.payload.decode()} frames instead of 2")
+            self.note(f"rejected a message: {item.payload.decode()}")
         elif item.channel not in (GAME, LOBBY):
             self.note(f"rejected a message on unknown channel {item.channel[:8]!r}")
         elif item.channel == GAME:

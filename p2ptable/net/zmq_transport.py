@@ -1,11 +1,13 @@
 """The thin ZeroMQ adapter: one ROUTER bound per peer, one DEALER per other peer.
 
-Nothing here knows the protocol.  Every message is two frames, a channel byte
-(``L`` lobby, ``G`` game) and the payload.  A peer sends only through its DEALER
-to another peer's ROUTER, except the host's lobby replies, which go back through
-its ROUTER to the joiner's DEALER.  Options: LINGER 0 (closing never blocks),
-HANDOVER on the ROUTER (a resumed peer reclaims its identity), a maximum message
-size so a hostile peer cannot make us buffer huge frames, and TCP keepalive.
+Nothing here knows the protocol.  Every message is one ZeroMQ frame: a channel
+byte (``L`` lobby, ``G`` game) followed by the payload (one frame, not two: each
+frame is a separate call and copy on both sides, for every message).  A peer
+sends only through its DEALER to another peer's ROUTER, except the host's lobby
+replies, which go back through its ROUTER to the joiner's DEALER.  Options:
+LINGER 0 (closing never blocks), HANDOVER on the ROUTER (a resumed peer reclaims
+its identity), a maximum message size so a hostile peer cannot make us buffer
+huge frames, and TCP keepalive.
 """
 
 from __future__ import annotations
@@ -17,7 +19,13 @@ import zmq
 MAX_MESSAGE = 512 * 1024
 LOBBY = b"L"
 GAME = b"G"
-BAD = b"?"  # a multipart message of the wrong shape (payload: its frame count)
+BAD = b"?"  # a message of the wrong shape (payload: what is wrong with it)
+
+
+def _shape_error(frames: list[bytes]) -> bytes:
+    if len(frames) != 1:
+        return b"%d frames instead of one (channel byte and payload)" % len(frames)
+    return b"an empty frame (no channel byte)"
 
 
 @dataclass(frozen=True)
@@ -70,13 +78,13 @@ class ZmqTransport:
 
     def send(self, endpoint: str, channel: bytes, payload: bytes) -> None:
         try:
-            self.dealers[endpoint].send_multipart([channel, payload], zmq.NOBLOCK)
+            self.dealers[endpoint].send(channel + payload, zmq.NOBLOCK)
         except zmq.Again:
             pass  # the peer is gone and its queue is full: catch-up will repair
 
     def reply(self, ident: bytes, channel: bytes, payload: bytes) -> None:
         try:
-            self.router.send_multipart([ident, channel, payload], zmq.NOBLOCK)
+            self.router.send_multipart([ident, channel + payload], zmq.NOBLOCK)
         except (zmq.Again, zmq.ZMQError):
             pass  # the joiner went away
 
@@ -101,21 +109,23 @@ class ZmqTransport:
                         frames = self.router.recv_multipart(zmq.NOBLOCK)
                     except zmq.Again:
                         break
-                    if len(frames) == 3:
-                        out.append(Incoming("router", frames[0], frames[1], frames[2]))
-                    else:  # not [identity, channel, payload]: let the peer log it
-                        count = b"%d" % (len(frames) - 1)  # without the identity frame
-                        out.append(Incoming("router", frames[0], BAD, count))
+                    if len(frames) == 2 and frames[1]:
+                        data = frames[1]
+                        out.append(Incoming("router", frames[0], data[:1], data[1:]))
+                    else:  # not [identity, channel + payload]: let the peer log it
+                        out.append(Incoming("router", frames[0], BAD, _shape_error(frames[1:])))
             elif isinstance(sock, zmq.Socket):
                 for _ in range(1000):
                     try:
                         frames = sock.recv_multipart(zmq.NOBLOCK)
                     except zmq.Again:
                         break
-                    if len(frames) == 2:
-                        out.append(Incoming(self._by_socket[sock], None, frames[0], frames[1]))
+                    if len(frames) == 1 and frames[0]:
+                        data = frames[0]
+                        out.append(Incoming(self._by_socket[sock], None, data[:1], data[1:]))
                     else:
-                        out.append(Incoming(self._by_socket[sock], None, BAD, b"%d" % len(frames)))
+                        where = self._by_socket[sock]
+                        out.append(Incoming(where, None, BAD, _shape_error(frames)))
             else:
                 fd_ready = True
         return out, fd_ready

@@ -90,9 +90,10 @@ def test_garbage_on_the_wire_does_not_stop_the_game(peers):
     sock.connect(f"tcp://127.0.0.1:{port}")
     try:
         for junk in [b"\xc1\xc1", b"\x92\xc4\x01x\xc4\x01y", b"z" * 1000]:
-            sock.send_multipart([b"G", junk])
-        sock.send_multipart([b"L", b"not a lobby frame"])
-        sock.send_multipart([b"G"])  # wrong frame count
+            sock.send(b"G" + junk)
+        sock.send(b"L" + b"not a lobby frame")
+        sock.send_multipart([b"G", b"x"])  # wrong frame count
+        sock.send(b"")  # no channel byte
     finally:
         sock.close()
     codes = peers.wait_all()
@@ -100,7 +101,8 @@ def test_garbage_on_the_wire_does_not_stop_the_game(peers):
     assert_same_valid_replays(peers, ["Ana", "Ben"])
     log = peers.replay("Ana").with_name("Ana.p2pt.peer.log").read_text()
     assert "rejected a message from unknown sender: malformed" in log
-    assert "rejected a message: 1 frames instead of 2" in log
+    assert "rejected a message: 2 frames instead of one" in log
+    assert "rejected a message: an empty frame (no channel byte)" in log
 
 
 def test_play_against_local_bot_peers_and_reap_them(tmp_path):

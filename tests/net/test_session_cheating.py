@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import copy
 
-from p2ptable.crypto.encoding import unpack_canonical
 from p2ptable.net.memory import MemoryNet
 from p2ptable.net.session import Rejected
-from p2ptable.net.wire import Message, seal
+from p2ptable.net.wire import Message, envelope_of, seal
 from p2ptable.replay import authoring
 from p2ptable.replay.logfile import MAGIC, encode_frame
 from p2ptable.replay.verify import verify_bytes
@@ -26,8 +25,7 @@ def file_of(log: list[bytes]) -> bytes:
 
 
 def kind_of(frame: bytes) -> str:
-    envelope, _ = unpack_canonical(frame)
-    return unpack_canonical(envelope)["k"]
+    return envelope_of(frame)["k"]
 
 
 def first_real_choice(sessions, net):
@@ -130,8 +128,7 @@ def test_a_reveal_off_the_chain_is_rejected_and_then_counts_as_withheld():
 
     def corrupt(sender, target, frame):
         if sender == cheater and kind_of(frame) == "reveal":
-            envelope, _ = unpack_canonical(frame)
-            env = unpack_canonical(envelope)
+            env = envelope_of(frame)
             data = dict(env["d"], pre=b"\x13" * 32)
             msg = Message("reveal", env["table"], cheater, env["boot"], env["seq"], data)
             return seal(msg, sessions[target].links[cheater])

@@ -17,11 +17,10 @@ from nacl.bindings import (
     crypto_scalarmult_ed25519_base_noclamp,
 )
 
-from p2ptable.crypto.encoding import unpack_canonical
 from p2ptable.crypto.signing import sha256
 from p2ptable.net.memory import MemoryNet
 from p2ptable.net.session import Rejected
-from p2ptable.net.wire import Message, seal
+from p2ptable.net.wire import Message, envelope_of, seal
 from p2ptable.replay.entries import Entry, signed_message
 
 from .test_session_cheating import first_real_choice, kind_of
@@ -125,8 +124,7 @@ def test_a_withholder_cannot_hide_behind_a_false_log_length():
         if kind in ("reveal", "entries"):
             return None
         if kind == "ping":
-            envelope, _ = unpack_canonical(frame)
-            env = unpack_canonical(envelope)
+            env = envelope_of(frame)
             data = dict(env["d"], len=1)
             msg = Message("ping", env["table"], cheater, env["boot"], env["seq"], data)
             return seal(msg, sessions[target].links[cheater])

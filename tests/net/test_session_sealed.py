@@ -157,10 +157,9 @@ def test_a_bad_shuffle_stops_the_game_at_once_and_names_the_shuffler():
 
 
 def kind_of(frame: bytes) -> str:
-    from p2ptable.crypto.encoding import unpack_canonical
+    from p2ptable.net.wire import envelope_of
 
-    envelope, _ = unpack_canonical(frame)
-    return unpack_canonical(envelope)["k"]
+    return envelope_of(frame)["k"]
 
 
 def test_withholding_a_shuffle_or_a_part_is_named_after_the_timeout():
