@@ -23,7 +23,6 @@ from typing import Any, NamedTuple
 
 import msgpack
 
-from p2ptable.crypto.encoding import pack
 from p2ptable.crypto.links import TAG_LEN, check_tag, tag
 
 MAX_FRAME = 256 * 1024
@@ -72,15 +71,20 @@ def seal(message: Message, link_key: bytes) -> bytes:
 def seal_many(message: Message, link_keys: Sequence[bytes]) -> list[bytes]:
     """One frame per key for the same message: the envelope is encoded once and
     only the tags differ (a broadcast costs one encoding and N tags)."""
-    envelope = pack(
+    data = message.data
+    # The canonical encoding (sorted keys), built directly: every field of every
+    # kind is an int, str, bytes or list of bytes, so sorting the two maps' keys
+    # is all canonical form asks here, and this runs for every frame we send.
+    envelope = msgpack.packb(
         {
-            "k": message.kind,
-            "table": message.table,
-            "from": message.sender,
             "boot": message.boot,
+            "d": {k: data[k] for k in sorted(data)},
+            "from": message.sender,
+            "k": message.kind,
             "seq": message.seq,
-            "d": message.data,
-        }
+            "table": message.table,
+        },
+        use_bin_type=True,
     )
     return [tag(key, envelope) + envelope for key in link_keys]
 
