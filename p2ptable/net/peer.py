@@ -20,6 +20,7 @@ from typing import Protocol
 from p2ptable.crypto.signing import verify_signature
 from p2ptable.engine.api import Action
 from p2ptable.net import lobby as lobbies
+from p2ptable.net.idle_gc import IdleCollector
 from p2ptable.net.persistence import Resume, default_replay_path, save_secrets
 from p2ptable.net.session import Finished, Rejected, Session, Stopped, link_keys
 from p2ptable.net.wire import Message, RemoteProtocolError, open_frame, seal
@@ -171,9 +172,13 @@ class Peer:
         finished_at: float | None = None
         interrupted = False
         wake = start
+        collector = IdleCollector()
+        collector.start()
         try:
             while True:
                 sleep = min(MAX_SLEEP, max(0.0, wake - time.monotonic()))
+                if collector.maybe_collect(sleep) is not None:
+                    sleep = min(MAX_SLEEP, max(0.0, wake - time.monotonic()))
                 incoming, stdin_ready = self.transport.poll(round(sleep * 1000))
                 now = time.monotonic()
                 if self.session is None and now - start > self.config.timeout:
@@ -222,6 +227,7 @@ class Peer:
             interrupted = True
             return LEFT
         finally:
+            collector.stop()
             self._write_stats()
             self.transport.close(linger_ms=0 if interrupted else CLOSE_LINGER_MS)
 
