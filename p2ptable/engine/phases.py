@@ -56,6 +56,22 @@ class ChancePhase(Generic[S]):
 Phase = SeatPhase | ChancePhase | None
 
 
+def _refusal(name: str, seat: int, action: Action, why: str) -> IllegalAction:
+    return IllegalAction(f"phase {name}: seat {seat} may not {action.text!r}: {why}")
+
+
+# ``Turn`` values are immutable, so ``pending`` hands out one per seat instead of
+# building a new one every call (it is asked after every move, by every peer).  Only
+# for a plain int: ``True == 1``, but ``Turn(True)`` does not print as ``Turn(1)``.
+_TURNS: tuple[Turn, ...] = tuple(Turn(seat) for seat in range(16))
+
+
+def _turn(seat: int) -> Turn:
+    if type(seat) is int and 0 <= seat < len(_TURNS):
+        return _TURNS[seat]
+    return Turn(seat)
+
+
 @dataclass(frozen=True)
 class PhaseTable(Generic[S]):
     """The rules API for a state with a ``phase`` attribute and a table of phases."""
@@ -72,7 +88,7 @@ class PhaseTable(Generic[S]):
             return Chance(phase.step(s))
         seat = self.decider(s)
         assert seat is not None
-        return Turn(seat)
+        return _turn(seat)
 
     def legal_actions(self, s: S, seat: int) -> tuple[Action, ...]:
         """The actions ``seat`` may take now (empty unless it is that seat's decision)."""
@@ -85,28 +101,25 @@ class PhaseTable(Generic[S]):
         """The state after ``seat`` takes ``action``; IllegalAction if it may not."""
         name = s.phase  # type: ignore[attr-defined]
         phase = self.phases[name]
-
-        def refuse(why: str) -> IllegalAction:
-            return IllegalAction(f"phase {name}: seat {seat} may not {action.text!r}: {why}")
-
         if not isinstance(phase, SeatPhase):
-            raise refuse(
-                "no seat decides now" if phase is None else "chance must be resolved first"
-            )
+            why = "no seat decides now" if phase is None else "chance must be resolved first"
+            raise _refusal(name, seat, action, why)
         decider = self.decider(s)
         if seat != decider:
-            raise refuse(f"it is seat {decider}'s decision")
-        if action.verb not in phase.verbs:
-            raise refuse(f"this phase allows only {', '.join(phase.verbs)}")
+            raise _refusal(name, seat, action, f"it is seat {decider}'s decision")
+        verbs = phase.verbs
+        if action.verb not in verbs:
+            raise _refusal(name, seat, action, f"this phase allows only {', '.join(verbs)}")
         if phase.check is not None:
             why = phase.check(s, seat, action)
             if why is not None:
-                raise refuse(why)
+                raise _refusal(name, seat, action, why)
         else:
             legal = phase.choices(s)
             if action not in legal:
-                raise refuse(f"legal now: {', '.join(a.text for a in legal)}")
-        return phase.verbs[action.verb](s, seat, action)
+                legal_now = ", ".join(a.text for a in legal)
+                raise _refusal(name, seat, action, f"legal now: {legal_now}")
+        return verbs[action.verb](s, seat, action)
 
     def resolve(self, s: S, outcome: tuple[int, ...]) -> S:
         """The state after the pending chance step came out as ``outcome``."""

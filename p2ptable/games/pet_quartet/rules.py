@@ -37,6 +37,8 @@ Nothing here draws a random number, prints or reads a clock.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import cache
+from operator import attrgetter
 
 from p2ptable.engine.api import (
     Action,
@@ -47,10 +49,13 @@ from p2ptable.engine.frozen import replace
 from p2ptable.engine.phases import ChancePhase, Phase, PhaseTable, SeatPhase
 from p2ptable.games.pet_quartet.state import (
     CONDUCTOR_LIMIT,
+    HIGHEST_VALUE,
     TILES,
+    Conductor,
     PetQuartetState,
     add_cards,
     remove_card,
+    replaced,
     starting_conductors,
     starting_deck,
 )
@@ -104,35 +109,44 @@ def _resolve_first(s: State, outcome: tuple[int, ...]) -> State:
 
 
 # -- drawing and placing ------------------------------------------------------------------
+#
+# Every peer applies every move, and copying the state is most of what a move costs,
+# so each handler gathers its changes and copies the state once (``_end_turn`` once
+# more), rather than once per change.
 
 
-def _take_from_deck(s: State, index: int) -> tuple[int, State]:
-    """Remove deck[index]; drawing the last card triggers the end of the game."""
-    card = s.deck[index]
-    s = replace(s, deck=s.deck[:index] + s.deck[index + 1 :])
-    if not s.deck and s.triggered_by is None:
-        s = replace(s, triggered_by=s.current)
-    return card, s
+def _take_from_deck(s: State, index: int) -> tuple[int, tuple[int, ...], int | None]:
+    """deck[index], the deck without it, and ``triggered_by`` after the draw:
+    drawing the last card triggers the end of the game."""
+    deck = s.deck[:index] + s.deck[index + 1 :]
+    triggered_by = s.current if not deck and s.triggered_by is None else s.triggered_by
+    return s.deck[index], deck, triggered_by
 
 
 def _draw(s: State, seat: int, action: Action) -> State:
     return replace(s, phase="draw")
 
 
+@cache
+def _draw_step(purpose: str, cards_left: int) -> ChanceStep:
+    """The chance step drawing from a deck of ``cards_left`` (a value: built once)."""
+    return ChanceStep("draw", purpose, (cards_left,))
+
+
 def _resolve_draw(s: State, outcome: tuple[int, ...]) -> State:
-    card, s = _take_from_deck(s, outcome[0])
-    return replace(s, phase="place", last_card=card)
+    card, deck, triggered_by = _take_from_deck(s, outcome[0])
+    return replace(s, deck=deck, triggered_by=triggered_by, phase="place", last_card=card)
 
 
 def _place(s: State, seat: int, action: Action) -> State:
     (c,) = action.args
     assert s.last_card is not None
     conductor = s.conductors[c]
-    s = s.with_conductor(c, replace(conductor, cards=(*conductor.cards, s.last_card)))
-    s = replace(s, last_card=None)
+    placed = replace(conductor, cards=(*conductor.cards, s.last_card))
+    conductors = replaced(s.conductors, c, placed)
     if conductor.tile == "take-after-place":
-        return replace(s, phase="after-place", focus=c)
-    return _end_turn(s)
+        return replace(s, conductors=conductors, last_card=None, phase="after-place", focus=c)
+    return _end_turn(replace(s, conductors=conductors, last_card=None))
 
 
 # -- taking a Conductor, with its tile --------------------------------------------------
@@ -141,53 +155,62 @@ def _place(s: State, seat: int, action: Action) -> State:
 def _take(s: State, seat: int, action: Action) -> State:
     """Take Conductor c: it is marked taken at once; its tile may ask a choice first."""
     (c,) = action.args
-    conductor = replace(s.conductors[c], taken_by=seat)
-    s = replace(s.with_conductor(c, conductor), focus=c)
+    conductor = s.conductors[c]
     if conductor.tile == "return-from-pile":
-        return replace(s, phase="return-from-pile")
-    if conductor.tile == "return-collected" and s.collections[seat]:
-        return replace(s, phase="return-collected")
-    return _collect(s, seat)
+        phase = "return-from-pile"
+    elif conductor.tile == "return-collected" and s.collections[seat]:
+        phase = "return-collected"
+    else:
+        return _collect(s, seat, c, conductor)
+    taken = replace(conductor, taken_by=seat)
+    return replace(s, conductors=replaced(s.conductors, c, taken), focus=c, phase=phase)
 
 
 def _return_from_pile(s: State, seat: int, action: Action) -> State:
     (value,) = action.args
     assert s.focus is not None
     conductor = s.conductors[s.focus]
-    s = s.with_conductor(s.focus, replace(conductor, cards=remove_card(conductor.cards, value)))
-    return _collect(replace(s, returned=add_cards(s.returned, [value])), seat)
+    pile = replace(conductor, cards=remove_card(conductor.cards, value))
+    return _collect(replace(s, returned=add_cards(s.returned, [value])), seat, s.focus, pile)
 
 
 def _return_collected(s: State, seat: int, action: Action) -> State:
     (value,) = action.args
-    s = s.with_collection(seat, remove_card(s.collections[seat], value))
-    return _collect(replace(s, returned=add_cards(s.returned, [value])), seat)
-
-
-def _collect(s: State, seat: int) -> State:
-    """Move the focused pile into the seat's collection, then the tile's after-effect."""
     assert s.focus is not None
-    conductor = s.conductors[s.focus]
-    s = s.with_collection(seat, add_cards(s.collections[seat], conductor.cards))
-    s = s.with_conductor(s.focus, replace(conductor, cards=()))
-    if conductor.tile == "bonus-draw" and s.deck:
-        return replace(s, phase="bonus-draw")
-    if conductor.tile == "pass-left" and s.collections[seat]:
-        return replace(s, phase="pass-left")
+    collections = replaced(s.collections, seat, remove_card(s.collections[seat], value))
+    s = replace(s, collections=collections, returned=add_cards(s.returned, [value]))
+    return _collect(s, seat, s.focus, s.conductors[s.focus])
+
+
+def _collect(s: State, seat: int, c: int, pile: Conductor) -> State:
+    """Move Conductor c's ``pile`` into the seat's collection, the Conductor taken by
+    the seat, then the tile's after-effect."""
+    collection = add_cards(s.collections[seat], pile.cards)
+    s = replace(
+        s,
+        conductors=replaced(s.conductors, c, replace(pile, cards=(), taken_by=seat)),
+        collections=replaced(s.collections, seat, collection),
+    )
+    if pile.tile == "bonus-draw" and s.deck:
+        return replace(s, phase="bonus-draw", focus=c)
+    if pile.tile == "pass-left" and collection:
+        return replace(s, phase="pass-left", focus=c)
     return _end_turn(s)
 
 
 def _resolve_bonus(s: State, outcome: tuple[int, ...]) -> State:
-    card, s = _take_from_deck(s, outcome[0])
+    card, deck, triggered_by = _take_from_deck(s, outcome[0])
     assert s.current is not None
-    return _end_turn(s.with_collection(s.current, add_cards(s.collections[s.current], [card])))
+    collections = replaced(s.collections, s.current, add_cards(s.collections[s.current], [card]))
+    return _end_turn(replace(s, deck=deck, triggered_by=triggered_by, collections=collections))
 
 
 def _give(s: State, seat: int, action: Action) -> State:
     (value,) = action.args
     left = (seat + 1) % s.seats
-    s = s.with_collection(seat, remove_card(s.collections[seat], value))
-    return _end_turn(s.with_collection(left, add_cards(s.collections[left], [value])))
+    collections = replaced(s.collections, seat, remove_card(s.collections[seat], value))
+    collections = replaced(collections, left, add_cards(collections[left], [value]))
+    return _end_turn(replace(s, collections=collections))
 
 
 def _done(s: State, seat: int, action: Action) -> State:
@@ -198,56 +221,95 @@ def _done(s: State, seat: int, action: Action) -> State:
 # -- the end of a turn, a round, the game -----------------------------------------------
 
 
-def _round_over(s: State) -> bool:
-    takers = {c.taken_by for c in s.conductors if c.taken_by is not None}
+def _round_over(s: State, takers: set[int | None]) -> bool:
+    """``takers`` is every Conductor's ``taken_by`` (``None`` while one is free)."""
     if s.variant == "duet":
-        return len(takers) == s.seats
-    return all(c.taken_by is not None for c in s.conductors)
+        return len(takers - {None}) == s.seats
+    return None not in takers
 
 
 def _end_turn(s: State) -> State:
-    """Decide what follows a finished turn (see the theory of operation)."""
-    s = replace(s, focus=None)
-    if _round_over(s):  # only untaken (Duet) Conductors can still hold cards
-        leftovers = [card for c in s.conductors for card in c.cards]
-        cleared = tuple(replace(c, cards=()) for c in s.conductors)
-        s = replace(s, discarded=add_cards(s.discarded, leftovers), conductors=cleared)
+    """Decide what follows a finished turn (see the theory of operation).
+
+    ``s`` holds the turn's own changes; what follows is one more copy of it.
+    """
+    takers = {c.taken_by for c in s.conductors}  # the seats out, and None if one is free
+    if _round_over(s, takers):  # only untaken (Duet) Conductors can still hold cards
+        discarded = add_cards(s.discarded, [card for c in s.conductors for card in c.cards])
         if s.triggered_by is None:
-            fresh = tuple(replace(c, taken_by=None) for c in cleared)
-            s = replace(s, conductors=fresh, round=s.round + 1, round_starter=s.current)
-            return replace(s, phase="turn")
+            fresh = tuple(replace(c, cards=(), taken_by=None) for c in s.conductors)
+            return replace(
+                s,
+                phase="turn",
+                focus=None,
+                conductors=fresh,
+                discarded=discarded,
+                round=s.round + 1,
+                round_starter=s.current,
+            )
+        cleared = tuple(replace(c, cards=()) for c in s.conductors)
+        s = replace(s, conductors=cleared, discarded=discarded)
     if s.triggered_by is not None:
         if s.final_turns is None:  # the drawer's own turn just ended
             remaining = tuple((s.triggered_by + 1 + i) % s.seats for i in range(s.seats))
         else:
             remaining = s.final_turns[1:]
         if not remaining:
-            return replace(s, phase="over", current=None, final_turns=())
-        return replace(s, phase="final", current=remaining[0], final_turns=remaining)
+            return replace(s, phase="over", focus=None, current=None, final_turns=())
+        return replace(s, phase="final", focus=None, current=remaining[0], final_turns=remaining)
+    return replace(s, phase="turn", focus=None, current=_next_seat(s, takers))
+
+
+def _next_seat(s: State, out: set[int | None]) -> int:
+    """The next seat clockwise after the current one that is not ``out``."""
     assert s.current is not None
-    after = ((s.current + k) % s.seats for k in range(1, s.seats + 1))
-    return replace(s, phase="turn", current=next(seat for seat in after if not s.is_out(seat)))
+    for k in range(1, s.seats + 1):  # a loop: on every turn, a generator costs more
+        seat = (s.current + k) % s.seats
+        if seat not in out:
+            return seat
+    raise AssertionError("every seat is out, yet the round is not over")
 
 
 # -- which actions exist ----------------------------------------------------------------
 
+# Actions are frozen values: the ones every turn offers are built once, here.  There
+# is one Conductor per seat at most (Duet: 3 for 2 seats).
+_MOST_CONDUCTORS = max(HIGHEST_VALUE)  # the most seats a game can have
+_DRAW, _PASS, _DECLINE = Action("draw"), Action("pass"), Action("decline")
+_TAKE = tuple(Action("take", (i,)) for i in range(_MOST_CONDUCTORS))
+_PLACE = tuple(Action("place", (i,)) for i in range(_MOST_CONDUCTORS))
+
+# The choices below are asked for on every turn by every peer, so they test
+# ``Conductor.can_be_taken`` (free, with cards) and ``Conductor.accepts_card`` (free,
+# below its limit) inline, in one pass, instead of calling them per Conductor.
+
 
 def _takes(s: State) -> list[Action]:
-    return [Action("take", (i,)) for i, c in enumerate(s.conductors) if c.can_be_taken()]
+    return [_TAKE[i] for i, c in enumerate(s.conductors) if c.taken_by is None and c.cards]
 
 
 def _turn_choices(s: State) -> list[Action]:
     # "If there is nowhere to place a card, you must instead take a Conductor."
-    can_draw = bool(s.deck) and any(c.accepts_card() for c in s.conductors)
-    return ([Action("draw")] if can_draw else []) + _takes(s)
+    takes, can_place = [], False
+    for i, c in enumerate(s.conductors):
+        if c.taken_by is None:
+            if c.cards:
+                takes.append(_TAKE[i])
+            if len(c.cards) < c.limit:
+                can_place = True
+    return [_DRAW, *takes] if can_place and s.deck else takes
 
 
 def _place_choices(s: State) -> list[Action]:
-    return [Action("place", (i,)) for i, c in enumerate(s.conductors) if c.accepts_card()]
+    return [
+        _PLACE[i]
+        for i, c in enumerate(s.conductors)
+        if c.taken_by is None and len(c.cards) < c.limit
+    ]
 
 
 def _after_place_choices(s: State) -> list[Action]:
-    return [Action("take", (s.focus,)), Action("decline")] if s.focus is not None else []
+    return [Action("take", (s.focus,)), _DECLINE] if s.focus is not None else []
 
 
 def _pile_choices(s: State) -> list[Action]:
@@ -265,7 +327,7 @@ def _collection_choices(verb: str) -> Callable[[State], list[Action]]:
 
 def _final_choices(s: State) -> list[Action]:
     # "You are not required to take a pile on your last turn. You may choose to pass."
-    return _takes(s) + [Action("pass")]
+    return [*_takes(s), _PASS]
 
 
 # -- THE TABLE: every phase, who decides it, and what may happen in it -------------------
@@ -277,14 +339,12 @@ TABLE: dict[str, Phase] = {
     "setup-tiles": ChancePhase(_tiles_step, _resolve_tiles),
     "setup-first": ChancePhase(_first_step, _resolve_first),
     "turn": SeatPhase(_turn_choices, {"draw": _draw, "take": _take}),
-    "draw": ChancePhase(lambda s: ChanceStep("draw", "draw", (len(s.deck),)), _resolve_draw),
+    "draw": ChancePhase(lambda s: _draw_step("draw", len(s.deck)), _resolve_draw),
     "place": SeatPhase(_place_choices, {"place": _place}),
     "after-place": SeatPhase(_after_place_choices, {"take": _take, "decline": _done}),
     "return-from-pile": SeatPhase(_pile_choices, {"return": _return_from_pile}),
     "return-collected": SeatPhase(_collection_choices("return"), {"return": _return_collected}),
-    "bonus-draw": ChancePhase(
-        lambda s: ChanceStep("draw", "maestro-draw", (len(s.deck),)), _resolve_bonus
-    ),
+    "bonus-draw": ChancePhase(lambda s: _draw_step("maestro-draw", len(s.deck)), _resolve_bonus),
     "pass-left": SeatPhase(_collection_choices("give"), {"give": _give}),
     "final": SeatPhase(_final_choices, {"take": _take, "pass": _done}),
     "over": None,
@@ -293,7 +353,7 @@ TABLE: dict[str, Phase] = {
 
 # -- the public functions ---------------------------------------------------------------
 
-RULES: PhaseTable[State] = PhaseTable(TABLE, decider=lambda s: s.current)
+RULES: PhaseTable[State] = PhaseTable(TABLE, decider=attrgetter("current"))
 pending = RULES.pending
 legal_actions = RULES.legal_actions
 apply = RULES.apply

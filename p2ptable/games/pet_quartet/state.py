@@ -20,8 +20,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from p2ptable.engine.frozen import replace
+
+T = TypeVar("T")
 
 #: The six Maestro tiles, in the rulebook's order.  This order is canonical: the
 #: ``maestro-tiles`` chance step picks from the tiles still unused in this order.
@@ -101,13 +104,20 @@ class PetQuartetState:
 
     def with_conductor(self, index: int, conductor: Conductor) -> PetQuartetState:
         """This state with Conductor ``index`` replaced."""
-        conductors = self.conductors[:index] + (conductor,) + self.conductors[index + 1 :]
-        return replace(self, conductors=conductors)
+        return replace(self, conductors=replaced(self.conductors, index, conductor))
 
     def with_collection(self, seat: int, cards: tuple[int, ...]) -> PetQuartetState:
         """This state with ``seat``'s collection replaced."""
-        collections = self.collections[:seat] + (cards,) + self.collections[seat + 1 :]
-        return replace(self, collections=collections)
+        return replace(self, collections=replaced(self.collections, seat, cards))
+
+
+def replaced(items: tuple[T, ...], index: int, item: T) -> tuple[T, ...]:
+    """The tuple ``items`` with ``items[index]`` replaced by ``item``.
+
+    The rules gather a move's changes with this and copy the state once (see
+    ``engine/frozen.py``: copying the state is most of the cost of a move).
+    """
+    return items[:index] + (item,) + items[index + 1 :]
 
 
 def starting_deck(seats: int, variant: str) -> tuple[int, ...]:

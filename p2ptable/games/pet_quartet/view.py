@@ -77,7 +77,7 @@ def describe(state: PetQuartetState, seat: int, action: Action) -> str:
     if verb == "place":
         return f"places the {state.last_card} under conductor {args[0]}"
     if verb == "take":
-        cards = ", ".join(str(v) for v in state.conductors[args[0]].cards)
+        cards = ", ".join(map(str, state.conductors[args[0]].cards))
         return f"takes conductor {args[0]} ({cards})"
     if verb == "decline":
         return f"leaves conductor {state.focus} where it is"
