@@ -5,6 +5,8 @@ strings as msgpack ``bin``, text as ``str``, integers in their shortest form (wh
 msgpack-python does already).  Floats are not allowed anywhere in the protocol.
 :func:`unpack_canonical` decodes and then re-encodes; if the bytes differ the input
 was not canonical and is rejected, so no message has two valid encodings.
+Callers that know their message's shape (log entries, see replay/entries.py) use
+:func:`unpack_plain` and :func:`encodes_to` for a quicker path to the same answer.
 """
 
 from __future__ import annotations
@@ -21,6 +23,13 @@ MAX_BYTES = 1 << 20
 
 class EncodingError(ValueError):
     """The bytes are not a canonical msgpack value of the allowed shape."""
+
+
+# One packer for every call: msgpack.packb builds (and allocates a buffer for) a new
+# Packer each time, which costs more than packing a log entry.  Packing runs in C
+# without calling back into Python (no ``default`` hook), so it is never re-entered,
+# and it resets its buffer after every value, even one it could not pack.
+_PACKER = msgpack.Packer(use_bin_type=True)
 
 
 def _canonical(value: Any) -> Any:
@@ -43,10 +52,10 @@ def _canonical(value: Any) -> Any:
 
 def pack(value: Any) -> bytes:
     """Encode ``value`` canonically (sorted map keys, bin for bytes)."""
-    return msgpack.packb(_canonical(value), use_bin_type=True)
+    return _PACKER.pack(_canonical(value))
 
 
-def _check_decoded(value: Any) -> None:
+def check_decoded(value: Any) -> None:
     """Maps have sorted text keys and nothing is a float (what packb can't see)."""
     kind = type(value)
     if kind is dict:
@@ -57,11 +66,11 @@ def _check_decoded(value: Any) -> None:
             raise EncodingError("not in canonical form (keys unsorted or non-minimal encoding)")
         for item in value.values():
             if type(item) in _CONTAINERS:
-                _check_decoded(item)
+                check_decoded(item)
     elif kind is list:
         for item in value:
             if type(item) in _CONTAINERS:
-                _check_decoded(item)
+                check_decoded(item)
     elif kind is float:
         raise EncodingError("disallowed value: floats are not allowed")
 
@@ -69,12 +78,13 @@ def _check_decoded(value: Any) -> None:
 _CONTAINERS = (dict, list, float)
 
 
-def unpack_canonical(data: bytes) -> Any:
-    """Decode ``data`` and require that it is exactly the canonical encoding."""
+def unpack_plain(data: bytes) -> Any:
+    """Decode ``data`` within the size limits, without the canonical-form checks:
+    the caller must prove them (unsorted keys, floats, :func:`encodes_to`)."""
     if len(data) > MAX_BYTES:
         raise EncodingError(f"{len(data)} bytes is over the {MAX_BYTES}-byte limit")
     try:
-        value = msgpack.unpackb(
+        return msgpack.unpackb(
             data,
             raw=False,
             use_list=True,
@@ -89,9 +99,18 @@ def unpack_canonical(data: bytes) -> Any:
         raise EncodingError(f"malformed msgpack: {exc}") from None
     except Exception as exc:  # msgpack raises a few unrelated types on garbage
         raise EncodingError(f"malformed msgpack: {type(exc).__name__}: {exc}") from None
-    _check_decoded(value)
-    # Re-encoding the decoded value as-is must give the same bytes: that rules out
-    # non-minimal integers and lengths, str/bin confusion and float32.
-    if msgpack.packb(value, use_bin_type=True) != data:
+
+
+def encodes_to(value: Any, data: bytes) -> bool:
+    """True when re-encoding a decoded ``value`` as-is gives exactly ``data``: that
+    rules out non-minimal integers and lengths, str/bin confusion and float32."""
+    return _PACKER.pack(value) == data
+
+
+def unpack_canonical(data: bytes) -> Any:
+    """Decode ``data`` and require that it is exactly the canonical encoding."""
+    value = unpack_plain(data)
+    check_decoded(value)
+    if not encodes_to(value, data):
         raise EncodingError("not in canonical form (keys unsorted or non-minimal encoding)")
     return value

@@ -178,9 +178,9 @@ class Ledger:
             return Expected("none")
         decision = self.game.pending(self.state)
         if isinstance(decision, Turn):
-            return Expected("action", seat=decision.seat)
+            return _action_by(decision.seat)
         if isinstance(decision, Simultaneous):
-            return Expected("action", seat=min(decision.seats))
+            return _action_by(min(decision.seats))
         book = self.book
         if isinstance(decision, Chance):
             step = decision.step
@@ -200,22 +200,24 @@ class Ledger:
 
     def append(self, entry: Entry) -> Applied:
         """Validate ``entry`` as the next one and apply it; InvalidEntry if not."""
-        index = self.next_index
+        # Every peer runs this for every entry: locals instead of repeated lookups.
+        index = len(self.entries)
         try:
             body = entry.body
         except (MalformedEntry, ValueError) as exc:
             raise InvalidEntry(index, f"malformed: {exc}") from None
-        if body["t"] == "genesis":
+        kind = body["t"]
+        if kind == "genesis":
             raise InvalidEntry(index, "a second genesis entry")
         if body["i"] != index:
             raise InvalidEntry(index, f"claims to be entry {body['i']} (duplicated or reordered?)")
-        if body["prev"] != self.head:
+        if body["prev"] != self.hashes[-1]:
             raise InvalidEntry(index, "does not link to the previous entry's hash")
         if self.stopped is not None:
             raise InvalidEntry(index, "entry after the game was stopped")
         if self.result is not None:
             raise InvalidEntry(index, "entry after the game's result")
-        if body["t"] == "abort":
+        if kind == "abort":
             applied = self._abort(index, entry, body)
             self.entries.append(entry)
             self.hashes.append(entry.hash)
@@ -223,19 +225,12 @@ class Ledger:
         expected = self.expected()
         if expected.kind == "none":
             raise InvalidEntry(index, "entry after the game's result")
-        if body["t"] != expected.kind:
-            raise InvalidEntry(index, f"expected a {expected.kind} entry, found {body['t']}")
-        handler = {
-            "action": self._action,
-            "chance": self._chance,
-            "shuffle": self._shuffle,
-            "open": self._open,
-            "secrets": self._secrets,
-            "result": self._result,
-        }
-        saved = None if self.book is None else (self.book.state, self.book.secrets)
+        if kind != expected.kind:
+            raise InvalidEntry(index, f"expected a {expected.kind} entry, found {kind}")
+        book = self.book
+        saved = None if book is None else (book.state, book.secrets)
         try:
-            applied = handler[body["t"]](index, entry, body, expected)
+            applied = _HANDLERS[kind](self, index, entry, body, expected)
         except InvalidEntry:
             if self.book is not None and saved is not None:
                 # A refused entry leaves no trace, even one that passed some of its
@@ -261,12 +256,13 @@ class Ledger:
             )
         self._check_single_sig(index, entry, seat)
         try:
-            action = Action.parse(body["action"])
+            action = _parse_action(body["action"])
             new_state = self.game.apply(self.state, seat, action)
         except (ValueError, IllegalAction) as exc:
             raise InvalidEntry(index, f"illegal action {body['action']!r}: {exc}", seat) from None
-        shown = None if self.book is None else self.game.hand_card_played(self.state, seat, action)
-        given = None if self.book is None else self.game.hand_card_given(self.state, seat, action)
+        book = self.book
+        shown = None if book is None else self.game.hand_card_played(self.state, seat, action)
+        given = None if book is None else self.game.hand_card_given(self.state, seat, action)
         if shown is None and "reveal" in body:
             raise InvalidEntry(index, "carries a reveal but plays no hand card", seat)
         if given is None and "transfer" in body:
@@ -498,3 +494,43 @@ class Ledger:
             if self.book is not None and book is not None:
                 self.book.state, self.book.secrets = book
         return None
+
+
+# What handles each kind of entry once append has matched it to ``expected()``.
+_HANDLERS = {
+    "action": Ledger._action,
+    "chance": Ledger._chance,
+    "shuffle": Ledger._shuffle,
+    "open": Ledger._open,
+    "secrets": Ledger._secrets,
+    "result": Ledger._result,
+}
+
+
+# Expected("action", seat=...) for each seat: the same frozen value at every turn,
+# and building a six-field frozen dataclass costs more than the rest of expected().
+_ACTION_BY: dict[int, Expected] = {}
+
+
+def _action_by(seat: int) -> Expected:
+    expected = _ACTION_BY.get(seat)
+    if expected is None:
+        expected = _ACTION_BY[seat] = Expected("action", seat=seat)
+    return expected
+
+
+# Action.parse, remembered: a game has a few dozen distinct action texts and every
+# peer parses every move.  Actions are frozen values, so sharing one is safe; only
+# texts that parse are kept, and the table is emptied before it grows large.
+_ACTIONS: dict[str, Action] = {}
+_ACTIONS_MAX = 1024
+
+
+def _parse_action(text: str) -> Action:
+    action = _ACTIONS.get(text)
+    if action is None:
+        action = Action.parse(text)
+        if len(_ACTIONS) >= _ACTIONS_MAX:
+            _ACTIONS.clear()
+        _ACTIONS[text] = action
+    return action

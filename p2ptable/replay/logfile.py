@@ -9,8 +9,9 @@ Layout (protocol/replay.md)::
 security (signatures and hash links are): it tells a torn write after a crash (the
 file ends inside a frame) apart from a damaged or tampered frame.
 
-The writer flushes every frame to the operating system before returning, so a
-killed process loses nothing it had appended; ``fsync=True`` also survives power loss.
+The writer hands every frame to the operating system (unbuffered, straight to the
+file descriptor) before returning, so a killed process loses nothing it had
+appended; ``fsync=True`` also survives power loss.
 Reading never silently drops anything: a torn or damaged frame is reported with its
 entry index.
 """
@@ -21,8 +22,8 @@ import os
 import struct
 import zlib
 from dataclasses import dataclass
+from io import FileIO
 from pathlib import Path
-from typing import BinaryIO
 
 MAGIC = b"P2PTABLE\x00\x01"
 MAX_FRAME = 1 << 20
@@ -100,17 +101,22 @@ class LogWriter:
         self.path = Path(path)
         self.fsync = fsync
         mode = "xb" if new else "ab"
-        self._file: BinaryIO = open(self.path, mode)  # noqa: SIM115 - closed in close()
+        # Unbuffered: each write is one system call, so there is nothing to flush.
+        self._file: FileIO = open(self.path, mode, buffering=0)  # noqa: SIM115 - closed in close()
         if self._file.tell() == 0:
-            self._file.write(MAGIC)
-            self._sync()
+            self._write(MAGIC)
 
     def append(self, payload: bytes) -> None:
-        self._file.write(encode_frame(payload))
-        self._sync()
+        self._write(encode_frame(payload))
 
-    def _sync(self) -> None:
-        self._file.flush()
+    def _write(self, data: bytes) -> None:
+        """All of ``data`` to the operating system (a write may take only part of
+        it, on a full disk or after a signal), then to the disk if ``fsync``."""
+        written = self._file.write(data)
+        if written != len(data):
+            view = memoryview(data)
+            while written < len(data):
+                written += self._file.write(view[written:])
         if self.fsync:
             os.fsync(self._file.fileno())
 
