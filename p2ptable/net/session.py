@@ -502,11 +502,15 @@ class Session(Accusations, SealedSteps):
                     self._waiting_since = now  # a shuffle is automatic: time it
                 return
 
-    def _collector(self) -> int:
+    def _collector(self) -> int | None:
         """The seat that gathers the reveals for the pending chance step: the
         author of the latest action (it has just moved, so it is there), or seat
         0 before anyone has.  Anyone may assemble a chance entry (it proves
-        itself), so this seat has no power but to be slow, which RELAY_WAIT caps."""
+        itself), so this seat has no power but to be slow, which RELAY_WAIT caps.
+        None at a table of two, where gathering saves no frame and costs a hop:
+        both seats send their value to each other."""
+        if self.n <= 2:
+            return None
         length = self.ledger.next_index
         if self._collector_at is None or self._collector_at[0] != length:
             seat = 0
@@ -523,9 +527,12 @@ class Session(Accusations, SealedSteps):
         if self.seat not in bucket:
             pre = authoring.reveal(self.ledger, self.seat, self.secrets)
             bucket[self.seat] = (pre, self.ledger.head, self.ledger.chance_steps)
-            if collector != self.seat:
-                self._send_reveal(collector, index)
-            self._revealed = (index, now)
+            if collector is None:
+                self._send_reveal(ALL, index)
+            else:
+                if collector != self.seat:
+                    self._send_reveal(collector, index)
+                self._revealed = (index, now)  # RELAY_WAIT starts
             self._waiting_since = now
         valid: dict[int, bytes] = {}
         for seat, (pre, prev, step) in list(bucket.items()):

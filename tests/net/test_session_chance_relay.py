@@ -56,6 +56,24 @@ def test_a_chance_step_costs_n_minus_1_reveals_to_the_mover_and_n_minus_1_entrie
     assert len(heads) == 1  # one chance entry, the same everywhere
 
 
+def test_at_a_table_of_two_each_seat_sends_its_value_to_the_other():
+    # Gathering would save no frame and cost a hop: one round, as in the fallback.
+    seats, sessions, logs = make_table(2, "two")
+    net = MemoryNet(sessions)
+    mover = move_to_chance(sessions, net)
+    index = mover.ledger.next_index
+    kinds: Counter[str] = Counter()
+
+    def count(sender, target, frame):
+        kinds[kind_of(frame)] += 1
+        return frame
+
+    net.filter = count
+    net.pump()
+    assert all(s.ledger.next_index > index for s in sessions.values())
+    assert kinds["reveal"] == 2 and kinds["entries"] == 0
+
+
 def test_a_relayed_entry_that_is_lost_is_sent_again_after_relay_wait():
     seats, sessions, logs = make_table(4, "sits")
     net = MemoryNet(sessions)
