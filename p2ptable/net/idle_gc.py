@@ -7,8 +7,10 @@ machine, a middle-generation one over 1 ms).  A game engine collects between
 frames; a peer collects while it waits for the next move.  :class:`IdleCollector`
 switches automatic collection off and runs the same collections CPython would
 have run (same generations, same thresholds) when the loop is about to sleep for
-a while, or anyway once far too much is pending, so memory stays bounded when a
-table never pauses.
+a while and has already been quiet for ``QUIET`` (a move's burst of frames is
+over: collecting right after applying a move would still delay the peers that
+share our CPU and are checking the same move), or anyway once far too much is
+pending, so memory stays bounded when a table never pauses.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import gc
 
 IDLE_ENOUGH = 0.002  # seconds the loop expects to sleep: room for a collection
+QUIET = 0.003  # seconds without a message before a collection counts as idle
 BACKSTOP = 20  # collect even when busy once this many thresholds' worth is pending
 
 
@@ -60,3 +63,8 @@ class IdleCollector:
         gc.collect(generation)
         self.collections += 1
         return generation
+
+    def wants_quiet(self, idle_for: float) -> bool:
+        """A collection is due and the loop may sleep long enough to first wait
+        ``QUIET`` for the burst to end (then call :meth:`maybe_collect`)."""
+        return idle_for > QUIET + IDLE_ENOUGH and self.generation_due() is not None

@@ -20,7 +20,7 @@ from typing import Protocol
 from p2ptable.crypto.signing import verify_signature
 from p2ptable.engine.api import Action
 from p2ptable.net import lobby as lobbies
-from p2ptable.net.idle_gc import IdleCollector
+from p2ptable.net.idle_gc import QUIET, IdleCollector
 from p2ptable.net.persistence import Resume, default_replay_path, save_secrets
 from p2ptable.net.session import Finished, Rejected, Session, Stopped, link_keys
 from p2ptable.net.wire import Message, RemoteProtocolError, open_frame, seal
@@ -177,9 +177,18 @@ class Peer:
         try:
             while True:
                 sleep = min(MAX_SLEEP, max(0.0, wake - time.monotonic()))
-                if collector.maybe_collect(sleep) is not None:
-                    sleep = min(MAX_SLEEP, max(0.0, wake - time.monotonic()))
-                incoming, stdin_ready = self.transport.poll(round(sleep * 1000))
+                incoming, stdin_ready = [], False
+                if collector.wants_quiet(sleep):
+                    # Garbage is due: collect once a quiet moment shows the burst
+                    # of frames around a move is over (net/idle_gc.py).
+                    incoming, stdin_ready = self.transport.poll(round(QUIET * 1000))
+                    if not incoming and not stdin_ready:
+                        collector.maybe_collect(sleep)
+                        sleep = min(MAX_SLEEP, max(0.0, wake - time.monotonic()))
+                        incoming, stdin_ready = self.transport.poll(round(sleep * 1000))
+                else:
+                    collector.maybe_collect(0.0)  # only the backstop, if far too much
+                    incoming, stdin_ready = self.transport.poll(round(sleep * 1000))
                 now = time.monotonic()
                 if self.session is None and now - start > self.config.timeout:
                     self.ui.say(

@@ -69,3 +69,14 @@ def test_the_generation_is_the_one_cpython_would_choose(collector):
     count0, count1, count2 = gc.get_count()
     assert due == (0 if count1 + 1 <= t1 else 1 if count2 + 1 <= t2 else 2)
     del keep
+
+
+def test_it_waits_for_a_quiet_moment_only_when_garbage_is_due_and_time_allows(collector):
+    from p2ptable.net.idle_gc import QUIET
+
+    gc.collect()
+    assert not collector.wants_quiet(1.0)  # nothing due: sleep at once
+    keep = garbage(2 * collector.thresholds[0])
+    assert collector.wants_quiet(1.0)  # due, and the loop may sleep long enough
+    assert not collector.wants_quiet(QUIET)  # a deadline is too close to wait first
+    del keep
