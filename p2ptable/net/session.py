@@ -468,6 +468,9 @@ class Session(Accusations, SealedSteps):
         self._waiting_since = None
         if self.ledger.finished and self.ledger.result is not None:
             self.events.append(Finished(self.ledger.result))
+            # Tell everyone at once that we hold the whole log: a peer lingers
+            # after the end until every other has it (see net/peer.py).
+            self._send(ALL, "ping", {"len": self.ledger.next_index, "head": self.ledger.head})
         if self.ledger.stopped is not None and self.stopped is None:
             halt = self.ledger.stopped
             self.stopped = Stopped(applied.text, halt.culprit)

@@ -115,3 +115,20 @@ def test_a_frame_arriving_before_advance_finds_our_move_applied():
     net.pump()  # the others' replies arrive before the caller calls advance()
     assert mover.ledger.next_index > index
     assert len({s.ledger.hashes[index] for s in sessions.values()}) == 1
+
+
+def test_a_finished_session_tells_every_peer_at_once_so_nobody_lingers():
+    # A peer keeps running after the end until every other peer holds the whole
+    # log (net/peer.py); without an immediate word it waited for a ping that a peer
+    # which had already left would never send (5 s of linger, found by timing).
+    import random
+
+    from .test_session_memory import play_out
+
+    seats, sessions, logs = make_table(3, "linger")
+    net = MemoryNet(sessions)
+    play_out(sessions, net, random.Random(4))
+    assert all(s.finished for s in sessions.values())
+    for session in sessions.values():
+        length = session.ledger.next_index
+        assert all(p.their_len == length for p in session.peers.values())
