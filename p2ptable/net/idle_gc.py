@@ -25,7 +25,6 @@ BACKSTOP = 20  # collect even when busy once this many thresholds' worth is pend
 class IdleCollector:
     def __init__(self) -> None:
         self.thresholds = gc.get_threshold()
-        self.collections = 0
         self._was_enabled = gc.isenabled()
 
     def start(self) -> None:
@@ -61,7 +60,6 @@ class IdleCollector:
         if idle_for < IDLE_ENOUGH and gc.get_count()[0] < BACKSTOP * self.thresholds[0]:
             return None
         gc.collect(generation)
-        self.collections += 1
         return generation
 
     def wants_quiet(self, idle_for: float) -> bool:

@@ -176,19 +176,7 @@ class Peer:
         collector.start()
         try:
             while True:
-                sleep = min(MAX_SLEEP, max(0.0, wake - time.monotonic()))
-                incoming, stdin_ready = [], False
-                if collector.wants_quiet(sleep):
-                    # Garbage is due: collect once a quiet moment shows the burst
-                    # of frames around a move is over (net/idle_gc.py).
-                    incoming, stdin_ready = self.transport.poll(round(QUIET * 1000))
-                    if not incoming and not stdin_ready:
-                        collector.maybe_collect(sleep)
-                        sleep = min(MAX_SLEEP, max(0.0, wake - time.monotonic()))
-                        incoming, stdin_ready = self.transport.poll(round(sleep * 1000))
-                else:
-                    collector.maybe_collect(0.0)  # only the backstop, if far too much
-                    incoming, stdin_ready = self.transport.poll(round(sleep * 1000))
+                incoming, stdin_ready = self._wait(wake, collector)
                 now = time.monotonic()
                 if self.session is None and now - start > self.config.timeout:
                     self.ui.say(
@@ -239,6 +227,23 @@ class Peer:
             collector.stop()
             self._write_stats()
             self.transport.close(linger_ms=0 if interrupted else CLOSE_LINGER_MS)
+
+    def _wait(self, wake: float, collector: IdleCollector) -> tuple[list, bool]:
+        """Sleep until ``wake`` (at most MAX_SLEEP), a message or input; what came.
+        Garbage that is due is collected once a quiet moment shows the burst of
+        frames around a move is over (net/idle_gc.py)."""
+
+        def sleep_ms() -> int:
+            return round(min(MAX_SLEEP, max(0.0, wake - time.monotonic())) * 1000)
+
+        if not collector.wants_quiet(sleep_ms() / 1000):
+            collector.maybe_collect(0.0)  # only the backstop, if far too much is due
+            return self.transport.poll(sleep_ms())
+        incoming, stdin_ready = self.transport.poll(round(QUIET * 1000))
+        if incoming or stdin_ready:
+            return incoming, stdin_ready
+        collector.maybe_collect(sleep_ms() / 1000)
+        return self.transport.poll(sleep_ms())
 
     def _wake_at(self, now: float) -> float:
         """The next time the loop must run even if nothing arrives."""

@@ -99,6 +99,11 @@ def link_keys(
     ]
 
 
+def _sooner(wake: float, deadline: float, now: float) -> float:
+    """``deadline`` if it is still ahead and before ``wake``, else ``wake``."""
+    return deadline if now < deadline < wake else wake
+
+
 class LocalProtocolError(Exception):
     """We (our user or our code) tried something the rules or protocol forbid."""
 
@@ -256,7 +261,7 @@ class Session(Accusations, SealedSteps):
         self._settle()
         if now >= self._next_ping:
             self._next_ping = now + PING_EVERY
-            self._send(ALL, "ping", {"len": self.ledger.next_index, "head": self.ledger.head})
+            self._send_ping(ALL)
         revealed = self._revealed
         if revealed is not None and now - revealed[1] >= RELAY_WAIT:
             # The collector has not sent the chance entry: do without it.
@@ -270,12 +275,12 @@ class Session(Accusations, SealedSteps):
         """When :meth:`tick` next has something to do: the next ping, the end of
         the collector's time for a chance step, or the withholding timeout, each
         if it is still ahead (past it, every ping re-checks)."""
-        deadlines = [self._next_ping]
+        wake = self._next_ping
         if self._waiting_since is not None:
-            deadlines.append(self._waiting_since + self.withhold_timeout)
+            wake = _sooner(wake, self._waiting_since + self.withhold_timeout, now)
         if self._revealed is not None:
-            deadlines.append(self._revealed[1] + RELAY_WAIT)
-        return min(d for d in deadlines if d > now or d == self._next_ping)
+            wake = _sooner(wake, self._revealed[1] + RELAY_WAIT, now)
+        return wake
 
     def silent_peers(self, now: float, after: float = 3.0) -> list[tuple[int, float | None]]:
         """Seats we have not heard from for ``after`` seconds (None: never)."""
@@ -297,6 +302,15 @@ class Session(Accusations, SealedSteps):
         self.seq += 1
         frames = seal_many(message, [self.links[t] for t in targets])  # type: ignore[misc]
         self.outgoing.extend(zip(targets, frames, strict=True))
+
+    def _send_ping(self, dest: int | None) -> None:
+        """Our log length and head: how peers learn who lacks what (wire.md 6.5)."""
+        self._send(dest, "ping", {"len": self.ledger.next_index, "head": self.ledger.head})
+
+    def _send_logged(self, dest: int | None, index: int) -> None:
+        """Entry ``index`` of our log, alone, as an ``entries`` message."""
+        entry = self.ledger.entries[index]
+        self._send(dest, "entries", {"from": index, "entries": [entry.encode()]})
 
     # -- receiving ---------------------------------------------------------------
 
@@ -323,9 +337,7 @@ class Session(Accusations, SealedSteps):
         if self._waiting_since is not None and message.sender in self._awaited():
             # It (re)started: give it the whole timeout to send what we wait for.
             self._waiting_since = now
-        self._send(
-            message.sender, "ping", {"len": self.ledger.next_index, "head": self.ledger.head}
-        )
+        self._send_ping(message.sender)
         self._resend_contribution(message.sender)
         self._push_catch_up(message.sender, peer.their_len)
 
@@ -431,10 +443,9 @@ class Session(Accusations, SealedSteps):
         d = message.data
         if d["i"] < self.ledger.next_index:
             # The chance entry is in our log.  A reveal for it now means the
-            # sender never got it (the collector's relay was lost): send it.
-            entry = self.ledger.entries[d["i"]]
-            if entry.body["t"] == "chance":
-                self._send(message.sender, "entries", {"from": d["i"], "entries": [entry.encode()]})
+            # sender never got it (the collector's relay was lost): send it on.
+            if self.ledger.entries[d["i"]].kind == "chance":
+                self._send_logged(message.sender, d["i"])
             return
         if d["i"] not in self._reveals and len(self._reveals) >= MAX_BUFFERED:
             raise RemoteProtocolError("too many pending reveals")
@@ -470,7 +481,7 @@ class Session(Accusations, SealedSteps):
             self.events.append(Finished(self.ledger.result))
             # Tell everyone at once that we hold the whole log: a peer lingers
             # after the end until every other has it (see net/peer.py).
-            self._send(ALL, "ping", {"len": self.ledger.next_index, "head": self.ledger.head})
+            self._send_ping(ALL)
         if self.ledger.stopped is not None and self.stopped is None:
             halt = self.ledger.stopped
             self.stopped = Stopped(applied.text, halt.culprit)
@@ -552,7 +563,7 @@ class Session(Accusations, SealedSteps):
         self._append(entry)
         self._revealed = None
         if collector == self.seat:
-            self._send(ALL, "entries", {"from": index, "entries": [entry.encode()]})
+            self._send_logged(ALL, index)
         self._drain_future()
         return True
 
