@@ -40,6 +40,9 @@ CLOSE_LINGER_MS = 1000
 # idle table costs no CPU and a move never queues behind six processes waking up
 # for nothing.
 MAX_SLEEP = 1.0
+# Automatic steps done in one go (Session.step): more than a whole game's chance,
+# open and result entries in a row, so only a bug could reach it.
+MAX_STEPS = 10_000
 
 
 class Frontend(Protocol):
@@ -190,9 +193,12 @@ class Peer:
                     if now >= self._next_gsig:
                         self._send_gsig()
                 if self.session is not None:
-                    # Send what the input produced (e.g. our reveal) before our own
-                    # player or bot thinks about its next move.
+                    # Send what the input produced, and note what it applied, then do
+                    # the automatic steps now due (e.g. our reveal), one at a time,
+                    # each sent as soon as it is made: all before our own player or
+                    # bot thinks about its next move.
                     self._flush_session(now)
+                    self._advance_session(now)
                 if stdin_ready:
                     action = self.ui.on_stdin(self.session, now)
                     if getattr(self.ui, "stdin_closed", False):
@@ -256,7 +262,17 @@ class Peer:
         self._stats.append({"i": self.session.ledger.next_index, "submitted": time.monotonic()})
         self.session.submit(action, now, advance=False)
         self._flush_session(now)  # the move leaves before anything that follows it
-        self.session.advance(now)
+        self._advance_session(now)
+
+    def _advance_session(self, now: float) -> None:
+        """The automatic steps now due, each one's frames sent and its entry noted
+        as applied before the next one starts (Session.step)."""
+        assert self.session is not None
+        for _ in range(MAX_STEPS):
+            progressed = self.session.step(now)
+            self._flush_session(now)
+            if not progressed:
+                return
 
     # -- routing -------------------------------------------------------------------
 
@@ -303,7 +319,7 @@ class Peer:
                         self.note("dropping early game frames: too many before the genesis")
                 self._gather_genesis()
             else:
-                self.session.receive(item.payload, now)
+                self.session.receive(item.payload, now, advance=False)
 
     def _flush_lobby(self) -> None:
         if self.lobby is None:
@@ -402,10 +418,11 @@ class Peer:
         if self.on_genesis:
             self.on_genesis(self.replay_path)
         for frame in self._buffer:
-            self.session.receive(frame, now)
+            self.session.receive(frame, now, advance=False)
         self._buffer.clear()
         self._buffered_bytes = 0
         self._flush_session(now)
+        self._advance_session(now)
 
     def _flush_session(self, now: float) -> None:
         assert self.session is not None

@@ -25,6 +25,11 @@ result                 broadcast our signature on the result we computed; assemb
 nothing (game over)    answer catch-up requests only
 =====================  ===============================================================
 
+What a frame carries is taken in by :meth:`receive`; the automatic steps it makes
+due (the rows above that say "at once") run there too, or, after ``receive(...,
+advance=False)``, one at a time through :meth:`step`, so the caller can send each
+step's frames and note each entry as applied before the next step starts.
+
 Timers come from :meth:`tick` (the caller passes ``now``; no clock here): a
 ``ping`` every ``PING_EVERY`` seconds carries our log length and head hash, so a
 peer that is behind is sent what it lacks and a peer that is ahead is asked.
@@ -151,6 +156,7 @@ class Session(Accusations, SealedSteps):
         self.stopped: Stopped | None = None
         self._future: dict[int, bytes] = {}
         self._future_bytes = 0
+        self._gaps: dict[int, int] = {}  # sender -> an entry it sent from ahead of our log
         self._reveals: dict[int, dict[int, tuple[bytes, bytes, int]]] = {}
         self._rsigs: dict[int, dict[int, bytes]] = {}
         # Parts and future entries are kept as the bytes received (a decoded body
@@ -216,6 +222,26 @@ class Session(Accusations, SealedSteps):
         self._settle()
         self._progress(now)
 
+    def step(self, now: float) -> bool:
+        """Apply our move if it is still pending, then do the next automatic step
+        if one is due: our reveal, part or shuffle made and queued, or a chance,
+        open, secrets or result entry assembled.  True when it appended an entry
+        (another step may now be due: call again); False when the game waits on
+        someone.  One step at a time lets the caller send what each step queued,
+        and note when each entry was applied, before starting on the next (after
+        ``receive(..., advance=False)``): a collector's relay of a chance entry
+        leaves before it works out its part of the deal that follows."""
+        self._settle()
+        try:
+            progressed = self._step(now)
+        except Exception as exc:  # noqa: BLE001 - see receive: log it, never crash
+            why = f"internal error while advancing the game ({type(exc).__name__}: {exc})"
+            self.events.append(Rejected(None, why))
+            progressed = False
+        if not progressed:
+            self._ask_for_gaps()
+        return progressed
+
     def _settle(self) -> None:
         own, self._own = self._own, None
         if own is not None:
@@ -226,8 +252,12 @@ class Session(Accusations, SealedSteps):
                 # which every peer meets alike (they refuse it too).
                 raise LocalProtocolError(f"our own move was refused: {exc.reason}") from None
 
-    def receive(self, frame: bytes, now: float) -> None:
-        """Handle one frame from the network."""
+    def receive(self, frame: bytes, now: float, advance: bool = True) -> None:
+        """Handle one frame from the network.
+
+        ``advance=False`` takes in what the frame carries (an entry appended, a
+        reveal or part kept for its step) and leaves the automatic steps that may
+        then be due to :meth:`step`."""
         self._settle()
         try:
             message = open_frame(frame, self.ledger.game_id, self.links)
@@ -249,6 +279,8 @@ class Session(Accusations, SealedSteps):
             # Whatever a peer sends, the game goes on; the reason goes to the log.
             why = f"could not handle a {message.kind} message ({type(exc).__name__}: {exc})"
             self.events.append(Rejected(message.sender, why))
+        if not advance:
+            return
         try:
             self._progress(now)
         except Exception as exc:  # noqa: BLE001 - still a peer's bytes: never crash
@@ -406,7 +438,7 @@ class Session(Accusations, SealedSteps):
             if index not in self._future and len(self._future) < MAX_BUFFERED and fits:
                 self._future[index] = raw
                 self._future_bytes += len(raw)
-            self._send(sender, "get", {"from": self.ledger.next_index})
+            self._gaps[sender] = max(index, self._gaps.get(sender, index))
             return
         self._shuffle_early(entry)
         try:
@@ -489,32 +521,47 @@ class Session(Accusations, SealedSteps):
 
     def _progress(self, now: float) -> None:
         """Do every automatic step the ledger allows, until it waits on someone."""
-        for _ in range(10_000):
-            if self.stopped is not None:
-                return
-            expected = self.ledger.expected()
-            index = self.ledger.next_index
-            if expected.kind == "chance":
-                if not self._advance_chance(index, now):
+        try:
+            for _ in range(10_000):
+                if not self._step(now):
                     return
-            elif expected.kind == "result":
-                if not self._advance_result(index, now):
-                    return
-            elif expected.kind in ("open", "secrets"):
-                if not self._advance_parts(index, now):
-                    return
-            elif expected.kind == "shuffle" and expected.seat == self.seat:
-                early, self._early_shuffle = self._early_shuffle, None
-                if early is not None and early.body["prev"] == self.ledger.head:
-                    self._append(early)  # already sent
-                else:
-                    entry = authoring.shuffle_entry(self.ledger, self.seat, self.secrets)
-                    self._append(entry)
-                    self._send(ALL, "entry", {"entry": entry.encode()})
+        finally:
+            self._ask_for_gaps()
+
+    def _step(self, now: float) -> bool:
+        """One automatic step; True when it appended an entry."""
+        if self.stopped is not None:
+            return False
+        expected = self.ledger.expected()
+        index = self.ledger.next_index
+        if expected.kind == "chance":
+            return self._advance_chance(index, now)
+        if expected.kind == "result":
+            return self._advance_result(index, now)
+        if expected.kind in ("open", "secrets"):
+            return self._advance_parts(index, now)
+        if expected.kind == "shuffle" and expected.seat == self.seat:
+            early, self._early_shuffle = self._early_shuffle, None
+            if early is not None and early.body["prev"] == self.ledger.head:
+                self._append(early)  # already sent
             else:
-                if expected.kind == "shuffle" and self._waiting_since is None:
-                    self._waiting_since = now  # a shuffle is automatic: time it
-                return
+                entry = authoring.shuffle_entry(self.ledger, self.seat, self.secrets)
+                self._append(entry)
+                self._send(ALL, "entry", {"entry": entry.encode()})
+            return True
+        if expected.kind == "shuffle" and self._waiting_since is None:
+            self._waiting_since = now  # a shuffle is automatic: time it
+        return False
+
+    def _ask_for_gaps(self) -> None:
+        """Entries came from ahead of our log: ask each sender for what lies before
+        them, unless our own steps (a chance entry we assembled) closed the gap."""
+        gaps, self._gaps = self._gaps, {}
+        if self.stopped is not None:
+            return
+        for sender, index in gaps.items():
+            if index >= self.ledger.next_index:
+                self._send(sender, "get", {"from": self.ledger.next_index})
 
     def _collector(self) -> int | None:
         """The seat that gathers the reveals for the pending chance step: the
