@@ -22,10 +22,30 @@ GAME = b"G"
 BAD = b"?"  # a message of the wrong shape (payload: what is wrong with it)
 
 
-def _shape_error(frames: list[bytes]) -> bytes:
-    if len(frames) != 1:
-        return b"%d frames instead of one (channel byte and payload)" % len(frames)
+def _shape_error(count: int) -> bytes:
+    if count != 1:
+        return b"%d frames instead of one (channel byte and payload)" % count
     return b"an empty frame (no channel byte)"
+
+
+def _recv_one(sock: zmq.Socket) -> tuple[bytes, bytes, int] | None:
+    """One whole message from ``sock``: its first two frames (b"" if absent) and
+    how many frames it had; None if there was none after all.
+
+    ``copy=False`` frames say whether more parts follow (``more``) without a
+    socket-option call; the parts of one message arrive together, so reading them
+    all never blocks."""
+    try:
+        part = sock.recv(zmq.NOBLOCK, copy=False)
+    except zmq.Again:
+        return None
+    first, second, count = part.bytes, b"", 1
+    while part.more:
+        part = sock.recv(zmq.NOBLOCK, copy=False)
+        count += 1
+        if count == 2:
+            second = part.bytes
+    return first, second, count
 
 
 @dataclass(frozen=True)
@@ -99,33 +119,34 @@ class ZmqTransport:
                 pass
 
     def poll(self, timeout_ms: int) -> tuple[list[Incoming], bool]:
-        """Messages that arrived, and whether a registered fd (stdin) is readable."""
+        """Messages that arrived, and whether a registered fd (stdin) is readable.
+
+        At most one message per socket per call: a socket holding more is readable
+        again at once, and almost every wake-up brings one message.  Reading on
+        until the socket is empty would end every wake-up in pyzmq's "try again"
+        error, which it builds in Python: more than the whole receive costs."""
         out: list[Incoming] = []
         fd_ready = False
         for sock, _ in self.poller.poll(timeout_ms):
             if sock is self.router:
-                for _ in range(1000):
-                    try:
-                        frames = self.router.recv_multipart(zmq.NOBLOCK)
-                    except zmq.Again:
-                        break
-                    if len(frames) == 2 and frames[1]:
-                        data = frames[1]
-                        out.append(Incoming("router", frames[0], data[:1], data[1:]))
-                    else:  # not [identity, channel + payload]: let the peer log it
-                        out.append(Incoming("router", frames[0], BAD, _shape_error(frames[1:])))
+                got = _recv_one(sock)
+                if got is None:
+                    continue
+                ident, data, count = got
+                if count == 2 and data:
+                    out.append(Incoming("router", ident, data[:1], data[1:]))
+                else:  # not [identity, channel + payload]: let the peer log it
+                    out.append(Incoming("router", ident, BAD, _shape_error(count - 1)))
             elif isinstance(sock, zmq.Socket):
-                for _ in range(1000):
-                    try:
-                        frames = sock.recv_multipart(zmq.NOBLOCK)
-                    except zmq.Again:
-                        break
-                    if len(frames) == 1 and frames[0]:
-                        data = frames[0]
-                        out.append(Incoming(self._by_socket[sock], None, data[:1], data[1:]))
-                    else:
-                        where = self._by_socket[sock]
-                        out.append(Incoming(where, None, BAD, _shape_error(frames)))
+                got = _recv_one(sock)
+                if got is None:
+                    continue
+                data, _, count = got
+                where = self._by_socket[sock]
+                if count == 1 and data:
+                    out.append(Incoming(where, None, data[:1], data[1:]))
+                else:
+                    out.append(Incoming(where, None, BAD, _shape_error(count)))
             else:
                 fd_ready = True
         return out, fd_ready
