@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import socket
 import statistics
@@ -37,6 +38,21 @@ import time
 from pathlib import Path
 
 NAMES = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay"]
+
+
+def speed_check() -> float:
+    """Seconds for a fixed pure-Python loop (best of 5).  The reference machine is a
+    shared virtual one whose speed changes from day to day; this says how fast it
+    was when the figures below were taken, so runs of different days can be told
+    apart."""
+    best = float("inf")
+    for _ in range(5):
+        start = time.perf_counter()
+        total = 0
+        for i in range(1_000_000):
+            total += i
+        best = min(best, time.perf_counter() - start)
+    return best
 
 
 def free_port() -> int:
@@ -140,9 +156,8 @@ def main() -> None:
     )
     args = parser.parse_args()
     print(f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, ", end="")
-    import os
-
     print(f"{os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}")
+    print(f"speed check: a 10^6-step Python loop takes {speed_check() * 1000:.0f} ms here now")
     print(f"{'peers':>5} {'move p50':>9} {'move p99':>9} {'chance p50':>11} {'chance p99':>11}"
           f" {'game wall':>10}  (ms; game in s)")  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp:
