@@ -168,7 +168,9 @@ class Session(Accusations, SealedSteps):
         self._waiting_since: float | None = None
         self._revealed: tuple[int, float] | None = None  # (index, when) sent to a collector
         self._collector_at: tuple[int, int] | None = None  # (log length, collector)
-        self._own: Entry | None = None  # our move, sent and written, not yet applied
+        # Our move, or a chance entry we assembled as collector: written and sent,
+        # not yet applied (see submit).
+        self._own: Entry | None = None
         self._next_ping = now
         self._send(ALL, "hello", {"len": ledger.next_index})
         self._progress(now)
@@ -223,15 +225,19 @@ class Session(Accusations, SealedSteps):
         self._progress(now)
 
     def step(self, now: float) -> bool:
-        """Apply our move if it is still pending, then do the next automatic step
-        if one is due: our reveal, part or shuffle made and queued, or a chance,
-        open, secrets or result entry assembled.  True when it appended an entry
-        (another step may now be due: call again); False when the game waits on
-        someone.  One step at a time lets the caller send what each step queued,
-        and note when each entry was applied, before starting on the next (after
-        ``receive(..., advance=False)``): a collector's relay of a chance entry
-        leaves before it works out its part of the deal that follows."""
-        self._settle()
+        """Apply our pending entry (our move, or a chance entry we relayed as the
+        collector) if there is one: that is a step by itself.  Otherwise do the
+        next automatic step if one is due: our reveal, part or shuffle made and
+        queued, or a chance, open, secrets or result entry assembled.  True when it
+        made an entry (another step may now be due: call again); False when the
+        game waits on someone.  One step at a time lets the caller send what each
+        step queued, and note when each entry was applied, before starting on the
+        next (after ``receive(..., advance=False)``): a collector's relay of a
+        chance entry leaves before it applies it, and it notes it applied before
+        it works out its part of the deal that follows."""
+        if self._own is not None:
+            self._settle()
+            return True
         try:
             progressed = self._step(now)
         except Exception as exc:  # noqa: BLE001 - see receive: log it, never crash
@@ -248,9 +254,11 @@ class Session(Accusations, SealedSteps):
             try:
                 self._append(own, written=True)
             except InvalidEntry as exc:
-                # The rules listed it as legal and then refused it: a bug of ours,
-                # which every peer meets alike (they refuse it too).
-                raise LocalProtocolError(f"our own move was refused: {exc.reason}") from None
+                # The rules listed it as legal (or every reveal in it was checked)
+                # and then the ledger refused it: a bug of ours, which every peer
+                # meets alike (they refuse it too).
+                raise LocalProtocolError(f"our own entry was refused: {exc.reason}") from None
+            self._drain_future()
 
     def receive(self, frame: bytes, now: float, advance: bool = True) -> None:
         """Handle one frame from the network.
@@ -529,7 +537,9 @@ class Session(Accusations, SealedSteps):
             self._ask_for_gaps()
 
     def _step(self, now: float) -> bool:
-        """One automatic step; True when it appended an entry."""
+        """One automatic step; True when it made an entry (appended, or ours sent
+        and pending: see _settle)."""
+        self._settle()
         if self.stopped is not None:
             return False
         expected = self.ledger.expected()
@@ -607,10 +617,16 @@ class Session(Accusations, SealedSteps):
             return False
         entry = authoring.chance_entry(self.ledger, valid)
         del self._reveals[index]
-        self._append(entry)
         self._revealed = None
         if collector == self.seat:
-            self._send_logged(ALL, index)
+            # Every other peer waits for it: like our own move (submit), it is
+            # written and sent first, and applied by the next step (or frame).
+            encoded = entry.encode()
+            self.write(encoded)
+            self._send(ALL, "entries", {"from": index, "entries": [encoded]})
+            self._own = entry
+            return True
+        self._append(entry)
         self._drain_future()
         return True
 
