@@ -45,17 +45,9 @@ from p2ptable.replay.ledger import Ledger
 
 def make_table(players: int) -> dict[int, Session]:
     seats = [authoring.SeatSecrets.from_seed(b"bench", i, 512) for i in range(players)]
-    body = authoring.genesis_body(
-        "pet-quartet",
-        {"scoring": "basic", "variant": "standard"},
-        [f"P{i}" for i in range(players)],
-        [s.key.public for s in seats],
-        [s.chain.head for s in seats],
-        [s.link_public for s in seats],
-        512,
-        b"\x00" * 16,
-    )
-    genesis = authoring.assemble_genesis(body, [authoring.sign_genesis(body, s) for s in seats])
+    names = [f"P{i}" for i in range(players)]
+    options = {"scoring": "basic", "variant": "standard"}
+    genesis = authoring.local_genesis("pet-quartet", options, names, seats, 512, b"\x00" * 16)
     return {
         i: Session(Ledger(genesis), i, seats[i], 0.0, write=lambda _: None, boot=bytes([i]) * 8)
         for i in range(players)

@@ -19,6 +19,7 @@ from p2ptable.net.memory import MemoryNet
 from p2ptable.replay.logfile import MAGIC, encode_frame
 from p2ptable.replay.verify import verify_bytes
 
+from .test_session_chance_relay import move_to_chance
 from .test_session_cheating import kind_of
 from .test_session_memory import make_table
 from .test_session_sealed import make_table as make_sealed_table
@@ -70,15 +71,7 @@ def log_file(log):
 def test_a_received_move_is_applied_at_once_and_the_reveal_it_makes_due_waits_for_step():
     seats, sessions, logs = make_table(3, "steps")
     net = MemoryNet(sessions)
-    for _ in range(200):
-        net.pump()
-        mover = next(s for s in sessions.values() if s.my_turn())
-        action = mover.ledger.game.legal_actions(mover.ledger.state, mover.seat)[0]
-        mover.submit(action, net.now)
-        if mover.ledger.expected().kind == "chance":
-            break
-    else:
-        raise AssertionError("no move made a chance step due")
+    mover = move_to_chance(sessions, net)
     index = mover.ledger.next_index - 1
     receiver = next(s for s in sessions.values() if s is not mover)
     frame = next(f for dest, f in mover.take_outgoing() if dest in (None, receiver.seat))
