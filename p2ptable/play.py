@@ -1,31 +1,38 @@
 """Live play entry points behind `host`, `join`, `play` and `resume`.
 
-Each builds a :class:`~p2ptable.net.peer.PeerConfig`, picks a frontend (a bot, or
-the terminal for a person) and runs the peer loop.  The CLI only parses arguments
-and prints what these return.
+Each builds a :class:`~p2ptable.net.peer.PeerConfig`, picks a frontend (a person
+at the terminal, a bot, or a bot the person watches) and runs the peer loop.  The
+CLI only parses arguments and prints what these return; what a person typed
+wrong raises ValueError (or LobbyError, ResumeError) with the words to show.
 """
 
 from __future__ import annotations
 
 import random
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from p2ptable.bots import make_bot
-from p2ptable.bots.seat import BotFrontend
-from p2ptable.engine.api import normalize_options
+import zmq
+
+from p2ptable.bots.seat import BotFrontend, BotPlayer
+from p2ptable.engine.api import Outcome, normalize_options
 from p2ptable.engine.registry import get_game
 from p2ptable.net import lobby as lobbies
-from p2ptable.net.local_table import (
+from p2ptable.net.addresses import (
     DEFAULT_PORT,
-    BotProcesses,
     address_towards,
+    check_port,
     lan_address,
     split_address,
 )
-from p2ptable.net.peer import Frontend, Peer, PeerConfig
+from p2ptable.net.events import Stopped
+from p2ptable.net.local_table import BotProcesses, read_record, write_record
+from p2ptable.net.peer import LEFT, Frontend, Peer, PeerConfig
 from p2ptable.net.persistence import Resume, load_resume
+from p2ptable.replay.ledger import Ledger
+
+FINISHED, TIMED_OUT, STOPPED, NO_ANSWER = 0, 2, 3, 4
 
 
 def check_new_replay(replay: Path | None) -> None:
@@ -36,17 +43,63 @@ def check_new_replay(replay: Path | None) -> None:
 
 @dataclass(frozen=True)
 class PlayResult:
-    status: int  # 0 finished, 2 timed out, 3 stopped (a cheater was caught)
+    status: int  # FINISHED, TIMED_OUT, STOPPED, NO_ANSWER, or LEFT
     replay: Path | None
+    names: tuple[str, ...] = ()
+    outcome: Outcome | None = None  # a finished game's result
+    stopped: Stopped | None = None  # what stopped a stopped game
+    resume_hint: str | None = None  # the command that continues a game left early
+    already_over: bool = False  # resume found the game over: nothing was played
+
+    def with_hint(self) -> PlayResult:
+        if self.status == LEFT and self.replay is not None:
+            return replace(self, resume_hint=f"p2ptable resume {self.replay}")
+        return self
 
 
-def make_frontend(game_name: str, bot: str | None, quiet: bool, delay: float = 0.0) -> Frontend:
-    if bot is not None:
-        policy = make_bot(get_game(game_name), bot, random.Random())
-        return BotFrontend(policy, quiet=quiet, delay=delay)
-    from p2ptable.ui.terminal import TerminalFrontend
+def _result(status: int, replay: Path | None, ledger: Ledger | None) -> PlayResult:
+    if ledger is None:
+        return PlayResult(status, replay)
+    names = tuple(s.name for s in ledger.seats)
+    halt = ledger.stopped
+    stopped = None
+    if halt is not None:
+        stopped = Stopped(halt.reason, halt.culprit, halt.detail, halt.proved, halt.detector)
+    return PlayResult(status, replay, names, ledger.result, stopped)
 
-    return TerminalFrontend()
+
+def make_frontend(bot: str | None, quiet: bool, delay: float = 0.0) -> Frontend:
+    """A person at this terminal, or a bot: watched on a screen when this is a
+    terminal and not ``quiet``, otherwise printing only the end of the game."""
+    if bot is None:
+        from p2ptable.ui.terminal import TerminalFrontend
+
+        return TerminalFrontend()
+    player = BotPlayer(bot, delay, random.Random())
+    if not quiet and sys.stdout.isatty():
+        from p2ptable.ui.terminal import TerminalFrontend
+
+        return TerminalFrontend(bot=player)
+    return BotFrontend(player, quiet=quiet)
+
+
+def _peer(config: PeerConfig, frontend: Frontend, resume: Resume | None = None) -> Peer:
+    try:
+        return Peer(config, frontend, resume=resume)
+    except zmq.ZMQError as exc:
+        port = resume.port if resume is not None else config.port
+        if exc.errno == zmq.EADDRINUSE:
+            raise ValueError(
+                f"port {port} is already in use (another p2ptable, or another program): "
+                "choose another with --port, or --port 0 for any free one"
+            ) from None
+        raise ValueError(f"cannot listen on port {port}: {exc}") from None
+
+
+def _run(peer: Peer) -> PlayResult:
+    status = peer.run()
+    ledger = peer.session.ledger if peer.session is not None else None
+    return _result(status, peer.replay_path, ledger).with_hint()
 
 
 def host(
@@ -64,9 +117,11 @@ def host(
     announce=print,  # noqa: ANN001 - where to print the join instructions
     stats: Path | None = None,
     bot_delay: float = 0.0,
+    on_genesis=None,  # noqa: ANN001 - called with our replay path once it exists
 ) -> PlayResult:
     """Open a table and play at seat 0 once every seat is filled."""
     check_new_replay(replay)
+    check_port(port)
     the_game = get_game(game)
     opts = normalize_options(the_game, seats, options)
     the_game.initial(seats, opts)  # refuse impossible combinations before anyone joins
@@ -86,11 +141,12 @@ def host(
         replay=replay,
         stats=stats,
     )
-    peer = Peer(config, make_frontend(the_game.name, bot, quiet, bot_delay))
+    peer = _peer(config, make_frontend(bot, quiet, bot_delay))
+    peer.on_genesis = on_genesis
     where = f"{advertise}:{peer.transport.port}"
     announce(f"Table open: {the_game.title} for {seats} players. Others join with:")
     announce(f"  p2ptable join {where} --code {code} --name <their name>")
-    return PlayResult(peer.run(), peer.replay_path)
+    return _run(peer)
 
 
 def join(
@@ -103,29 +159,34 @@ def join(
     quiet: bool = False,
     stats: Path | None = None,
     bot_delay: float = 0.0,
+    connect_timeout: float = 15.0,
+    lifeline: bool = False,
+    say=print,  # noqa: ANN001 - where to print "Connecting to ..."
 ) -> PlayResult:
     """Join the table at ``address`` (HOST:PORT) and play."""
     check_new_replay(replay)
-    host_ip, _ = split_address(address)
+    check_port(port)
+    host_ip, host_port = split_address(address)
     lobbies.normalize_code(code)
     advertise = address_towards(host_ip)
     bind = "127.0.0.1" if advertise.startswith("127.") else "0.0.0.0"
     config = PeerConfig(
         name=name,
         host=False,
-        connect=address,
+        connect=f"{host_ip}:{host_port}",
         code=code,
         port=port,
         bind=bind,
         advertise=advertise,
         replay=replay,
         stats=stats,
+        connect_timeout=connect_timeout,
+        lifeline=lifeline,
     )
-    # The game is only known after the handshake; bots are made generic until then.
-    frontend = _LateFrontend(bot, quiet, bot_delay)
-    peer = Peer(config, frontend)
-    frontend.peer = peer
-    return PlayResult(peer.run(), peer.replay_path)
+    peer = _peer(config, make_frontend(bot, quiet, bot_delay))
+    if not quiet:
+        say(f"Connecting to {address}…")
+    return _run(peer)
 
 
 def play(
@@ -137,92 +198,91 @@ def play(
     you: str | None = None,
     replay: Path | None = None,
     quiet: bool = False,
-    bot_delay: float = 0.0,
+    bot_delay: float = 0.5,
 ) -> PlayResult:
-    """You against ``bots`` local bot peers, each its own process on loopback."""
+    """You against ``bots`` local bot peers, each its own process on loopback.
+
+    The bots live as long as this process: if you leave (Ctrl-C, a crash), they
+    leave too, and `p2ptable resume REPLAY` brings the whole table back."""
+    check_new_replay(replay)
     code = lobbies.new_code()
-    seats = bots + 1
-    with BotProcesses() as procs:
-        result_holder: list[PlayResult] = []
+    procs = BotProcesses()
+    result: PlayResult | None = None
 
-        def announce(line: str) -> None:
-            if line.startswith("  p2ptable join"):
-                port = int(line.split()[2].rsplit(":", 1)[1])
-                procs.start(f"127.0.0.1:{port}", code, bots, bot_kind, bot_delay)
-                if not quiet:
-                    print(f"Started {bots} bot peers; waiting for them to join...", flush=True)
+    def announce(line: str) -> None:
+        if line.startswith("  p2ptable join"):
+            port = int(line.split()[2].rsplit(":", 1)[1])
+            procs.start(f"127.0.0.1:{port}", code, bots, bot_kind, bot_delay)
+            if not quiet:
+                print(f"Started {bots} bot peers; waiting for them to join...", flush=True)
 
-        result_holder.append(
-            host(
-                game,
-                seats,
-                name,
-                options,
-                port=0,
-                code=code,
-                bot=you,
-                replay=replay,
-                bind="127.0.0.1",
-                advertise="127.0.0.1",
-                quiet=quiet,
-                announce=announce,
-                bot_delay=bot_delay,
-            )
+    def noted(path: Path) -> None:
+        write_record(path, procs.workdir, procs.seats)
+
+    try:
+        result = host(
+            game,
+            bots + 1,
+            name,
+            options,
+            port=0,
+            code=code,
+            bot=you,
+            replay=replay,
+            bind="127.0.0.1",
+            advertise="127.0.0.1",
+            quiet=quiet,
+            announce=announce,
+            bot_delay=bot_delay,
+            on_genesis=noted,
         )
-        if result_holder[0].status != 0:
-            procs.stop(grace=0)  # the bots cannot finish without us
-    return result_holder[0]
+    finally:
+        _end_bots(procs, result)
+    return result
+
+
+def _end_bots(procs: BotProcesses, result: PlayResult | None) -> None:
+    """Every bot process ends; their files go only when the game is over."""
+    finished = result is not None and result.status in (FINISHED, STOPPED)
+    procs.stop(grace=3.0 if finished else 0.0)
+    if result is not None and result.status == FINISHED and procs.all_done():
+        procs.clean_up(result.replay)
 
 
 def resume(
-    replay: Path, bot: str | None = None, quiet: bool = False, bot_delay: float = 0.0
+    replay: Path,
+    bot: str | None = None,
+    quiet: bool = False,
+    bot_delay: float = 0.0,
+    port: int | None = None,
+    lifeline: bool = False,
 ) -> PlayResult:
-    """Continue a game whose process died, from its replay and secrets files."""
+    """Continue a game whose process died (or was left), from its replay and
+    secrets files; a `play` table's bots are resumed with it."""
     state: Resume = load_resume(replay)
-    config = PeerConfig(name=state.ledger.seats[state.seat].name, host=False, bind="0.0.0.0")
+    if port is not None:
+        check_port(port)
+    record = read_record(replay)
+    config = PeerConfig(
+        name=state.ledger.seats[state.seat].name, host=False, bind="0.0.0.0", lifeline=lifeline
+    )
     endpoint = state.endpoints[state.seat]
     config.advertise = endpoint.split("//", 1)[1].rsplit(":", 1)[0]
     config.bind = "127.0.0.1" if config.advertise.startswith("127.") else "0.0.0.0"
-    frontend = make_frontend(state.ledger.game.name, bot, quiet, bot_delay)
-    peer = Peer(config, frontend, resume=state)
-    return PlayResult(peer.run(), peer.replay_path)
-
-
-class _LateFrontend:
-    """A frontend chosen once the joiner learns which game the table plays."""
-
-    def __init__(self, bot: str | None, quiet: bool, delay: float = 0.0) -> None:
-        self.bot, self.quiet, self.delay = bot, quiet, delay
-        self.peer: Peer | None = None
-        self._inner: Frontend | None = None
-        if bot is None:
-            self._inner = make_frontend("", None, quiet)
-
-    def _get(self, game_name: str) -> Frontend:
-        if self._inner is None:
-            self._inner = make_frontend(game_name, self.bot, self.quiet, self.delay)
-        return self._inner
-
-    def say(self, text: str) -> None:
-        if self._inner is not None:
-            self._inner.say(text)
-        elif not self.quiet:
-            print(text, flush=True)
-
-    def on_events(self, session, events, now):  # noqa: ANN001, ANN201
-        self._get(session.ledger.game.name).on_events(session, events, now)
-
-    def decide(self, session, now):  # noqa: ANN001, ANN201
-        return self._get(session.ledger.game.name).decide(session, now)
-
-    def tick(self, session, now):  # noqa: ANN001, ANN201
-        self._get(session.ledger.game.name).tick(session, now)
-
-    def wake_at(self, session, now):  # noqa: ANN001, ANN201
-        return self._get(session.ledger.game.name).wake_at(session, now)
-
-    def stdin_fd(self) -> int | None:
-        return sys.stdin.fileno() if self.bot is None else None
-
-    def on_stdin(self, session, now):  # noqa: ANN001, ANN201
-        return self._inner.on_stdin(session, now) if self._inner is not None else None
+    if port is not None:
+        state = Resume(state.ledger, state.seat, state.secrets, state.endpoints, port, replay)
+    if state.ledger.finished or state.ledger.stopped is not None:
+        status = FINISHED if state.ledger.stopped is None else STOPPED
+        return replace(_result(status, replay, state.ledger), already_over=True)
+    peer = _peer(config, make_frontend(bot, quiet, bot_delay), resume=state)
+    if record is None:
+        return _run(peer)
+    workdir, seats = record
+    procs = BotProcesses(workdir)
+    result: PlayResult | None = None
+    try:
+        procs.resume(seats)
+        result = _run(peer)
+    finally:
+        _end_bots(procs, result)
+    return result

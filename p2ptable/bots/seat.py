@@ -1,55 +1,97 @@
-"""A bot in a live game: the peer loop's frontend for a seat that no person plays."""
+"""A bot at a seat of a live game: when it moves, what it chooses, what it prints.
+
+How it works
+------------
+:class:`BotPlayer` is the bot's mind at a live table: it is asked on every pass of
+the peer loop (``choose``) and answers with the action of its policy once its
+think time (``delay``) is over, or None; ``wake_at`` tells the loop when that
+will be, so the loop sleeps instead of spinning.  The policy is made from the
+game the table plays the first time the bot is asked, so a joiner's bot can be
+created before the handshake says which game that is.
+
+:class:`BotFrontend` is the frontend (net/peer.py's ``Frontend``) for a seat that
+nobody watches: a line per finished or stopped game, or nothing when quiet.  A bot
+that a person watches is a terminal frontend that asks a :class:`BotPlayer`
+instead of the keyboard (ui/terminal.py).
+"""
 
 from __future__ import annotations
 
+import random
+
 from p2ptable.engine.api import Action
+from p2ptable.engine.playout import Policy
 from p2ptable.net.session import Finished, Session, Stopped
+from p2ptable.ui.endings import stop_words
 from p2ptable.ui.text import result_lines
 
+# Asked when it is not our turn: only messages wake the loop then.
+IDLE = 3600.0
 
-class BotFrontend:
-    """A bot seat: prints a line per event (or nothing when quiet) and decides at once."""
 
-    def __init__(self, policy, quiet: bool = False, delay: float = 0.0) -> None:  # noqa: ANN001
-        self.policy = policy
-        self.quiet = quiet
+class BotPlayer:
+    """Chooses for one seat with the bot called ``kind``, after ``delay`` seconds."""
+
+    def __init__(
+        self, kind: str, delay: float = 0.0, rng: random.Random | None = None, policy=None
+    ) -> None:  # noqa: ANN001 - policy: a Policy, for tests
+        self.kind = kind
         self.delay = delay  # "thinking" time, so people can follow a bot's moves
-        self._turn_seen: tuple[int, float] | None = None
+        self.rng = rng or random.Random()
+        self._policy: Policy | None = policy
+        self._turn_seen: tuple[int, float] | None = None  # (log length, since when)
 
-    def say(self, text: str) -> None:
-        if not self.quiet:
-            print(text, flush=True)
+    def policy(self, session: Session) -> Policy:
+        if self._policy is None:
+            from p2ptable.bots import make_bot
 
-    def on_events(self, session: Session, events: list, now: float) -> None:
-        for event in events:
-            if isinstance(event, Finished):
-                names = [seat.name for seat in session.ledger.seats]
-                self.say(result_lines(event.outcome, names))
-            elif isinstance(event, Stopped):
-                self.say(f"Game stopped: {event.reason}")
+            self._policy = make_bot(session.ledger.game, self.kind, self.rng)
+        return self._policy
 
-    def decide(self, session: Session, now: float) -> Action | None:
+    def choose(self, session: Session, now: float) -> Action | None:
+        """Our move if it is our turn and the think time is over, else None."""
+        if not session.my_turn():
+            return None
         if self.delay > 0:
             index = session.ledger.next_index
             if self._turn_seen is None or self._turn_seen[0] != index:
                 self._turn_seen = (index, now)
             if now - self._turn_seen[1] < self.delay:
                 return None
-        return self.policy(session.ledger.game, session.ledger.state, session.seat)
-
-    def tick(self, session: Session, now: float) -> None:
-        pass
+        return self.policy(session)(session.ledger.game, session.ledger.state, session.seat)
 
     def wake_at(self, session: Session, now: float) -> float:
         if not session.my_turn():
-            return now + 3600.0  # nothing of ours is due: messages wake the loop
+            return now + IDLE
         seen = self._turn_seen
         if self.delay > 0 and seen is not None and seen[0] == session.ledger.next_index:
             return seen[1] + self.delay  # the end of our think time
-        return now  # our turn again: decide at once
+        return now  # our turn: decide at once
 
-    def stdin_fd(self) -> int | None:
-        return None
 
-    def on_stdin(self, session: Session | None, now: float) -> Action | None:
+class BotFrontend:
+    """A bot seat that nobody watches: prints the end of the game unless quiet."""
+
+    def __init__(self, player: BotPlayer, quiet: bool = False) -> None:
+        self.player = player
+        self.quiet = quiet
+
+    def say(self, text: str) -> None:
+        if not self.quiet:
+            print(text, flush=True)
+
+    def show(self, session: Session, events: list, now: float) -> None:
+        for event in events:
+            if isinstance(event, Finished):
+                self.say(result_lines(event.outcome, [s.name for s in session.ledger.seats]))
+            elif isinstance(event, Stopped):
+                self.say(stop_words(event, [s.name for s in session.ledger.seats]))
+
+    def choose(self, session: Session | None, now: float, typed: bool) -> Action | None:
+        return None if session is None else self.player.choose(session, now)
+
+    def wake_at(self, session: Session, now: float) -> float:
+        return self.player.wake_at(session, now)
+
+    def input_fd(self) -> int | None:
         return None

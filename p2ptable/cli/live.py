@@ -1,8 +1,15 @@
-"""The commands that play live: host, join, play and resume."""
+"""The commands that play live: host, join, play and resume.
+
+Each parses, calls :mod:`p2ptable.play`, and says how the game ended: the
+scores, the words that stopped it, or the command that continues it.  What a
+person typed wrong (a port, an address, a code, a damaged replay) comes back as
+ValueError, LobbyError or ResumeError and is printed as one ``Error:`` line.
+"""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -10,6 +17,10 @@ import click
 from p2ptable.cli import _game_name, _options, main
 from p2ptable.engine.api import RulesError
 from p2ptable.net.lobby import LobbyError
+from p2ptable.net.persistence import ResumeError
+
+USER_ERRORS = (RulesError, ValueError, LobbyError, ResumeError)
+PORT = click.IntRange(0, 65535)
 
 
 def _login_name() -> str:
@@ -23,62 +34,114 @@ def _login_name() -> str:
     return login.capitalize() if login else "Player"
 
 
-def _bot_option(f):  # noqa: ANN001, ANN201
-    f = click.option(
-        "--stats",
+def _bot_options(delay: float = 0.0) -> Callable:
+    def decorate(f: Callable) -> Callable:
+        f = click.option(
+            "--stats",
+            type=click.Path(dir_okay=False, path_type=Path),
+            default=None,
+            hidden=True,
+            help="Write per-entry timestamps (JSON lines) for the latency benchmark.",
+        )(f)
+        f = click.option(
+            "--bot-delay",
+            type=click.FloatRange(0, 60),
+            default=delay,
+            show_default=True,
+            help="Seconds a bot waits before each move, so people can follow.",
+        )(f)
+        return click.option(
+            "--bot",
+            type=click.Choice(["random", "greedy"]),
+            default=None,
+            help="Let a bot play this seat (no prompts); exit 0 when the game ends.",
+        )(f)
+
+    return decorate
+
+
+def _replay_option(f: Callable) -> Callable:
+    return click.option(
+        "--replay",
         type=click.Path(dir_okay=False, path_type=Path),
         default=None,
-        hidden=True,
-        help="Write per-entry timestamps (JSON lines) for the latency benchmark.",
+        help="Where to write your replay (default: a new file in your data directory).",
     )(f)
-    f = click.option(
-        "--bot-delay",
-        type=float,
-        default=0.0,
-        help="Seconds a bot waits before each move, so people can follow.",
-    )(f)
+
+
+def _quiet_option(f: Callable) -> Callable:
     return click.option(
-        "--bot",
-        type=click.Choice(["random", "greedy"]),
-        default=None,
-        help="Let a bot play this seat (no prompts); exit 0 when the game ends.",
+        "--quiet", "-q", is_flag=True, help="Print nothing but errors (for scripts and bots)."
     )(f)
 
 
-def _finish(result, resumable: bool = True) -> None:  # noqa: ANN001
-    if result.status == 130:
+def _game_options(f: Callable) -> Callable:
+    f = click.option(
+        "--option", multiple=True, metavar="NAME=VALUE", help="Any other game option."
+    )(f)
+    f = click.option("--scoring", default=None, help="Scoring rules (see `p2ptable games`).")(f)
+    return click.option("--variant", default=None, help="Game variant (see `p2ptable games`).")(f)
+
+
+def _call(what: Callable, *args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+    try:
+        return what(*args, **kwargs)
+    except USER_ERRORS as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _finish(result) -> None:  # noqa: ANN001 - a play.PlayResult
+    """Say how the game ended, and exit with its status."""
+    from p2ptable import play
+    from p2ptable.ui.endings import stop_words
+    from p2ptable.ui.text import result_lines
+
+    if result.status == play.LEFT:
         click.echo("\nYou left the game.")
-        if result.replay is not None and resumable:
-            click.echo(f"To continue where you stopped: p2ptable resume {result.replay}")
-        sys.exit(130)
+        if result.resume_hint:
+            click.echo(f"To continue where you stopped: {result.resume_hint}")
+        sys.exit(play.LEFT)
+    if result.already_over:
+        click.echo(f"This game is already over ({result.replay}).")
+        if result.outcome is not None:
+            click.echo(result_lines(result.outcome, result.names))
+    if result.stopped is not None:
+        click.echo("\n" + stop_words(result.stopped, result.names))
     if result.replay is not None:
         click.echo(f"Replay saved to {result.replay}")
         click.echo(f"Check it with: p2ptable verify {result.replay}")
-    if result.status == 2:
+    if result.status == play.TIMED_OUT:
         raise click.ClickException("the table did not fill in time")
-    if result.status == 3:
-        raise click.ClickException("the game was stopped: a player cheated (see the replay)")
-    sys.exit(result.status)
+    if result.status == play.NO_ANSWER:
+        raise click.ClickException("the host did not answer")
+    if result.status == play.STOPPED and not result.already_over:
+        sys.exit(play.STOPPED)
+    sys.exit(0 if result.already_over else result.status)
 
 
 @main.command()
 @click.argument("game")
-@click.option("--seats", type=int, required=True, help="Number of players, you included.")
-@click.option("--name", required=True, help="Your name at the table.")
-@click.option("--variant", default=None)
-@click.option("--scoring", default=None)
-@click.option("--option", multiple=True, metavar="NAME=VALUE")
-@click.option("--port", type=int, default=47001, show_default=True, help="0 picks a free port.")
-@click.option("--code", default=None, help="Join code (default: a random one).")
-@click.option("--advertise", default=None, help="Address others reach you at (default: guessed).")
 @click.option(
-    "--replay",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Where to write your replay (default: a new file in your data directory).",
+    "--seats", type=click.IntRange(1, 64), required=True, help="Number of players, you included."
 )
-@click.option("--quiet", "-q", is_flag=True)
-@_bot_option
+@click.option("--name", required=True, help="Your name at the table.")
+@_game_options
+@click.option(
+    "--port",
+    type=PORT,
+    default=47001,
+    show_default=True,
+    help="Port the others connect to (0 picks a free one).",
+)
+@click.option("--code", default=None, help="Join code (default: a random one).")
+@click.option(
+    "--advertise",
+    default=None,
+    help="The address others reach you at (default: guessed from your network cards).",
+)
+@_replay_option
+@_quiet_option
+@_bot_options()
 def host(
     game,
     seats,
@@ -98,24 +161,22 @@ def host(
     """Open a table for GAME and print what the others must type."""
     from p2ptable import play
 
-    try:
-        result = play.host(
-            _game_name(game),
-            seats,
-            name,
-            _options(variant, scoring, option),
-            port=port,
-            code=code,
-            bot=bot,
-            replay=replay,
-            advertise=advertise,
-            quiet=quiet,
-            announce=click.echo,
-            bot_delay=bot_delay,
-            stats=stats,
-        )
-    except (RulesError, ValueError, LobbyError) as exc:
-        raise click.ClickException(str(exc)) from None
+    result = _call(
+        play.host,
+        _game_name(game),
+        seats,
+        name,
+        _options(variant, scoring, option),
+        port=port,
+        code=code,
+        bot=bot,
+        replay=replay,
+        advertise=advertise,
+        quiet=quiet,
+        announce=click.echo,
+        bot_delay=bot_delay,
+        stats=stats,
+    )
     _finish(result)
 
 
@@ -125,92 +186,109 @@ def host(
 @click.option("--name", required=True, help="Your name at the table.")
 @click.option(
     "--port",
-    type=int,
+    type=PORT,
     default=0,
     help="Port the other players reach you on (default: any free one; fix it for a firewall).",
 )
 @click.option(
-    "--replay",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Where to write your replay (default: a new file in your data directory).",
+    "--timeout",
+    type=click.FloatRange(1, 3600),
+    default=15.0,
+    show_default=True,
+    help="Seconds to wait for the host to answer before giving up.",
 )
-@click.option("--quiet", "-q", is_flag=True)
-@_bot_option
-def join(address, code, name, port, replay, quiet, bot, bot_delay, stats):  # noqa: ANN001, ANN201
+@_replay_option
+@_quiet_option
+@_bot_options()
+@click.option(
+    "--lifeline", is_flag=True, hidden=True, help="Leave when stdin closes (play's bots)."
+)
+def join(address, code, name, port, timeout, replay, quiet, bot, bot_delay, stats, lifeline):  # noqa: ANN001, ANN201
     """Join the table at ADDRESS (HOST:PORT, as the host printed it)."""
     from p2ptable import play
 
-    try:
-        result = play.join(
-            address,
-            code,
-            name,
-            bot=bot,
-            replay=replay,
-            quiet=quiet,
-            bot_delay=bot_delay,
-            stats=stats,
-            port=port,
-        )
-    except (LobbyError, ValueError) as exc:
-        raise click.ClickException(str(exc)) from None
+    result = _call(
+        play.join,
+        address,
+        code,
+        name,
+        bot=bot,
+        replay=replay,
+        quiet=quiet,
+        bot_delay=bot_delay,
+        stats=stats,
+        port=port,
+        connect_timeout=timeout,
+        lifeline=lifeline,
+        say=click.echo,
+    )
     _finish(result)
 
 
 @main.command(name="play")
 @click.argument("game")
-@click.option("--bots", type=int, default=3, show_default=True, help="How many bot opponents.")
+@click.option(
+    "--bots",
+    type=click.IntRange(1, 5),
+    default=3,
+    show_default=True,
+    help="How many bot opponents.",
+)
 @click.option("--name", default=None, help="Your name at the table (default: your login name).")
-@click.option("--variant", default=None)
-@click.option("--scoring", default=None)
-@click.option("--option", multiple=True, metavar="NAME=VALUE")
+@_game_options
 @click.option(
-    "--opponents", type=click.Choice(["random", "greedy"]), default="greedy", show_default=True
+    "--opponents",
+    type=click.Choice(["random", "greedy"]),
+    default="greedy",
+    show_default=True,
+    help="Which bot plays the other seats.",
 )
-@click.option(
-    "--replay",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Where to write your replay (default: a new file in your data directory).",
-)
-@click.option("--quiet", "-q", is_flag=True)
-@_bot_option
-def play_cmd(  # noqa: ANN201
+@_replay_option
+@_quiet_option
+@_bot_options(delay=0.5)
+def play_cmd(
     game, bots, name, variant, scoring, option, opponents, replay, quiet, bot, bot_delay, stats
 ):  # noqa: ANN001, ANN201
-    """Play GAME against local bot peers (separate processes on loopback)."""
+    """Play GAME against local bot peers (separate processes on loopback).
+
+    With --bot, a bot takes your seat too and you watch the game."""
     from p2ptable import play
 
-    name = name or _login_name()
-    try:
-        result = play.play(
-            _game_name(game),
-            bots,
-            name,
-            _options(variant, scoring, option),
-            bot_kind=opponents,
-            you=bot,
-            replay=replay,
-            quiet=quiet,
-            bot_delay=bot_delay,
-        )
-    except (RulesError, ValueError) as exc:
-        raise click.ClickException(str(exc)) from None
-    _finish(result, resumable=False)  # the local bots are gone with us
+    result = _call(
+        play.play,
+        _game_name(game),
+        bots,
+        name or _login_name(),
+        _options(variant, scoring, option),
+        bot_kind=opponents,
+        you=bot,
+        replay=replay,
+        quiet=quiet,
+        bot_delay=bot_delay,
+    )
+    _finish(result)
 
 
 @main.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--quiet", "-q", is_flag=True)
-@_bot_option
-def resume(file, quiet, bot, bot_delay, stats):  # noqa: ANN001, ANN201
-    """Rejoin a running game from your replay FILE after your process died."""
-    from p2ptable import play
-    from p2ptable.net.persistence import ResumeError
+@click.option(
+    "--port",
+    type=PORT,
+    default=None,
+    help="Listen on this port instead of the one the game started on (if that one is taken).",
+)
+@_quiet_option
+@_bot_options()
+@click.option(
+    "--lifeline", is_flag=True, hidden=True, help="Leave when stdin closes (play's bots)."
+)
+def resume(file, port, quiet, bot, bot_delay, stats, lifeline):  # noqa: ANN001, ANN201
+    """Rejoin a running game from your replay FILE after your process died.
 
-    try:
-        result = play.resume(file, bot=bot, quiet=quiet, bot_delay=bot_delay)
-    except ResumeError as exc:
-        raise click.ClickException(str(exc)) from None
+    A game started with `play` comes back with its bots."""
+    from p2ptable import play
+
+    result = _call(
+        play.resume, file, bot=bot, quiet=quiet, bot_delay=bot_delay, port=port, lifeline=lifeline
+    )
     _finish(result)

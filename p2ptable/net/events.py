@@ -18,10 +18,17 @@ class Rejected:
 
 @dataclass(frozen=True)
 class Stopped:
-    """The game stopped with an abort entry naming ``culprit``."""
+    """The game stopped with an abort entry naming ``culprit``.
+
+    ``reason`` is the abort's kind (``equivocation``, ``cheated``, ``withheld``,
+    ``abandoned``), ``detail`` its account in the log's words, ``proved`` whether
+    the entry carries evidence every verifier re-checks (ui/endings.py words it)."""
 
     reason: str
     culprit: int | None
+    detail: str = ""
+    proved: bool = False
+    detector: int | None = None
 
 
 @dataclass(frozen=True)

@@ -1,145 +1,159 @@
-"""Addresses on the LAN and a table of local bot peers for `p2ptable play`.
+"""The bot peers of `p2ptable play`: started, kept alive with their person, resumed.
 
-Bot peers are separate processes (``p2ptable join ... --bot``) talking ZeroMQ over
-loopback, exactly as remote players would.  :class:`BotProcesses` makes sure every
-process it started ends: on normal exit, on error and on Ctrl-C.
+How it works
+------------
+Each bot is a separate process (``p2ptable join ... --bot``) talking ZeroMQ over
+loopback, exactly as a remote player would.  Its replay and secrets live in the
+per-user data directory (``…/p2ptable/bots/TABLE/``, owner-only), never in a
+temporary folder: they are what lets the table go on after the person leaves.
+
+A bot's standard input is a pipe from the person's process, its *lifeline*: when
+that process ends, however it ends (Ctrl-C, a crash, ``kill -9``), the pipe
+closes and the bot leaves too, so no bot is left waiting in the background to
+accuse its person of having abandoned the game.  Once the genesis is signed, a
+small record next to the person's replay (``REPLAY.bots.json``) lists the bots'
+replays; ``p2ptable resume REPLAY`` reads it and resumes every bot from its own
+replay before resuming the person's seat, so the whole table comes back.
+
+:class:`BotProcesses` makes sure every process it started ends: on normal exit,
+on error and on Ctrl-C.  When the game finished and every bot ended well, the
+bots' files (copies of the person's replay) are removed with the record.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import tempfile
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
-DEFAULT_PORT = 47001
 BOT_NAMES = ("Bea", "Cal", "Dot", "Eve", "Fox")
+RECORD_SUFFIX = ".bots.json"
 
 
-def interface_addresses() -> list[str]:
-    """Every non-loopback IPv4 address of this machine's network interfaces.
+def bots_dir() -> Path:
+    """Where `play` keeps its bots' replays and secrets (beside the replays)."""
+    from p2ptable.net.persistence import data_dir
 
-    Asks the kernel about each interface (Linux ``SIOCGIFADDR``); nothing is sent
-    on the network.  Elsewhere, falls back to what the host name resolves to.
-    """
-    found: list[str] = []
+    return data_dir().parent / "bots"
+
+
+def bot_name(i: int) -> str:
+    return BOT_NAMES[i % len(BOT_NAMES)] + ("" if i < len(BOT_NAMES) else str(i))
+
+
+@dataclass(frozen=True)
+class BotSeat:
+    replay: Path
+    kind: str
+    delay: float
+
+
+def record_path(replay: Path) -> Path:
+    return replay.with_name(replay.name + RECORD_SUFFIX)
+
+
+def write_record(replay: Path, workdir: Path, bots: list[BotSeat]) -> None:
+    """Note next to ``replay`` which bot peers share its table (for resume)."""
+    data = {
+        "dir": str(workdir),
+        "bots": [{"replay": str(b.replay), "kind": b.kind, "delay": b.delay} for b in bots],
+    }
+    path = record_path(replay)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data))
+    os.replace(tmp, path)
+
+
+def read_record(replay: Path) -> tuple[Path, list[BotSeat]] | None:
+    """The bots noted next to ``replay``, or None (not a `play` table).
+
+    ValueError when the record is there but unreadable."""
+    path = record_path(replay)
+    if not path.exists():
+        return None
     try:
-        import fcntl
-        import struct
-
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            for _, name in socket.if_nameindex():
-                request = struct.pack("256s", name.encode()[:15])
-                try:
-                    reply = fcntl.ioctl(probe.fileno(), 0x8915, request)  # SIOCGIFADDR
-                except OSError:
-                    continue  # no IPv4 address on this interface
-                address = socket.inet_ntoa(reply[20:24])
-                if not address.startswith("127.") and address not in found:
-                    found.append(address)
-    except (ImportError, OSError, AttributeError):
-        pass
-    if not found:
-        try:
-            for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-                address = str(info[4][0])
-                if not address.startswith("127.") and address not in found:
-                    found.append(address)
-        except OSError:
-            pass
-    return found
-
-
-def lan_address() -> str:
-    """Our IPv4 address as others on the LAN would reach it (loopback if none).
-
-    With several interfaces this is a guess (the first); ``host --advertise``
-    overrides it, and joiners always reach the host at the address they typed.
-    """
-    addresses = interface_addresses()
-    return addresses[0] if addresses else "127.0.0.1"
-
-
-def address_towards(host: str) -> str:
-    """The local address the OS would use to reach ``host``.
-
-    ``connect`` on a UDP socket only selects a route; it sends nothing.
-    """
-    if host.startswith("127.") or host == "localhost":
-        return "127.0.0.1"
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect((host, 9))
-            return probe.getsockname()[0]
-        except OSError:
-            return lan_address()
-
-
-def split_address(text: str) -> tuple[str, int]:
-    host, sep, port = text.rpartition(":")
-    if not sep or not host or not port.isdigit():
-        raise ValueError(f"expected HOST:PORT, e.g. 192.168.1.20:{DEFAULT_PORT}, not {text!r}")
-    return host, int(port)
+        data = json.loads(path.read_text())
+        bots = [BotSeat(Path(b["replay"]), str(b["kind"]), float(b["delay"])) for b in data["bots"]]
+        return Path(data["dir"]), bots
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"{path} is damaged ({exc}): resume the bots' seats by hand") from None
 
 
 class BotProcesses:
-    """Start bot peers that join ``address`` and guarantee they end."""
+    """Bot peers of one local table, and the guarantee that they end."""
 
-    def __init__(self) -> None:
+    def __init__(self, workdir: Path | None = None) -> None:
         self.procs: list[subprocess.Popen] = []
-        self.workdir = Path(tempfile.mkdtemp(prefix="p2ptable-bots-"))
+        self.seats: list[BotSeat] = []
+        if workdir is None:
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            workdir = bots_dir() / f"{stamp}-{os.urandom(3).hex()}"
+        self.workdir = workdir
+        self.workdir.mkdir(parents=True, exist_ok=True, mode=0o700)
+
+    def _spawn(self, args: list[str], log_name: str) -> None:
+        log = open(self.workdir / log_name, "ab")  # noqa: SIM115 - closed with the process
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        cmd = [sys.executable, "-m", "p2ptable", *args, "--quiet", "--lifeline"]
+        self.procs.append(
+            subprocess.Popen(
+                cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.PIPE, env=env
+            )
+        )
+        log.close()
 
     def start(self, address: str, code: str, count: int, kind: str, delay: float = 0.0) -> None:
         for i in range(count):
-            name = BOT_NAMES[i % len(BOT_NAMES)] + ("" if i < len(BOT_NAMES) else str(i))
-            log = open(self.workdir / f"{name}.log", "wb")  # noqa: SIM115 - closed with the process
-            cmd = [
-                sys.executable,
-                "-m",
-                "p2ptable",
-                "join",
-                address,
-                "--code",
-                code,
-                "--name",
-                f"{name} (bot)",
-                "--bot",
-                kind,
-                "--quiet",
-                "--bot-delay",
-                str(delay),
-                "--replay",
-                str(self.workdir / f"{name}.p2pt"),
-            ]
-            env = dict(os.environ, PYTHONUNBUFFERED="1")
-            self.procs.append(
-                subprocess.Popen(
-                    cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env
-                )
-            )
-            log.close()
+            name = bot_name(i)
+            replay = self.workdir / f"{name}.p2pt"
+            self.seats.append(BotSeat(replay, kind, delay))
+            args = ["join", address, "--code", code, "--name", f"{name} (bot)"]
+            args += ["--bot", kind, "--bot-delay", str(delay), "--replay", str(replay)]
+            self._spawn(args, f"{name}.log")
+
+    def resume(self, seats: list[BotSeat]) -> None:
+        for seat in seats:
+            self.seats.append(seat)
+            args = ["resume", str(seat.replay), "--bot", seat.kind, "--bot-delay", str(seat.delay)]
+            self._spawn(args, seat.replay.stem + ".log")
 
     def stop(self, grace: float = 3.0) -> None:
-        for proc in self.procs:
-            if proc.poll() is None:
-                try:
-                    proc.wait(timeout=grace)
-                except subprocess.TimeoutExpired:
-                    proc.terminate()
+        """Give the bots ``grace`` seconds to end by themselves (a finished game),
+        then cut their lifelines (they leave, resumable), then end them."""
+        deadline = time.monotonic() + grace
         for proc in self.procs:
             try:
-                proc.wait(timeout=2)
+                proc.wait(timeout=max(0.0, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+                pass
+        for proc in self.procs:
+            if proc.stdin is not None and not proc.stdin.closed:
+                try:
+                    proc.stdin.close()
+                except OSError:
+                    pass
+        for proc in self.procs:
+            try:
+                proc.wait(timeout=3)
+            except subprocess.TimeoutExpired:
+                proc.terminate()
+                try:
+                    proc.wait(timeout=2)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
 
-    def __enter__(self) -> BotProcesses:
-        return self
+    def all_done(self) -> bool:
+        return bool(self.procs) and all(p.returncode == 0 for p in self.procs)
 
-    def __exit__(self, *exc: object) -> None:
-        self.stop(grace=0.5 if exc[0] is not None else 3.0)
-        if exc[0] is None and all(p.returncode == 0 for p in self.procs):
-            shutil.rmtree(self.workdir, ignore_errors=True)  # keep the logs of a failure
+    def clean_up(self, replay: Path | None) -> None:
+        """Remove the bots' files and the record: the game is over, and every
+        bot's replay is a copy of the person's."""
+        shutil.rmtree(self.workdir, ignore_errors=True)
+        if replay is not None:
+            record_path(replay).unlink(missing_ok=True)

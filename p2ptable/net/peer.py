@@ -32,6 +32,7 @@ from p2ptable.replay.logfile import LogWriter
 
 LINGER_SECONDS = 5.0
 LEFT = 130  # exit status when the player interrupts (Ctrl-C), as shells report SIGINT
+NO_ANSWER = 4  # exit status of a joiner whose host never answered
 MAX_EARLY_FRAMES = 2_000  # game frames that may arrive before our genesis is complete
 MAX_EARLY_BYTES = 8 << 20
 CLOSE_LINGER_MS = 1000
@@ -46,22 +47,34 @@ MAX_STEPS = 10_000
 
 
 class Frontend(Protocol):
-    def say(self, text: str) -> None: ...
+    """What sits at a seat: a person at a terminal (ui/terminal.py) or a bot
+    (bots/seat.py).  The loop tells it what happened and asks it what the seat
+    does; it answers by returning, and nothing is ever set on it."""
 
-    def on_events(self, session: Session, events: list, now: float) -> None: ...
+    def say(self, text: str) -> None:
+        """A line about the lobby or the connection, before or beside the game."""
+        ...
 
-    def decide(self, session: Session, now: float) -> Action | None: ...
+    def show(self, session: Session, events: list, now: float) -> None:
+        """What the session just reported (possibly nothing: then it is the clock,
+        at the time ``wake_at`` asked for)."""
+        ...
 
-    def tick(self, session: Session, now: float) -> None: ...
+    def choose(self, session: Session | None, now: float, typed: bool) -> Action | None:
+        """The seat's move now, or None.  Asked on every pass of the loop, and
+        with ``typed`` when ``input_fd`` is readable (a person typed a line;
+        ``session`` is None then if the game has not started).  The loop submits
+        the action if it is still the seat's turn."""
+        ...
 
     def wake_at(self, session: Session, now: float) -> float:
         """When the frontend next needs a call with no input (a bot's think time
         ending, a screen's clock): the loop sleeps until then or until a message."""
         ...
 
-    def stdin_fd(self) -> int | None: ...
-
-    def on_stdin(self, session: Session | None, now: float) -> Action | None: ...
+    def input_fd(self) -> int | None:
+        """The file descriptor a person types on, or None (a bot; input closed)."""
+        ...
 
 
 @dataclass
@@ -79,6 +92,11 @@ class PeerConfig:
     replay: Path | None = None
     stats: Path | None = None
     timeout: float = 1800.0  # give up on a table that does not fill (the game has no limit)
+    connect_timeout: float = 15.0  # a joiner gives up when the host does not answer
+    # A bot peer started by `play`: its stdin is a pipe from the person's process,
+    # and end-of-file on it means that process is gone, so this seat leaves too
+    # (and can be resumed with it; play.py).
+    lifeline: bool = False
     withhold_timeout: float = 20.0
     abandon_timeout: float = 300.0
 
@@ -112,11 +130,13 @@ class Peer:
         self._genesis_body: bytes | None = None
         self._stats: list[dict] = []
         self._early_notes: list[str] = []
+        self._ignored_lobby = 0  # lobby frames from anyone but our lobby's partner
         self.on_genesis: Callable[[Path], None] | None = None
         self.lobby: lobbies.HostLobby | lobbies.JoinerLobby | None = None
-        fd = frontend.stdin_fd()
-        if fd is not None:
-            self.transport.register_fd(fd)
+        self._input_fd: int | None = None
+        self._sync_input_fd()
+        if config.lifeline:
+            self.transport.register_fd(0)
         if resume is not None:
             self._resume(resume)
         elif config.host:
@@ -186,6 +206,14 @@ class Peer:
                         f"Giving up: the table did not fill in {self.config.timeout:.0f} s."
                     )
                     return 2
+                if self._no_answer(now - start):
+                    self.ui.say(
+                        f"No answer from {self.config.connect} after "
+                        f"{self.config.connect_timeout:.0f} s. Check the address and the "
+                        "code the host printed, that the host is still waiting, and that "
+                        "no firewall blocks the port."
+                    )
+                    return NO_ANSWER
                 for item in incoming:
                     self._dispatch(item, now)
                 self._flush_lobby()
@@ -199,20 +227,15 @@ class Peer:
                     # bot thinks about its next move.
                     self._flush_session(now)
                     self._advance_session(now)
-                if stdin_ready:
-                    action = self.ui.on_stdin(self.session, now)
-                    if getattr(self.ui, "stdin_closed", False):
-                        self.transport.unregister_fd(self.ui.stdin_fd())
-                    if action is not None and self.session is not None:
-                        if self.session.my_turn():
-                            self.ui.chosen = action  # taken on the next decide()
                 if self.session is not None:
                     self.session.tick(now)
-                    self.ui.tick(self.session, now)
-                    if self.session.my_turn():
-                        action = self.ui.decide(self.session, now)
-                        if action is not None:
-                            self._submit(action, now)
+                    self.ui.show(self.session, [], now)
+                if stdin_ready and self._lifeline_cut():
+                    self.note("left the game: the process that started this bot is gone")
+                    return LEFT
+                if self.session is not None or stdin_ready:
+                    self._ask_frontend(now, stdin_ready and self._input_fd is not None)
+                if self.session is not None:
                     self._flush_session(now)
                     if self.session.stopped is not None:
                         return 3
@@ -231,8 +254,46 @@ class Peer:
             return LEFT
         finally:
             collector.stop()
+            if self._ignored_lobby:
+                self.note(f"ignored {self._ignored_lobby} lobby frames not meant for us")
             self._write_stats()
             self.transport.close(linger_ms=0 if interrupted else CLOSE_LINGER_MS)
+
+    def _no_answer(self, waited: float) -> bool:
+        """A joiner whose host has not answered its knock in time."""
+        lobby = self.lobby
+        return (
+            isinstance(lobby, lobbies.JoinerLobby)
+            and lobby.host_key is None
+            and waited > self.config.connect_timeout
+        )
+
+    def _ask_frontend(self, now: float, typed: bool) -> None:
+        """What the seat does now; a move is submitted if it is still its turn."""
+        action = self.ui.choose(self.session, now, typed)
+        self._sync_input_fd()
+        if action is not None and self.session is not None and self.session.my_turn():
+            self._submit(action, now)
+
+    def _sync_input_fd(self) -> None:
+        """Poll the frontend's input, and stop polling it once it is closed."""
+        fd = self.ui.input_fd()
+        if fd != self._input_fd:
+            self.transport.unregister_fd(self._input_fd)
+            if fd is not None:
+                self.transport.register_fd(fd)
+            self._input_fd = fd
+
+    def _lifeline_cut(self) -> bool:
+        """Whether the lifeline (stdin of a bot started by `play`) reached its end."""
+        if not self.config.lifeline:
+            return False
+        try:
+            return os.read(0, 4096) == b""
+        except BlockingIOError:
+            return False
+        except OSError:
+            return True
 
     def _wait(self, wake: float, collector: IdleCollector) -> tuple[list, bool]:
         """Sleep until ``wake`` (at most MAX_SLEEP), a message or input; what came.
@@ -278,29 +339,7 @@ class Peer:
 
     def _dispatch(self, item, now: float) -> None:  # noqa: ANN001
         if item.channel == LOBBY:
-            if self.lobby is None:
-                return
-            try:
-                if isinstance(self.lobby, lobbies.HostLobby):
-                    if item.via == "router" and item.ident is not None:
-                        self.lobby.receive(item.ident, item.payload)
-                        for line in self.lobby.log:
-                            self.ui.say(line)
-                            self.note(line)
-                        self.lobby.log.clear()
-                else:
-                    self.lobby.receive(item.payload)
-                    if self.lobby.members and self.lobby.members != self.members:
-                        self.members = list(self.lobby.members)
-                        names = ", ".join(m.name for m in self.members)
-                        self.ui.say(f"Lobby ({len(self.members)} seated): {names}")
-            except lobbies.LobbyError as exc:
-                if isinstance(self.lobby, lobbies.JoinerLobby) and not isinstance(
-                    exc, lobbies.LobbyIgnored
-                ):
-                    raise
-                self.note(f"rejected a lobby message: {exc}")
-            self._maybe_start_genesis()
+            self._lobby_frame(item)
         elif item.channel == BAD:
             self.note(f"rejected a message: {item.payload.decode()}")
         elif item.channel not in (GAME, LOBBY):
@@ -320,6 +359,37 @@ class Peer:
                 self._gather_genesis()
             else:
                 self.session.receive(item.payload, now, advance=False)
+
+    def _lobby_frame(self, item) -> None:  # noqa: ANN001 - an Incoming
+        """A lobby frame: the host's lobby takes knocks on its ROUTER; a joiner's
+        takes only what the host sends back on the link to it.  Anything else (a
+        stranger writing to our ROUTER, anything after our genesis began) is
+        counted and dropped: no lobby frame from anyone ends a peer, except the
+        host's own refusal or a host that breaks the handshake."""
+        lobby = self.lobby
+        if isinstance(lobby, lobbies.HostLobby) and item.via == "router" and item.ident:
+            lobby.receive(item.ident, item.payload)
+            for line in lobby.log:
+                self.ui.say(line)
+                self.note(line)
+            lobby.log.clear()
+        elif (
+            isinstance(lobby, lobbies.JoinerLobby)
+            and self._genesis_body is None
+            and item.via == self.host_endpoint
+        ):
+            try:
+                lobby.receive(item.payload)
+            except lobbies.LobbyIgnored as exc:
+                self.note(f"ignored a lobby message from the host: {exc}")
+            if lobby.members and lobby.members != self.members:
+                self.members = list(lobby.members)
+                names = ", ".join(m.name for m in self.members)
+                self.ui.say(f"Lobby ({len(self.members)} seated): {names}")
+        else:
+            self._ignored_lobby += 1
+            return
+        self._maybe_start_genesis()
 
     def _flush_lobby(self) -> None:
         if self.lobby is None:
@@ -444,7 +514,7 @@ class Peer:
                     self.note(f"game stopped: {event.reason}")
                 elif isinstance(event, Finished):
                     self.note(f"game over: {event.outcome.explanation}")
-            self.ui.on_events(self.session, events, now)
+            self.ui.show(self.session, events, now)
 
     def _name(self, seat: int) -> str:
         return (

@@ -524,7 +524,9 @@ class Session(Accusations, SealedSteps):
             self._send_ping(ALL)
         if self.ledger.stopped is not None and self.stopped is None:
             halt = self.ledger.stopped
-            self.stopped = Stopped(applied.text, halt.culprit)
+            self.stopped = Stopped(
+                halt.reason, halt.culprit, halt.detail, halt.proved, halt.detector
+            )
             self.events.append(self.stopped)
 
     def _progress(self, now: float) -> None:

@@ -232,6 +232,7 @@ def render(
     recent: Sequence[str],
     status: Sequence[str] = (),
     color: bool = False,
+    rows: int | None = None,
 ) -> str:
     """The live table as ``view``'s seat sees it (no trailing newline)."""
     st = Style(color)

@@ -36,6 +36,7 @@ class ScreenRenderer(Protocol):
         recent: Sequence[str],
         status: Sequence[str] = (),
         color: bool = False,
+        rows: int | None = None,
     ) -> str: ...
 
 
@@ -65,6 +66,7 @@ def render_generic(
     recent: Sequence[str],
     status: Sequence[str] = (),
     color: bool = False,
+    rows: int | None = None,
 ) -> str:
     """Any game: its view pretty-printed, then recent events and status lines."""
     st = Style(color)

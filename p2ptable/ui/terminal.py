@@ -1,105 +1,133 @@
 """A person at a terminal: draws the screen from their view, reads their choices.
 
-The peer loop calls this frontend; it never touches sockets or the full state.
-On a TTY the screen is redrawn in place; on a pipe it is printed once per change,
-so a log of the session stays readable.  Input is read a line at a time when the
-peer loop's poll says stdin is readable, so the network keeps running while the
-player thinks.
+How it works
+------------
+The peer loop (net/peer.py) calls this frontend; it never touches sockets or the
+full state.  ``show`` is called with what the session applied (and once a second
+with nothing, to keep "waiting for Ben (no contact for 12 s)" current) and
+redraws the screen: in place on a TTY, printed once per change on a pipe, so a
+log of the session stays readable.  ``choose`` is called on every pass of the
+loop and whenever the person typed a line (the loop polls stdin with the
+sockets, so the network keeps running while the player thinks); it returns the
+chosen action or None.  The frontend keeps no choice for later and nobody sets
+anything on it: what the person typed is parsed against the legal moves of that
+moment and either returned or answered with a message.
+
+With a :class:`~p2ptable.bots.seat.BotPlayer` the same screen follows the game
+while the bot chooses (``play GAME --bot greedy``: watching bots play).
+
+When standard input closes (the process was started without a terminal), the
+frontend says so once and stops reading: the seat then waits, and can be taken
+over with ``p2ptable resume FILE`` from a terminal, or ``--bot``.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from collections.abc import Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from p2ptable.engine.api import Action
-from p2ptable.net.session import Finished, Rejected, Session, Stopped
+from p2ptable.net.session import Finished, Session, Stopped
 from p2ptable.replay.ledger import Applied
 from p2ptable.ui import prompt
+from p2ptable.ui.endings import stop_words
 from p2ptable.ui.screens import screens_for
 from p2ptable.ui.style import color_enabled
 from p2ptable.ui.text import event_line
 
+if TYPE_CHECKING:
+    from p2ptable.bots.seat import BotPlayer
+
 CLEAR = "\x1b[2J\x1b[H"
 SILENT_AFTER = 3.0
+RECENT_KEPT = 200  # event lines kept for the screen, which shows what fits
+CLOCK = 1.0  # seconds between redraws of the status lines
 
 
 class TerminalFrontend:
-    def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
+    def __init__(
+        self,
+        stdin: TextIO | None = None,
+        stdout: TextIO | None = None,
+        bot: BotPlayer | None = None,
+    ) -> None:
         self.stdin = stdin or sys.stdin
         self.out = stdout or sys.stdout
+        self.bot = bot
         self.tty = self.out.isatty()
         self.color = color_enabled(os.environ, self.tty)
         self.recent: list[str] = []
         self.message: str | None = None
-        self.chosen: Action | None = None
-        self.stdin_closed = False
+        self.stdin_closed = bot is not None  # a bot plays: the keyboard is not read
+        self.closed_note = (
+            "Input closed: this seat can no longer be played from here and waits. "
+            "Run `p2ptable resume REPLAY` in a terminal to play it (or add --bot)."
+        )
         self._last_screen = ""
-        self._last_tick = 0.0
+        self._last_clock = float("-inf")
 
     # -- Frontend protocol -------------------------------------------------------
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
 
-    def stdin_fd(self) -> int | None:
+    def input_fd(self) -> int | None:
+        if self.stdin_closed:
+            return None
         try:
             return self.stdin.fileno()
         except (OSError, ValueError):
             return None
 
-    def on_events(self, session: Session, events: list, now: float) -> None:
+    def show(self, session: Session, events: list, now: float) -> None:
         for event in events:
             if isinstance(event, Applied):
                 self.recent.append(event_line(event, session.ledger))
-                self.recent = self.recent[-20:]
-            elif isinstance(event, Rejected):
-                pass  # recorded in the peer log; nothing a player can act on
+        del self.recent[:-RECENT_KEPT]
+        if not events and now - self._last_clock < CLOCK:
+            return
+        self._last_clock = now
         self.redraw(session, now)
         for event in events:
             if isinstance(event, Finished):
                 self.final(session)
             elif isinstance(event, Stopped):
-                self.say(f"\nThe game was stopped: {event.reason}")
-
-    def tick(self, session: Session, now: float) -> None:
-        """Called every loop: keeps "waiting for Ben (no contact for 12 s)" current."""
-        if now - self._last_tick >= 1.0:
-            self._last_tick = now
-            self.redraw(session, now)
+                self.say("\n" + stop_words(event, self._names(session)))
 
     def wake_at(self, session: Session, now: float) -> float:
-        return self._last_tick + 1.0
+        clock = self._last_clock + CLOCK
+        return clock if self.bot is None else min(clock, self.bot.wake_at(session, now))
 
-    def decide(self, session: Session, now: float) -> Action | None:
-        self.redraw(session, now)
-        action, self.chosen = self.chosen, None
-        return action
-
-    def on_stdin(self, session: Session | None, now: float) -> Action | None:
+    def choose(self, session: Session | None, now: float, typed: bool) -> Action | None:
+        """The action chosen now: a bot's, or what the person just typed."""
+        if self.bot is not None:
+            return None if session is None else self.bot.choose(session, now)
+        if not typed or self.stdin_closed:
+            return None
         line = self.stdin.readline()
         if line == "":
             self.stdin_closed = True
-            self.say("Input closed: this seat can no longer move (use --bot to let a bot play).")
+            self.say(self.closed_note)
             return None
         if session is None:
+            self.say("The game has not started yet: waiting for the table to fill.")
             return None
         actions = self._actions(session)
         screens = screens_for(session.ledger.game.name)
         view = session.ledger.game.view(session.ledger.state, session.seat)
         names = self._names(session)
         choice = prompt.parse_choice(line, actions, lambda a: screens.describe(view, a, names))
+        self._last_screen = ""  # redraw even if the screen is the same
         if isinstance(choice, prompt.Help):
             self.message = prompt.help_text(session.ledger.game.name)
         elif isinstance(choice, prompt.Invalid):
             self.message = choice.message
         else:
             self.message = None
-            self._last_screen = ""
             return choice
-        self._last_screen = ""
         self.redraw(session, now)
         return None
 
@@ -130,17 +158,20 @@ class TerminalFrontend:
         screens = screens_for(game.name)
         view = game.view(session.ledger.state, session.seat)
         names = self._names(session)
-        parts = [
-            screens.render(view, names, self.recent, self.status_lines(session, now), self.color)
-        ]
-        actions = self._actions(session)
+        below: list[str] = []
+        actions = self._actions(session) if self.bot is None else ()
         if actions:
-            parts.append("")
-            parts += prompt.menu_lines(actions, lambda a: screens.describe(view, a, names))
-            parts.append("Your choice (number, or ? for help):")
+            below.append("")
+            below += prompt.menu_lines(actions, lambda a: screens.describe(view, a, names))
+            below.append("Your choice (number, or ? for help):")
         if self.message:
-            parts.append(self.message)
-        return "\n".join(parts)
+            below += self.message.splitlines()
+        rows = None
+        if self.tty:
+            rows = max(12, shutil.get_terminal_size((80, 40)).lines - len(below) - 1)
+        status = self.status_lines(session, now)
+        top = screens.render(view, names, self.recent, status, self.color, rows=rows)
+        return "\n".join([top, *below])
 
     def redraw(self, session: Session, now: float) -> None:
         if session.finished or session.stopped is not None:

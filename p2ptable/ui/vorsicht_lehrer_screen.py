@@ -277,6 +277,7 @@ def render(
     recent: Sequence[str],
     status: Sequence[str] = (),
     color: bool = False,
+    rows: int | None = None,
 ) -> str:
     """The live classroom as ``view``'s seat sees it (no trailing newline)."""
     st = Style(color)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from p2ptable.bots.seat import BotFrontend
+from p2ptable.bots.seat import BotPlayer
 from p2ptable.engine.api import Action
 from p2ptable.net.accusations import PING_EVERY
 from p2ptable.net.memory import MemoryNet
@@ -67,11 +67,11 @@ def test_a_bot_sleeps_until_its_think_time_is_over():
     net.pump()
     mover = next(s for s in sessions.values() if s.my_turn())
     other = sessions[1 - mover.seat]
-    bot = BotFrontend(lambda game, state, seat: None, quiet=True, delay=0.25)
+    bot = BotPlayer("random", delay=0.25, policy=lambda game, state, seat: None)
     assert bot.wake_at(other, 5.0) > 5.0 + 60  # not its turn: only messages wake it
-    assert bot.decide(mover, 5.0) is None  # its turn: starts thinking
+    assert bot.choose(mover, 5.0) is None  # its turn: starts thinking
     assert bot.wake_at(mover, 5.01) == 5.25
-    quick = BotFrontend(lambda game, state, seat: None, quiet=True)
+    quick = BotPlayer("random", policy=lambda game, state, seat: None)
     assert quick.wake_at(mover, 5.0) == 5.0  # no think time: decide at once
 
 

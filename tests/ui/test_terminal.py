@@ -52,7 +52,8 @@ def to_move() -> tuple[dict[int, Session], MemoryNet, Session]:
 def test_my_turn_shows_the_screen_and_a_numbered_menu():
     _, net, mover = to_move()
     ui, out = frontend()
-    assert ui.decide(mover, net.now) is None  # nothing typed yet
+    ui.show(mover, [], net.now)
+    assert ui.choose(mover, net.now, typed=False) is None  # nothing typed yet
     screen = out.getvalue()
     assert screen.startswith("Pet Quartet | standard | basic scoring | round 1")
     assert "\n1) draw a card" in screen
@@ -63,15 +64,15 @@ def test_my_turn_shows_the_screen_and_a_numbered_menu():
 def test_a_number_picks_that_move():
     _, net, mover = to_move()
     ui, _ = frontend("1\n")
-    assert ui.on_stdin(mover, net.now) == Action("draw")
+    assert ui.choose(mover, net.now, typed=True) == Action("draw")
 
 
 def test_help_and_bad_input_explain_and_keep_the_turn():
     _, net, mover = to_move()
     ui, out = frontend("?\n9\n")
-    assert ui.on_stdin(mover, net.now) is None
+    assert ui.choose(mover, net.now, typed=True) is None
     assert "At the table" in out.getvalue()
-    assert ui.on_stdin(mover, net.now) is None
+    assert ui.choose(mover, net.now, typed=True) is None
     assert "there is no choice 9: choose 1, or ? for help" in out.getvalue()
 
 
@@ -79,16 +80,18 @@ def test_input_that_is_not_ours_to_give_is_ignored():
     sessions, net, mover = to_move()
     idle = next(s for s in sessions.values() if s is not mover)
     ui, out = frontend("1\n")
-    assert ui.on_stdin(idle, net.now) is None
+    assert ui.choose(idle, net.now, typed=True) is None
     assert "there is nothing to choose right now" in out.getvalue()
 
 
 def test_closed_input_is_reported_once():
     _, net, mover = to_move()
     ui, out = frontend("")
-    assert ui.on_stdin(mover, net.now) is None
-    assert ui.stdin_closed
+    assert ui.choose(mover, net.now, typed=True) is None
+    assert ui.stdin_closed and ui.input_fd() is None  # the loop stops polling it
     assert "Input closed" in out.getvalue()
+    assert ui.choose(mover, net.now, typed=True) is None
+    assert out.getvalue().count("Input closed") == 1  # said once, never a busy loop
 
 
 def test_a_silent_peer_is_shown_with_its_silence():
@@ -98,10 +101,10 @@ def test_a_silent_peer_is_shown_with_its_silence():
     net = MemoryNet({0: ana})
     net.pump()
     ana.peers[1].last_contact = 0.0  # heard once at the start, then silence
-    ui.tick(ana, 12.4)
+    ui.show(ana, [], 12.4)
     assert "waiting for Ben (no contact for 10 s)" in out.getvalue()  # pipes count in tens
     ui.tty = True
-    ui.tick(ana, 13.6)
+    ui.show(ana, [], 13.6)
     assert "waiting for Ben (no contact for 13 s)" in out.getvalue()
 
 
@@ -122,7 +125,7 @@ def test_the_end_shows_final_scores():
         mover.submit(policy(mover.ledger.game, mover.ledger.state, mover.seat), net.now)
     net.pump()
     ui, out = frontend()
-    ui.on_events(sessions[0], sessions[0].take_events(), net.now)
+    ui.show(sessions[0], sessions[0].take_events(), net.now)
     text = out.getvalue()
     assert "Pet Quartet | final scores | basic scoring" in text
     assert "winner" in text
