@@ -270,7 +270,7 @@ def resume(
     config.advertise = endpoint.split("//", 1)[1].rsplit(":", 1)[0]
     config.bind = "127.0.0.1" if config.advertise.startswith("127.") else "0.0.0.0"
     if port is not None:
-        state = Resume(state.ledger, state.seat, state.secrets, state.endpoints, port, replay)
+        state = replace(state, port=port)
     if state.ledger.finished or state.ledger.stopped is not None:
         status = FINISHED if state.ledger.stopped is None else STOPPED
         return replace(_result(status, replay, state.ledger), already_over=True)

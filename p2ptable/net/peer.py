@@ -167,6 +167,7 @@ class Peer:
         self.replay_path = resume.replay
         now = time.monotonic()
         self._open_session(ledger, LogWriter(resume.replay), now)
+        self.ui.show(self.session, list(resume.applied), now)  # the story so far
         self._flush_session(now)
 
     def _open_session(self, ledger: Ledger, writer: LogWriter, now: float) -> None:

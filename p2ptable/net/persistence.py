@@ -11,7 +11,7 @@ from pathlib import Path
 
 from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry, MalformedEntry
-from p2ptable.replay.ledger import InvalidEntry, Ledger
+from p2ptable.replay.ledger import Applied, InvalidEntry, Ledger
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,7 @@ class Resume:
     endpoints: list[str]
     port: int
     replay: Path
+    applied: tuple[Applied, ...] = ()  # what the log's entries did, for the screen
 
 
 def data_dir() -> Path:
@@ -73,11 +74,11 @@ def load_resume(replay: Path) -> Resume:
             raise ResumeError("the secrets file belongs to another game or seat")
         # Our own hidden cards are read again as the log deals them.
         ledger = Ledger(Entry.decode(frames.payloads[0]), readers={seat: secrets.deck})
-        for payload in frames.payloads[1:]:
-            ledger.append(Entry.decode(payload))
+        applied = [ledger.append(Entry.decode(payload)) for payload in frames.payloads[1:]]
     except (InvalidEntry, MalformedEntry) as exc:
         raise ResumeError(f"the replay does not verify: {exc}") from None
-    return Resume(ledger, seat, secrets, saved["endpoints"], saved["port"], replay)
+    endpoints = saved["endpoints"]
+    return Resume(ledger, seat, secrets, endpoints, saved["port"], replay, tuple(applied))
 
 
 def _deck_secret(saved: dict) -> int:
