@@ -13,18 +13,19 @@ words an action for the numbered menu, with the same Conductor letters.
 
 Everything is laid out as plain text first and styled afterwards (``ui/style.py``),
 so ``color=False`` output has no escape codes and columns line up either way.
-The rules and log phrases speak of "conductor 0" and "seat 1"; the screen says
-"conductor A" and the player's name, in the recent lines too.
+The actions speak of Conductor 0 (``take 0``); the log phrases and the screen say
+"conductor A".  Log phrases say "seat 1" (from 0); the screen says the player's name.
 """
 
 from __future__ import annotations
 
-import re
 import textwrap
 from collections.abc import Sequence
 from typing import Any
 
 from p2ptable.engine.api import Action
+from p2ptable.games.pet_quartet.view import letter
+from p2ptable.games.words import a
 from p2ptable.ui.style import RECENT_LINES, Style, fit, recent_block, wrap_tokens  # noqa: F401
 from p2ptable.ui.text import name_seats
 
@@ -44,15 +45,6 @@ TILE_WORDS = {
 }
 
 
-def letter(index: int) -> str:
-    """The Conductor's label on screen: 0 is A."""
-    return chr(ord("A") + index)
-
-
-def _a(value: int) -> str:
-    return f"an {value}" if value in (8, 11) else f"a {value}"
-
-
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
@@ -63,17 +55,6 @@ def _short(name: str) -> str:
 
 def _who(view: dict[str, Any], names: Sequence[str], seat: int) -> str:
     return "you" if seat == view["you"] else names[seat]
-
-
-def _humanize(line: str, view: dict[str, Any], names: Sequence[str]) -> str:
-    """A log line with Conductor letters and player names instead of numbers."""
-    count = len(view["conductors"])
-
-    def to_letter(match: re.Match[str]) -> str:
-        index = int(match.group(1))
-        return f"conductor {letter(index)}" if index < count else match.group(0)
-
-    return name_seats(re.sub(r"\bconductor (\d+)\b", to_letter, line), names)
 
 
 # -- the parts of the screen ---------------------------------------------------------------
@@ -243,7 +224,7 @@ def render(
     final = _final_turns(view, names)
     if final:
         lines += ["", *(st.yellow(line) for line in final)]
-    lines += recent_block(recent, lambda r: _humanize(r, view, names), st, WIDTH)
+    lines += recent_block(recent, lambda r: name_seats(r, names), st, WIDTH)
     lines += ["", *(st.bold(line) for line in textwrap.wrap(_now(view, names), WIDTH))]
     lines += [st.yellow(fit(line, WIDTH)) for line in status]
     return "\n".join(lines)
@@ -293,13 +274,13 @@ def describe_action_for_menu(
         return "leave it" if focus is None else f"leave conductor {letter(focus)} where it is"
     if verb == "return":
         if view["phase"] == "return-from-pile" and view["focus"] is not None:
-            return f"return {_a(args[0])} from conductor {letter(view['focus'])} to the box"
-        return f"return {_a(args[0])} from your collection to the box"
+            return f"return {a(args[0])} from conductor {letter(view['focus'])} to the box"
+        return f"return {a(args[0])} from your collection to the box"
     if verb == "give":
         seat = view["turn_of"]  # the giver: "pass to the player on your left"
         if names is None or seat is None:
-            return f"give {_a(args[0])} to the player on your left"
-        return f"give {_a(args[0])} to {names[(seat + 1) % view['seats']]}"
+            return f"give {a(args[0])} to the player on your left"
+        return f"give {a(args[0])} to {names[(seat + 1) % view['seats']]}"
     if verb == "pass":
         return "pass (take nothing on your last turn)"
     return action.text

@@ -60,7 +60,7 @@ ROUND_TWO: list[Move] = [
 ]  # fmt: skip
 
 RECENT = [
-    "   20  Cleo      takes conductor 1 (5, 9)",
+    "   20  Cleo      takes conductor B (5, 9)",
     "   21  Ada       draws a card",
     "   22  chance    Ada draws a 10",
 ]
