@@ -26,7 +26,14 @@ from typing import Any
 from p2ptable.engine.api import Action
 from p2ptable.games.pet_quartet.view import letter
 from p2ptable.games.words import a
-from p2ptable.ui.style import RECENT_LINES, Style, fit, recent_block, wrap_tokens  # noqa: F401
+from p2ptable.ui.style import (  # noqa: F401  (RECENT_LINES: the tests read it here)
+    RECENT_LINES,
+    Style,
+    fit,
+    recent_block,
+    recent_room,
+    wrap_tokens,
+)
 from p2ptable.ui.text import name_seats
 
 WIDTH = 80
@@ -213,21 +220,29 @@ def render(
     recent: Sequence[str],
     status: Sequence[str] = (),
     color: bool = False,
+    rows: int | None = None,
 ) -> str:
-    """The live table as ``view``'s seat sees it (no trailing newline)."""
+    """The live table as ``view``'s seat sees it (no trailing newline).
+
+    ``recent`` is the event lines, oldest first; ``rows`` the terminal lines the
+    screen may use: the table first, then as many of the latest events as fit (at
+    least :data:`~p2ptable.ui.style.MIN_RECENT_LINES`; without ``rows``, the last
+    :data:`~p2ptable.ui.style.RECENT_LINES`).
+    """
     st = Style(color)
-    lines = [st.bold(_table_header(view)), "-" * WIDTH]
-    lines += _conductor_lines(view, names, st)
-    lines.append("")
+    top = [st.bold(_table_header(view)), "-" * WIDTH]
+    top += _conductor_lines(view, names, st)
+    top.append("")
     statuses = [_status(view, seat) for seat in range(view["seats"])]
-    lines += _player_table(view, names, range(view["seats"]), statuses, view["scores"], st)
+    top += _player_table(view, names, range(view["seats"]), statuses, view["scores"], st)
     final = _final_turns(view, names)
     if final:
-        lines += ["", *(st.yellow(line) for line in final)]
-    lines += recent_block(recent, lambda r: name_seats(r, names), st, WIDTH)
-    lines += ["", *(st.bold(line) for line in textwrap.wrap(_now(view, names), WIDTH))]
-    lines += [st.yellow(fit(line, WIDTH)) for line in status]
-    return "\n".join(lines)
+        top += ["", *(st.yellow(line) for line in final)]
+    bottom = ["", *(st.bold(line) for line in textwrap.wrap(_now(view, names), WIDTH))]
+    bottom += [st.yellow(fit(line, WIDTH)) for line in status]
+    room = recent_room(rows, top, bottom)
+    middle = recent_block(recent, lambda r: name_seats(r, names), st, WIDTH, room)
+    return "\n".join(top + middle + bottom)
 
 
 def render_final(view: dict[str, Any], names: Sequence[str], color: bool = False) -> str:

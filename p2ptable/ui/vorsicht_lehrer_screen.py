@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from p2ptable.engine.api import Action
-from p2ptable.ui.style import Style, fit, recent_block
+from p2ptable.ui.style import Style, fit, recent_block, recent_room
 from p2ptable.ui.text import name_seats
 
 WIDTH = 80
@@ -277,24 +277,32 @@ def render(
     recent: Sequence[str],
     status: Sequence[str] = (),
     color: bool = False,
+    rows: int | None = None,
 ) -> str:
-    """The live classroom as ``view``'s seat sees it (no trailing newline)."""
+    """The live classroom as ``view``'s seat sees it (no trailing newline).
+
+    ``recent`` is the event lines, oldest first; ``rows`` the terminal lines the
+    screen may use: the classroom first, then as many of the latest events as fit (at
+    least :data:`~p2ptable.ui.style.MIN_RECENT_LINES`; without ``rows``, the last
+    :data:`~p2ptable.ui.style.RECENT_LINES`).
+    """
     st = Style(color)
-    lines = [st.bold(fit(_header(view), WIDTH)), "-" * WIDTH]
-    lines += _track_lines(view, st)
-    lines += [_pawn_line(view), ""]
+    top = [st.bold(fit(_header(view), WIDTH)), "-" * WIDTH]
+    top += _track_lines(view, st)
+    top += [_pawn_line(view), ""]
     statuses = [_status(view, seat) for seat in range(view["seats"])]
-    lines += _player_lines(view, names, range(view["seats"]), statuses, view["tokens"], st)
+    top += _player_lines(view, names, range(view["seats"]), statuses, view["tokens"], st)
     hand = _hand_lines(view, st)
     if hand:
-        lines += ["", *hand]
+        top += ["", *hand]
     table = _table_lines(view, names, recent)
     if table:
-        lines += ["", *table]
-    lines += recent_block(recent, lambda r: name_seats(r, names), st, WIDTH)
-    lines += ["", *(st.bold(line) for line in textwrap.wrap(_now(view, names), WIDTH))]
-    lines += [st.yellow(fit(line, WIDTH)) for line in status]
-    return "\n".join(line.rstrip() for line in lines)
+        top += ["", *table]
+    bottom = ["", *(st.bold(line) for line in textwrap.wrap(_now(view, names), WIDTH))]
+    bottom += [st.yellow(fit(line, WIDTH)) for line in status]
+    room = recent_room(rows, top, bottom)
+    middle = recent_block(recent, lambda r: name_seats(r, names), st, WIDTH, room)
+    return "\n".join(line.rstrip() for line in top + middle + bottom)
 
 
 def render_final(view: View, names: Sequence[str], color: bool = False) -> str:
