@@ -5,9 +5,11 @@ How it works
 :func:`render` turns a view (``games/pet_quartet/view.py``) into a screen of at
 most :data:`WIDTH` columns, top to bottom: a header (variant, scoring, round, deck),
 the Conductors lettered A, B, C... (index 0 is A) with their cards, free places
-(``.``), limit and tile, then each player's collection grouped by value (``5 x4*``:
-four 5s; ``*`` marks a group that scores), the final-turns state, the recent events,
-a line saying what happens now, and the caller's status lines.
+(``.``), limit and tile, the card drawn and not yet placed, the viewer's own last
+drawn card (so it stays on screen however many events follow), then each player's
+collection grouped by value (``5 x4*``: four 5s; ``*`` marks a group that scores),
+the final-turns state, the recent events (as many as ``rows`` leaves room for), a
+line saying what happens now, and the caller's status lines.
 :func:`render_final` is the end-of-game screen.  :func:`describe_action_for_menu`
 words an action for the numbered menu, with the same Conductor letters.
 
@@ -99,9 +101,14 @@ def _conductor_lines(view: dict[str, Any], names: Sequence[str], st: Style) -> l
         elif tile:
             details += f"; {TILE_WORDS.get(tile, tile)}"
         lines.append(f"{label}{st.bold(slots)}{' ' * (11 - len(slots))}   {details}")
-    if view["last_card"] is not None:
-        drawn = st.paint(str(view["last_card"]), "bold", "yellow")
+    waiting = view["last_card"]
+    if waiting is not None:
+        drawn = st.paint(str(waiting), "bold", "yellow")
         lines.append(f"  Drawn card: {drawn} (waiting to be placed)")
+    you = view["you"]
+    mine = None if you is None else view["last_draws"][you]
+    if mine is not None and not (waiting is not None and view["turn_of"] == you):
+        lines.append(f"  Your last draw: {a(mine)}.")
     gone = []
     if view["discarded"]:
         gone.append("discarded " + " ".join(str(c) for c in view["discarded"]))

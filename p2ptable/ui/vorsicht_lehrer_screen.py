@@ -16,10 +16,10 @@ cell stands for ``track / TRACK_CELLS`` fields, ``|`` is a black marker field an
 numbers from 1, as in the player table), ``*`` a cell shared by several pieces.  The
 exact numbers are in the lines below it.
 
-Whether the last throw escaped is not in the view (the card it was thrown against
-may already be gone), so it is read from the newest "throws a+b+c" event among the
-recent lines, and only when its dice are the view's dice; otherwise only the dice
-and their sum are shown.
+The last throw, who threw it and how it went come from the view's ``throws`` (each
+seat's latest throw), never from the event lines, so they stay on screen however
+many events follow; the viewer's own last throw gets a line of its own once someone
+else has thrown after it.
 
 Everything is laid out as plain text first and styled afterwards (``ui/style.py``),
 so ``color=False`` output has no escape codes and columns line up either way.  Hands
@@ -28,7 +28,6 @@ of other seats are only counts in the view, so they can only be counts here.
 
 from __future__ import annotations
 
-import re
 import textwrap
 from collections.abc import Sequence
 from typing import Any
@@ -43,8 +42,6 @@ TRACK_CELLS = 50
 LABEL = "  Track  "  # the track line's label; the scale above it is indented as much
 
 View = dict[str, Any]
-
-_THROW = re.compile(r"^(?:\s*\d+\s+chance\s+)?(.*?)\s*throws (\d(?:\+\d)*) = (\d+): (.*)$")
 
 
 def _plural(n: int, word: str) -> str:
@@ -197,25 +194,32 @@ def _hand_lines(view: View, st: Style) -> list[str]:
     return lines
 
 
-def _last_throw(view: View, names: Sequence[str], recent: Sequence[str]) -> str | None:
-    dice = view["last_throw"]
-    if dice is None:
-        return None
-    faces = "+".join(str(d) for d in dice)
-    line = f"Last throw: {faces} = {sum(dice)}"
-    for event in reversed(recent):
-        match = _THROW.match(name_seats(event, names))
-        if match is None:
-            continue
-        if match.group(2) == faces:  # the same throw: say who and how it went
-            missed = re.match(r"misses (\d+): (.*)$", match.group(4))
-            how = f"missed {missed[1]}+: {missed[2]}" if missed else "escaped"
-            line = f"Last throw: {match.group(1)} threw {faces} = {sum(dice)} and {how}"
-        break
-    return line + "."
+def _throw_words(throw: dict[str, Any]) -> str:
+    """``3+4+2 = 9 and missed 12+: 22 negative points`` (or ``... and escaped``)."""
+    faces = "+".join(str(d) for d in throw["dice"])
+    how = (
+        "escaped"
+        if not throw["points"]
+        else (f"missed {throw['risk']}+: {throw['points']} negative points")
+    )
+    return f"{faces} = {throw['total']} and {how}"
 
 
-def _table_lines(view: View, names: Sequence[str], recent: Sequence[str]) -> list[str]:
+def _throw_lines(view: View, names: Sequence[str]) -> list[str]:
+    """The last throw, by whom and how it went; and the viewer's own last throw when
+    someone threw after it (so it stays on screen, not only among the events)."""
+    throws = view["throws"]
+    if not throws:
+        return []
+    last = throws[-1]
+    lines = [f"Last throw: {_who(view, names, last['seat'])} threw {_throw_words(last)}."]
+    own = [t for t in throws[:-1] if t["seat"] == view["you"]]
+    if own:
+        lines.append(f"Your last throw: {_throw_words(own[0])}.")
+    return lines
+
+
+def _table_lines(view: View, names: Sequence[str]) -> list[str]:
     lines = []
     played, teacher = view["played"], view["teacher"]
     if played is not None and view["turn_of"] is not None:
@@ -226,9 +230,7 @@ def _table_lines(view: View, names: Sequence[str], recent: Sequence[str]) -> lis
     elif view["teacher_discard"]:
         last = view["teacher_discard"][-1]
         lines.append(f"Last teacher card: {last['name']} ({_numbers(last)}).")
-    throw = _last_throw(view, names, recent)
-    if throw:
-        lines.append(throw)
+    lines += _throw_lines(view, names)
     wrapped = []
     for line in lines:
         wrapped += textwrap.wrap(line, WIDTH, subsequent_indent="  ")
@@ -295,7 +297,7 @@ def render(
     hand = _hand_lines(view, st)
     if hand:
         top += ["", *hand]
-    table = _table_lines(view, names, recent)
+    table = _table_lines(view, names)
     if table:
         top += ["", *table]
     bottom = ["", *(st.bold(line) for line in textwrap.wrap(_now(view, names), WIDTH))]

@@ -30,6 +30,7 @@ def test_the_view_shows_the_whole_table():
     assert view["final_turns"] == {"triggered": False, "triggered_by": None, "remaining": []}
     assert (view["discarded"], view["returned"], view["returned_cards"]) == ([], 0, [])
     assert view["last_card"] is None and view["outcome"] is None
+    assert view["last_draws"] == [None, 10, 3]
 
 
 def test_the_seat_view_is_the_public_view_plus_you():
@@ -111,3 +112,15 @@ def test_log_phrases_for_set_up():
     assert GAME.describe_chance(state, (1, 0)) == "Maestro tiles: A bonus-draw, B limit-2"
     state = GAME.resolve(state, (1, 0))
     assert GAME.describe_chance(state, (1,)) == "seat 1 goes first"
+
+
+def test_each_seats_last_drawn_card_is_public():
+    # Issue 11: "your own last ... draw stays visible"; every card is drawn face up,
+    # so each seat's is in every view.  A Maestro bonus card is a draw too.
+    state = start(4, "maestro", tiles=["bonus-draw", "limit-2", "pass-left", "return-collected"])
+    state = play(state, *draw_place(0, 7, 0), *draw_place(1, 8, 1), *draw_place(2, 9, 1))
+    assert GAME.view(state, None)["last_draws"] == [7, 8, 9, None]
+    state = play(state, *draw_place(3, 5, 2), "0: take 0", 11)  # Ada's bonus card: an 11
+    view = GAME.view(state, 1)
+    assert view["last_draws"] == [11, 8, 9, 5]
+    assert view["collections"][0] == {"7": 1, "11": 1}

@@ -86,3 +86,20 @@ def test_log_phrases_for_a_turn():
     )
     state = play(state, Drawn(blackboard))
     assert GAME.describe(state, 0, Action("take")) == "takes 8 negative points"
+
+
+def test_each_seats_latest_throw_is_public():
+    # Issue 11: "the last throw names its thrower" and "your own last throw ... stays
+    # visible": the view keeps each seat's latest throw (the dice are thrown openly).
+    state = classroom(3, hands={0: [CHEATING]}, patience=15)
+    assert GAME.view(state, 0)["throws"] == []
+    state = play(state, f"0: play 0 {CHEATING}", "0: risk", dice(1, 2, 3), (0,))
+    state = play(state, Drawn(teacher("To the blackboard!")), "0: risk", dice(6, 6, 6))
+    state = play(state, "1: risk", dice(2, 2, 2))
+    view = GAME.view(state, None)
+    assert view["throws"] == [
+        {"seat": 0, "dice": [6, 6, 6], "total": 18, "risk": 12, "points": 0},
+        {"seat": 1, "dice": [2, 2, 2], "total": 6, "risk": 12, "points": 16},
+    ]
+    assert view["last_throw"] == [2, 2, 2]
+    assert GAME.view(state, 2)["throws"] == view["throws"]

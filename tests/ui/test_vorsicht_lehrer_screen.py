@@ -117,7 +117,7 @@ Your hand  (patience, negative points, risk throw)
   Stink bomb                      10  14  15+
 
 School card: Cheating by you (patience 9, 11 negative, risk 12+).
-Last throw: Ada threw 3+4+2 = 9 and missed 12+: 22 negative points.
+Last throw: you threw 3+4+2 = 9 and missed 12+: 22 negative points.
 
 Recent
      30  Ada       plays Cheating (patience 9, 11 negative, risk 12+)
@@ -136,7 +136,8 @@ def test_teacher_card_screen_for_another_seat() -> None:
     assert "Teacher card: To the blackboard! (patience 1, 8 negative, risk 12+, detention)." in out
     assert "> 2 Ben         to choose        20" in out
     assert "  3 Cleo (you)  waits             0" in out
-    assert "Last throw: 3+4+2 = 9." in out  # no recent event says how it went
+    # No event is passed: the view itself says who threw and how it went.
+    assert "Last throw: Ada threw 3+4+2 = 9 and missed 12+: 22 negative points." in out
     assert " ".join(out.splitlines()[-2:]) == (
         "Ben's choice on the teacher card: take 8 negative points, or risk a throw "
         "(12+ escapes, else 16)."
@@ -147,16 +148,32 @@ def test_teacher_card_screen_for_another_seat() -> None:
 
 def test_a_throw_that_escapes_is_named_as_such() -> None:
     state = play(cheating_played(), "0: risk", dice(6, 5, 4))
-    recent = ["   32  chance    seat 0 throws 6+5+4 = 15: escapes"]
-    out = screen.render(GAME.view(state, 1), NAMES, recent)
+    out = screen.render(GAME.view(state, 1), NAMES, [])
     assert "Last throw: Ada threw 6+5+4 = 15 and escaped." in out
     assert "School card: Cheating by Ada (patience 9, 11 negative, risk 12+)." in out
 
 
-def test_a_recent_throw_with_other_dice_is_not_taken_for_the_last_one() -> None:
-    view = GAME.view(after_failed_risk(), 0)
-    recent = ["   12  chance    Ben throws 6+6+6 = 18: escapes"]
-    assert "Last throw: 3+4+2 = 9.\n" in screen.render(view, NAMES, recent)
+def test_the_last_throw_comes_from_the_view_not_from_the_event_lines() -> None:
+    # Issue 11: "the last throw names its thrower" (it did only while the throw's
+    # event was among the recent lines).
+    view = GAME.view(after_failed_risk(), 1)
+    recent = ["   12  chance    seat 1 throws 6+6+6 = 18: escapes"]
+    out = screen.render(view, NAMES, recent)
+    assert "Last throw: Ada threw 3+4+2 = 9 and missed 12+: 22 negative points.\n" in out
+
+
+def test_your_own_last_throw_stays_on_screen_after_others_throw() -> None:
+    # Issue 11: "your own last throw or draw stays visible".  On the teacher card
+    # Ada (who failed her throw) takes, Ben throws: his is the last, hers stays.
+    state = play(teacher_card_drawn(), "0: take", "1: risk", dice(6, 6, 1))
+    out = screen.render(GAME.view(state, 0), NAMES, [])
+    assert "Last throw: Ben threw 6+6+1 = 13 and escaped.\n" in out
+    assert "Your last throw: 3+4+2 = 9 and missed 12+: 22 negative points.\n" in out
+    ben = screen.render(GAME.view(state, 1), NAMES, [])
+    assert "Last throw: you threw 6+6+1 = 13 and escaped." in ben
+    assert "Your last throw" not in ben  # the last throw is his own: said once
+    cleo = screen.render(GAME.view(state, 2), NAMES, [])
+    assert "Your last throw" not in cleo  # Cleo has not thrown
 
 
 def test_the_last_teacher_card_stays_on_screen_after_its_turn() -> None:

@@ -59,6 +59,8 @@ def view(state: PetQuartetState, seat: int | None) -> dict[str, Any]:
         "deck_left": len(state.deck),
         "deck": _counts(state.deck),
         "last_card": state.last_card,
+        # The card each seat drew last (None: none yet); every draw is face up.
+        "last_draws": [dict(state.draws).get(s) for s in range(state.seats)],
         "focus": state.focus,
         "conductors": [
             {"cards": list(c.cards), "limit": c.limit, "tile": c.tile, "taken_by": c.taken_by}

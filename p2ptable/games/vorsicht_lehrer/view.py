@@ -68,6 +68,17 @@ def view(state: VorsichtLehrerState, seat: int | None) -> dict[str, Any]:
         "teacher_discard": [teacher_card(c) for c in state.teacher_discard],
         "deciding": list(state.deciding),
         "last_throw": None if state.last_throw is None else list(state.last_throw),
+        # Each seat's latest risk throw, the latest last: the dice are public.
+        "throws": [
+            {
+                "seat": t.seat,
+                "dice": list(t.dice),
+                "total": sum(t.dice),
+                "risk": t.risk,
+                "points": t.points,
+            }
+            for t in state.throws
+        ],
         "outcome": None if result is None else result.to_view(),
     }
 
