@@ -10,11 +10,12 @@ teacher card, the last throw, the recent events, a line saying what happens now,
 and the caller's status lines.  :func:`render_final` is the end-of-game screen and
 :func:`describe_action_for_menu` words an action for the numbered menu.
 
-The track line squeezes the whole board into :data:`TRACK_CELLS` characters: each
-cell stands for ``track / TRACK_CELLS`` fields, ``|`` is a black marker field and
-``]`` the end field.  ``P`` is the patience pawn, a digit a player's token (seat
-numbers from 1, as in the player table), ``*`` a cell shared by several pieces.  The
-exact numbers are in the lines below it.
+The track squeezes the whole board into :data:`TRACK_CELLS` characters: each cell
+stands for ``track / TRACK_CELLS`` fields, ``|`` is a black marker field and ``]``
+the end field.  It is drawn twice, under one scale: the ``Pawn`` line holds the
+patience pawn ``P`` alone, so no token can hide it; the ``Tokens`` line the players'
+tokens, each a digit (seat numbers from 1, as in the player table), ``*`` a cell
+shared by several.  The exact numbers are in the lines below.
 
 The last throw, who threw it and how it went come from the view's ``throws`` (each
 seat's latest throw), never from the event lines, so they stay on screen however
@@ -33,13 +34,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from p2ptable.engine.api import Action
+from p2ptable.games.vorsicht_lehrer.view import card_numbers
 from p2ptable.ui.style import Style, fit, recent_block, recent_room
 from p2ptable.ui.text import name_seats
 
 WIDTH = 80
 NAME_WIDTH = 14  # longer names are cut in the tables (in full elsewhere)
 TRACK_CELLS = 50
-LABEL = "  Track  "  # the track line's label; the scale above it is indented as much
+PAWN_LABEL = "  Pawn   "  # the labels of the two track lines; the scale above them is
+TOKENS_LABEL = "  Tokens "  # indented as much
+LABEL = PAWN_LABEL
 
 View = dict[str, Any]
 
@@ -61,11 +65,11 @@ def _whose(view: View, names: Sequence[str], seat: int) -> str:
 
 
 def _numbers(card: dict[str, Any]) -> str:
-    """``patience 9, 11 negative, risk 12+`` (and the detention star of a teacher card)."""
-    if card.get("detention") is not None and not card["negative"]:
-        return f"patience {card['patience']}, no negative points"
-    text = f"patience {card['patience']}, {card['negative']} negative, risk {card['risk']}+"
-    return text + (", detention" if card.get("detention") else "")
+    """``patience 9, 11 negative, risk 12+`` (and the detention star of a teacher card);
+    a card without any effect says so."""
+    return card_numbers(
+        card["patience"], card["negative"], card["risk"], bool(card.get("detention"))
+    )
 
 
 # -- the parts of the screen ---------------------------------------------------------------
@@ -86,36 +90,47 @@ def _scale(view: View) -> int:
 
 
 def _track_lines(view: View, st: Style) -> list[str]:
-    """The scale (0, markers, end) and the compact track with the pawn and tokens."""
+    """The scale (0, markers, end), then the compact track twice: with the patience
+    pawn alone, so no token ever hides it, and with the players' tokens."""
     track, scale = view["track"], _scale(view)
     cells = track // scale + (1 if track % scale else 0)  # the last cell is the end field
-    chars = ["."] * (cells + 1)
+    board = ["."] * (cells + 1)
     for marker in view["markers"]:
-        chars[marker // scale] = "|"
-    chars[cells] = "]"
-    pieces: dict[int, list[str]] = {}
-    pieces.setdefault(min(view["patience"], track) // scale, []).append("P")
+        board[marker // scale] = "|"
+    board[cells] = "]"
+
+    def cell(field: int) -> int:
+        return min(field, track) // scale
+
+    pawn = list(board)
+    pawn[cell(view["patience"])] = "P"
+    tokens = list(board)
+    here: dict[int, list[str]] = {}
     for seat, token in enumerate(view["tokens"]):
-        pieces.setdefault(min(token, track) // scale, []).append(str(seat + 1))
-    for cell, here in pieces.items():
-        chars[min(cell, cells)] = here[0] if len(here) == 1 else "*"
+        here.setdefault(cell(token), []).append(str(seat + 1))
+    for at, seats in here.items():
+        tokens[at] = seats[0] if len(seats) == 1 else "*"
     scale_line = [" "] * (len(LABEL) + cells + 1)
     for field in (0, *view["markers"], track):
         label = str(field)
         end = len(LABEL) + (cells if field == track else field // scale) + 1
         start = end - len(label) if field else len(LABEL)
         scale_line[start : start + len(label)] = label
-    styled = []
-    for ch in chars:
+
+    def styled(ch: str) -> str:
         if ch == "P":
-            styled.append(st.paint(ch, "bold", "red"))
-        elif view["you"] is not None and ch == str(view["you"] + 1):
-            styled.append(st.paint(ch, "bold", "cyan"))
-        elif ch.isdigit() or ch == "*":
-            styled.append(st.bold(ch))
-        else:
-            styled.append(st.dim(ch) if ch == "." else ch)
-    return ["".join(scale_line).rstrip(), LABEL + "".join(styled)]
+            return st.paint(ch, "bold", "red")
+        if view["you"] is not None and ch == str(view["you"] + 1):
+            return st.paint(ch, "bold", "cyan")
+        if ch.isdigit() or ch == "*":
+            return st.bold(ch)
+        return st.dim(ch) if ch == "." else ch
+
+    return [
+        "".join(scale_line).rstrip(),
+        PAWN_LABEL + "".join(styled(ch) for ch in pawn),
+        TOKENS_LABEL + "".join(styled(ch) for ch in tokens),
+    ]
 
 
 def _pawn_line(view: View) -> str:
@@ -364,7 +379,8 @@ Vorsicht Lehrer!
   The game ends at once when the pawn or a token reaches the end field; the
   fewest negative points wins, ties share the victory.
 The screen
-  The track line shrinks the board: '|' is a black field, ']' the end field,
-  'P' the patience pawn, a digit a player's token (numbers as in the player
-  list), '*' several pieces in one place.  Your hand shows each card's
-  patience, negative points and risk number; others' hands are only counts."""
+  The track shrinks the board, a few fields to a character: '|' is a black
+  field, ']' the end field.  The Pawn line shows the patience pawn P; the
+  Tokens line each player's token (numbers as in the player list, '*' several
+  in one place).  Your hand shows each card's patience, negative points and
+  risk number; others' hands are only counts."""

@@ -73,7 +73,8 @@ def test_choose_screen() -> None:
 Vorsicht Lehrer! | end field 200 | school deck 46, 1 played | teacher deck 20
 --------------------------------------------------------------------------------
          0   20   40   60   80  100  120  140  160  180  200
-  Track  31...*....|....|....|....|....|....|....|....|....]
+  Pawn   .....P....|....|....|....|....|....|....|....|....]
+  Tokens 31...2....|....|....|....|....|....|....|....|....]
 Patience pawn (P): 23, next black field 40.
 
   Players                 negative  hand
@@ -103,7 +104,8 @@ def test_refill_screen_says_how_the_throw_went() -> None:
 Vorsicht Lehrer! | end field 200 | school deck 46, 1 played | teacher deck 20
 --------------------------------------------------------------------------------
          0   20   40   60   80  100  120  140  160  180  200
-  Track  3....*1...|....|....|....|....|....|....|....|....]
+  Pawn   .....P....|....|....|....|....|....|....|....|....]
+  Tokens 3....21...|....|....|....|....|....|....|....|....]
 Patience pawn (P): 23, next black field 40.
 
   Players      negative  hand
@@ -185,12 +187,36 @@ def test_the_last_teacher_card_stays_on_screen_after_its_turn() -> None:
     assert out.endswith("Ben's turn: play a school card.")
 
 
+def test_a_teacher_card_without_an_effect_reads_as_such() -> None:
+    # "The school teachers cards "Test" and "Inattentive Teacher" are lucky for
+    # students": no negatives, no patience.  Issue 11: not "0 negative, risk 0+".
+    state = play(after_failed_risk(), Dealt(card("Daydreaming", 1)), Drawn(teacher("Test")))
+    assert state.phase == "turn" and state.current == 1  # nobody is asked anything
+    out = screen.render(GAME.view(state, 0), NAMES, [])
+    assert "Last teacher card: Test (no effect: no negative points, the pawn stays)." in out
+
+
 def test_the_short_track_has_its_own_scale() -> None:
     state = classroom(2, patience=50, tokens=[21, 99], track="100")
     out = screen.render(GAME.view(state, 0), NAMES[:2], [])
     lines = out.splitlines()
     assert lines[2] == "         0        20        40        60        80       100"
-    assert lines[3] == "  Track  ..........1.........|....P....|.........|........2]"
+    assert lines[3] == "  Pawn   ..........|.........|....P....|.........|.........]"
+    assert lines[4] == "  Tokens ..........1.........|.........|.........|........2]"
+
+
+def test_the_pawn_is_never_hidden_under_a_token() -> None:
+    # Issue 11: "the patience pawn is always visible on the track (today four fields
+    # share a character and the pawn hides under a token)".  Pawn on 41, Ada on 40,
+    # Ben on 43: one cell of four fields holds all three.
+    state = classroom(2, patience=41, tokens=[40, 43])
+    lines = screen.render(GAME.view(state, 0), NAMES[:2], []).splitlines()
+    assert lines[3] == "  Pawn   .....|....P....|....|....|....|....|....|....|....]"
+    assert lines[4] == "  Tokens .....|....*....|....|....|....|....|....|....|....]"
+    # At the end field the pawn is drawn on the end field, and still alone on its line.
+    state = classroom(2, patience=199, tokens=[199, 0])
+    lines = screen.render(GAME.view(state, 0), NAMES[:2], []).splitlines()
+    assert lines[3].endswith("|....|...P]") and lines[4].endswith("|....|...1]")
 
 
 def test_setup_screens_show_no_hand_yet() -> None:
