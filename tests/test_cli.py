@@ -38,7 +38,7 @@ def test_games_lists_pet_quartet_and_its_options(runner):
 def test_rules_prints_the_rules_notes(runner):
     result = runner.invoke(main, ["rules", "pet-quartet"])
     assert result.exit_code == 0
-    assert result.output.startswith("# Pet Quartet: rules notes")
+    assert result.output.startswith("# Pet Quartet: how to play")
 
 
 def test_unknown_game_is_a_usage_error(runner):

@@ -5,27 +5,37 @@ How it works
 :func:`render` turns a view (``games/pet_quartet/view.py``) into a screen of at
 most :data:`WIDTH` columns, top to bottom: a header (variant, scoring, round, deck),
 the Conductors lettered A, B, C... (index 0 is A) with their cards, free places
-(``.``), limit and tile, then each player's collection grouped by value (``5 x4*``:
-four 5s; ``*`` marks a group that scores), the final-turns state, the recent events,
-a line saying what happens now, and the caller's status lines.
+(``.``), limit and tile, the card drawn and not yet placed, the viewer's own last
+drawn card (so it stays on screen however many events follow), then each player's
+collection grouped by value (``5 x4*``: four 5s; ``*`` marks a group that scores),
+the final-turns state, the recent events (as many as ``rows`` leaves room for), a
+line saying what happens now, and the caller's status lines.
 :func:`render_final` is the end-of-game screen.  :func:`describe_action_for_menu`
 words an action for the numbered menu, with the same Conductor letters.
 
 Everything is laid out as plain text first and styled afterwards (``ui/style.py``),
 so ``color=False`` output has no escape codes and columns line up either way.
-The rules and log phrases speak of "conductor 0" and "seat 1"; the screen says
-"conductor A" and the player's name, in the recent lines too.
+The actions speak of Conductor 0 (``take 0``); the log phrases and the screen say
+"conductor A".  Log phrases say "seat 1" (from 0); the screen says the player's name.
 """
 
 from __future__ import annotations
 
-import re
 import textwrap
 from collections.abc import Sequence
 from typing import Any
 
 from p2ptable.engine.api import Action
-from p2ptable.ui.style import RECENT_LINES, Style, fit, recent_block, wrap_tokens  # noqa: F401
+from p2ptable.games.pet_quartet.view import letter
+from p2ptable.games.words import a
+from p2ptable.ui.style import (  # noqa: F401  (RECENT_LINES: the tests read it here)
+    RECENT_LINES,
+    Style,
+    fit,
+    recent_block,
+    recent_room,
+    wrap_tokens,
+)
 from p2ptable.ui.text import name_seats
 
 WIDTH = 80
@@ -44,15 +54,6 @@ TILE_WORDS = {
 }
 
 
-def letter(index: int) -> str:
-    """The Conductor's label on screen: 0 is A."""
-    return chr(ord("A") + index)
-
-
-def _a(value: int) -> str:
-    return f"an {value}" if value in (8, 11) else f"a {value}"
-
-
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
@@ -63,17 +64,6 @@ def _short(name: str) -> str:
 
 def _who(view: dict[str, Any], names: Sequence[str], seat: int) -> str:
     return "you" if seat == view["you"] else names[seat]
-
-
-def _humanize(line: str, view: dict[str, Any], names: Sequence[str]) -> str:
-    """A log line with Conductor letters and player names instead of numbers."""
-    count = len(view["conductors"])
-
-    def to_letter(match: re.Match[str]) -> str:
-        index = int(match.group(1))
-        return f"conductor {letter(index)}" if index < count else match.group(0)
-
-    return name_seats(re.sub(r"\bconductor (\d+)\b", to_letter, line), names)
 
 
 # -- the parts of the screen ---------------------------------------------------------------
@@ -111,9 +101,14 @@ def _conductor_lines(view: dict[str, Any], names: Sequence[str], st: Style) -> l
         elif tile:
             details += f"; {TILE_WORDS.get(tile, tile)}"
         lines.append(f"{label}{st.bold(slots)}{' ' * (11 - len(slots))}   {details}")
-    if view["last_card"] is not None:
-        drawn = st.paint(str(view["last_card"]), "bold", "yellow")
+    waiting = view["last_card"]
+    if waiting is not None:
+        drawn = st.paint(str(waiting), "bold", "yellow")
         lines.append(f"  Drawn card: {drawn} (waiting to be placed)")
+    you = view["you"]
+    mine = None if you is None else view["last_draws"][you]
+    if mine is not None and not (waiting is not None and view["turn_of"] == you):
+        lines.append(f"  Your last draw: {a(mine)}.")
     gone = []
     if view["discarded"]:
         gone.append("discarded " + " ".join(str(c) for c in view["discarded"]))
@@ -234,20 +229,27 @@ def render(
     color: bool = False,
     rows: int | None = None,
 ) -> str:
-    """The live table as ``view``'s seat sees it (no trailing newline)."""
+    """The live table as ``view``'s seat sees it (no trailing newline).
+
+    ``recent`` is the event lines, oldest first; ``rows`` the terminal lines the
+    screen may use: the table first, then as many of the latest events as fit (at
+    least :data:`~p2ptable.ui.style.MIN_RECENT_LINES`; without ``rows``, the last
+    :data:`~p2ptable.ui.style.RECENT_LINES`).
+    """
     st = Style(color)
-    lines = [st.bold(_table_header(view)), "-" * WIDTH]
-    lines += _conductor_lines(view, names, st)
-    lines.append("")
+    top = [st.bold(_table_header(view)), "-" * WIDTH]
+    top += _conductor_lines(view, names, st)
+    top.append("")
     statuses = [_status(view, seat) for seat in range(view["seats"])]
-    lines += _player_table(view, names, range(view["seats"]), statuses, view["scores"], st)
+    top += _player_table(view, names, range(view["seats"]), statuses, view["scores"], st)
     final = _final_turns(view, names)
     if final:
-        lines += ["", *(st.yellow(line) for line in final)]
-    lines += recent_block(recent, lambda r: _humanize(r, view, names), st, WIDTH)
-    lines += ["", *(st.bold(line) for line in textwrap.wrap(_now(view, names), WIDTH))]
-    lines += [st.yellow(fit(line, WIDTH)) for line in status]
-    return "\n".join(lines)
+        top += ["", *(st.yellow(line) for line in final)]
+    bottom = ["", *(st.bold(line) for line in textwrap.wrap(_now(view, names), WIDTH))]
+    bottom += [st.yellow(fit(line, WIDTH)) for line in status]
+    room = recent_room(rows, top, bottom)
+    middle = recent_block(recent, lambda r: name_seats(r, names), st, WIDTH, room)
+    return "\n".join(top + middle + bottom)
 
 
 def render_final(view: dict[str, Any], names: Sequence[str], color: bool = False) -> str:
@@ -294,13 +296,13 @@ def describe_action_for_menu(
         return "leave it" if focus is None else f"leave conductor {letter(focus)} where it is"
     if verb == "return":
         if view["phase"] == "return-from-pile" and view["focus"] is not None:
-            return f"return {_a(args[0])} from conductor {letter(view['focus'])} to the box"
-        return f"return {_a(args[0])} from your collection to the box"
+            return f"return {a(args[0])} from conductor {letter(view['focus'])} to the box"
+        return f"return {a(args[0])} from your collection to the box"
     if verb == "give":
         seat = view["turn_of"]  # the giver: "pass to the player on your left"
         if names is None or seat is None:
-            return f"give {_a(args[0])} to the player on your left"
-        return f"give {_a(args[0])} to {names[(seat + 1) % view['seats']]}"
+            return f"give {a(args[0])} to the player on your left"
+        return f"give {a(args[0])} to {names[(seat + 1) % view['seats']]}"
     if verb == "pass":
         return "pass (take nothing on your last turn)"
     return action.text

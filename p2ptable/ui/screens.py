@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from p2ptable.engine.api import Action
 from p2ptable.ui import pet_quartet_screen, vorsicht_lehrer_screen
-from p2ptable.ui.style import Style, fit
+from p2ptable.ui.style import Style, fit, recent_block, recent_room
 from p2ptable.ui.text import name_seats
 
 WIDTH = 80
@@ -27,7 +27,15 @@ View = dict[str, Any]
 
 
 class ScreenRenderer(Protocol):
-    """Renders the live table: ``render(view, names, recent, status, color)``."""
+    """Renders the live table: ``render(view, names, recent, status, color, rows)``.
+
+    ``recent`` is the event lines, oldest first (the caller may pass many: every
+    event since the seat's last turn); ``status`` lines go at the bottom; ``rows``
+    is how many terminal lines the screen may use.  The screen draws its fixed
+    parts, then as many of the latest ``recent`` lines as fit in ``rows`` (never
+    fewer than ``style.MIN_RECENT_LINES``; with ``rows=None`` the last
+    ``style.RECENT_LINES``).
+    """
 
     def __call__(
         self,
@@ -71,13 +79,12 @@ def render_generic(
     """Any game: its view pretty-printed, then recent events and status lines."""
     st = Style(color)
     title = str(view.get("game", "game"))
-    lines = [st.bold(title), "-" * WIDTH]
-    lines += [fit(line, WIDTH) for line in pprint.pformat(view, width=WIDTH).splitlines()]
-    if recent:
-        lines += ["", st.bold("Recent")]
-        lines += [fit("  " + name_seats(line, names), WIDTH) for line in recent[-6:]]
-    lines += [st.yellow(fit(line, WIDTH)) for line in status]
-    return "\n".join(lines)
+    top = [st.bold(title), "-" * WIDTH]
+    top += [fit(line, WIDTH) for line in pprint.pformat(view, width=WIDTH).splitlines()]
+    bottom = [st.yellow(fit(line, WIDTH)) for line in status]
+    room = recent_room(rows, top, bottom)
+    middle = recent_block(recent, lambda r: name_seats(r, names), st, WIDTH, room)
+    return "\n".join(top + middle + bottom)
 
 
 def render_generic_final(view: View, names: Sequence[str], color: bool = False) -> str:

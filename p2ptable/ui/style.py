@@ -77,17 +77,37 @@ class Style:
         return self.paint(text, "red")
 
 
+#: How many recent events a screen shows when it is not told how many lines it has.
 RECENT_LINES = 6
+#: The fewest recent events a screen shows, however small the terminal.
+MIN_RECENT_LINES = 3
+
+
+def recent_room(rows: int | None, *used: Sequence[str]) -> int | None:
+    """The lines left for the "Recent" section when a screen may use ``rows`` lines
+    and its other parts take ``used`` (``None``: not told, the default count)."""
+    if rows is None:
+        return None
+    return rows - sum(len(part) for part in used)
 
 
 def recent_block(
-    recent: Sequence[str], humanize: Callable[[str], str], st: Style, width: int
+    recent: Sequence[str],
+    humanize: Callable[[str], str],
+    st: Style,
+    width: int,
+    room: int | None = None,
 ) -> list[str]:
-    """The "Recent" section every game screen ends with: the last few event lines."""
+    """The "Recent" section every game screen shows: the latest event lines, one line
+    each, oldest first.  ``room`` is how many lines the section may take, its blank
+    line and title included; it shows as many of the latest events as fit there, and
+    never fewer than :data:`MIN_RECENT_LINES`.  Without ``room``, the last
+    :data:`RECENT_LINES`."""
     if not recent:
         return []
+    count = RECENT_LINES if room is None else max(MIN_RECENT_LINES, room - 2)
     lines = ["", st.bold("Recent")]
-    lines += [st.dim("  " + fit(humanize(r), width - 2)) for r in recent[-RECENT_LINES:]]
+    lines += [st.dim("  " + fit(humanize(r), width - 2)) for r in recent[-count:]]
     return lines
 
 

@@ -1,7 +1,15 @@
-"""Plain-text lines shared by every command: event lines, results, verify summaries."""
+"""Plain-text lines shared by every command: event lines, results, verify summaries.
+
+How seats are named for people: the games, the ledger and the error messages speak
+of "seat N" with N counted from 0 (the index in the log).  Everything a person reads
+goes through :func:`name_seats`, which puts the seat's name in its place, or says
+"seat N" counted from 1 (:func:`seat_label`), as the seat list of ``verify`` and the
+player lists on the screens number them.  JSON output keeps the 0-based indexes.
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -10,6 +18,14 @@ from p2ptable.engine.api import Outcome
 if TYPE_CHECKING:
     from p2ptable.replay.ledger import Applied, Ledger
     from p2ptable.replay.verify import VerifyReport
+
+
+_SEAT = re.compile(r"\bseat (\d+)\b")
+
+
+def seat_label(seat: int) -> str:
+    """How a person reads seat index ``seat``: counted from 1 ("seat 1" is index 0)."""
+    return f"seat {seat + 1}"
 
 
 def seat_name(names: Sequence[str], seat: int | None) -> str:
@@ -44,11 +60,15 @@ def result_lines(outcome: Outcome, names: Sequence[str]) -> str:
 
 
 def name_seats(textline: str, names: Sequence[str]) -> str:
-    """``textline`` with every "seat N" replaced by that seat's name."""
-    # Games speak of "seat N"; people read names.  Replace longest numbers first.
-    for seat in sorted(range(len(names)), reverse=True):
-        textline = textline.replace(f"seat {seat}", names[seat])
-    return textline
+    """``textline`` with every "seat N" (N from 0) replaced by that seat's name; a
+    number that is no seat here becomes "seat N+1" all the same, never a 0-based
+    number a person would misread."""
+
+    def named(match: re.Match[str]) -> str:
+        seat = int(match.group(1))
+        return names[seat] if seat < len(names) else seat_label(seat)
+
+    return _SEAT.sub(named, textline)
 
 
 def verify_summary(path: str, report: VerifyReport) -> str:
@@ -57,7 +77,7 @@ def verify_summary(path: str, report: VerifyReport) -> str:
         opts = ", ".join(f"{k}={v}" for k, v in sorted(report.options.items()))
         lines.append(f"game:    {report.game} ({opts}), {len(report.seats)} seats")
         for number, seat in enumerate(report.seats):
-            lines.append(f"  seat {number}: {seat['name']:<12} key {seat['key'][:16]}…")
+            lines.append(f"  {seat_label(number)}: {seat['name']:<12} key {seat['key'][:16]}…")
         lines.append(f"entries: {report.entries} checked")
     if report.result is not None:
         names = [s["name"] for s in report.seats]
@@ -76,8 +96,10 @@ def verify_summary(path: str, report: VerifyReport) -> str:
         lines.append(f"{path}: VALID — every signature, random value and rule checks out.")
     else:
         err = report.error or {}
+        names = [s["name"] for s in report.seats]
+        reason = name_seats(str(err.get("reason")), names)
         who = ""
         if err.get("culprit") is not None:
-            who = f" Cheater: seat {err['culprit']} ({err.get('culprit_name', '?')})."
-        lines.append(f"{path}: INVALID at entry {err.get('entry')}: {err.get('reason')}.{who}")
+            who = f" Cheater: {seat_label(err['culprit'])} ({err.get('culprit_name', '?')})."
+        lines.append(f"{path}: INVALID at entry {err.get('entry')}: {reason}.{who}")
     return "\n".join(lines)

@@ -10,16 +10,17 @@ teacher card, the last throw, the recent events, a line saying what happens now,
 and the caller's status lines.  :func:`render_final` is the end-of-game screen and
 :func:`describe_action_for_menu` words an action for the numbered menu.
 
-The track line squeezes the whole board into :data:`TRACK_CELLS` characters: each
-cell stands for ``track / TRACK_CELLS`` fields, ``|`` is a black marker field and
-``]`` the end field.  ``P`` is the patience pawn, a digit a player's token (seat
-numbers from 1, as in the player table), ``*`` a cell shared by several pieces.  The
-exact numbers are in the lines below it.
+The track squeezes the whole board into :data:`TRACK_CELLS` characters: each cell
+stands for ``track / TRACK_CELLS`` fields, ``|`` is a black marker field and ``]``
+the end field.  It is drawn twice, under one scale: the ``Pawn`` line holds the
+patience pawn ``P`` alone, so no token can hide it; the ``Tokens`` line the players'
+tokens, each a digit (seat numbers from 1, as in the player table), ``*`` a cell
+shared by several.  The exact numbers are in the lines below.
 
-Whether the last throw escaped is not in the view (the card it was thrown against
-may already be gone), so it is read from the newest "throws a+b+c" event among the
-recent lines, and only when its dice are the view's dice; otherwise only the dice
-and their sum are shown.
+The last throw, who threw it and how it went come from the view's ``throws`` (each
+seat's latest throw), never from the event lines, so they stay on screen however
+many events follow; the viewer's own last throw gets a line of its own once someone
+else has thrown after it.
 
 Everything is laid out as plain text first and styled afterwards (``ui/style.py``),
 so ``color=False`` output has no escape codes and columns line up either way.  Hands
@@ -28,23 +29,23 @@ of other seats are only counts in the view, so they can only be counts here.
 
 from __future__ import annotations
 
-import re
 import textwrap
 from collections.abc import Sequence
 from typing import Any
 
 from p2ptable.engine.api import Action
-from p2ptable.ui.style import Style, fit, recent_block
+from p2ptable.games.vorsicht_lehrer.view import card_numbers
+from p2ptable.ui.style import Style, fit, recent_block, recent_room
 from p2ptable.ui.text import name_seats
 
 WIDTH = 80
 NAME_WIDTH = 14  # longer names are cut in the tables (in full elsewhere)
 TRACK_CELLS = 50
-LABEL = "  Track  "  # the track line's label; the scale above it is indented as much
+PAWN_LABEL = "  Pawn   "  # the labels of the two track lines; the scale above them is
+TOKENS_LABEL = "  Tokens "  # indented as much
+LABEL = PAWN_LABEL
 
 View = dict[str, Any]
-
-_THROW = re.compile(r"^(?:\s*\d+\s+chance\s+)?(.*?)\s*throws (\d(?:\+\d)*) = (\d+): (.*)$")
 
 
 def _plural(n: int, word: str) -> str:
@@ -64,11 +65,11 @@ def _whose(view: View, names: Sequence[str], seat: int) -> str:
 
 
 def _numbers(card: dict[str, Any]) -> str:
-    """``patience 9, 11 negative, risk 12+`` (and the detention star of a teacher card)."""
-    if card.get("detention") is not None and not card["negative"]:
-        return f"patience {card['patience']}, no negative points"
-    text = f"patience {card['patience']}, {card['negative']} negative, risk {card['risk']}+"
-    return text + (", detention" if card.get("detention") else "")
+    """``patience 9, 11 negative, risk 12+`` (and the detention star of a teacher card);
+    a card without any effect says so."""
+    return card_numbers(
+        card["patience"], card["negative"], card["risk"], bool(card.get("detention"))
+    )
 
 
 # -- the parts of the screen ---------------------------------------------------------------
@@ -89,36 +90,47 @@ def _scale(view: View) -> int:
 
 
 def _track_lines(view: View, st: Style) -> list[str]:
-    """The scale (0, markers, end) and the compact track with the pawn and tokens."""
+    """The scale (0, markers, end), then the compact track twice: with the patience
+    pawn alone, so no token ever hides it, and with the players' tokens."""
     track, scale = view["track"], _scale(view)
     cells = track // scale + (1 if track % scale else 0)  # the last cell is the end field
-    chars = ["."] * (cells + 1)
+    board = ["."] * (cells + 1)
     for marker in view["markers"]:
-        chars[marker // scale] = "|"
-    chars[cells] = "]"
-    pieces: dict[int, list[str]] = {}
-    pieces.setdefault(min(view["patience"], track) // scale, []).append("P")
+        board[marker // scale] = "|"
+    board[cells] = "]"
+
+    def cell(field: int) -> int:
+        return min(field, track) // scale
+
+    pawn = list(board)
+    pawn[cell(view["patience"])] = "P"
+    tokens = list(board)
+    here: dict[int, list[str]] = {}
     for seat, token in enumerate(view["tokens"]):
-        pieces.setdefault(min(token, track) // scale, []).append(str(seat + 1))
-    for cell, here in pieces.items():
-        chars[min(cell, cells)] = here[0] if len(here) == 1 else "*"
+        here.setdefault(cell(token), []).append(str(seat + 1))
+    for at, seats in here.items():
+        tokens[at] = seats[0] if len(seats) == 1 else "*"
     scale_line = [" "] * (len(LABEL) + cells + 1)
     for field in (0, *view["markers"], track):
         label = str(field)
         end = len(LABEL) + (cells if field == track else field // scale) + 1
         start = end - len(label) if field else len(LABEL)
         scale_line[start : start + len(label)] = label
-    styled = []
-    for ch in chars:
+
+    def styled(ch: str) -> str:
         if ch == "P":
-            styled.append(st.paint(ch, "bold", "red"))
-        elif view["you"] is not None and ch == str(view["you"] + 1):
-            styled.append(st.paint(ch, "bold", "cyan"))
-        elif ch.isdigit() or ch == "*":
-            styled.append(st.bold(ch))
-        else:
-            styled.append(st.dim(ch) if ch == "." else ch)
-    return ["".join(scale_line).rstrip(), LABEL + "".join(styled)]
+            return st.paint(ch, "bold", "red")
+        if view["you"] is not None and ch == str(view["you"] + 1):
+            return st.paint(ch, "bold", "cyan")
+        if ch.isdigit() or ch == "*":
+            return st.bold(ch)
+        return st.dim(ch) if ch == "." else ch
+
+    return [
+        "".join(scale_line).rstrip(),
+        PAWN_LABEL + "".join(styled(ch) for ch in pawn),
+        TOKENS_LABEL + "".join(styled(ch) for ch in tokens),
+    ]
 
 
 def _pawn_line(view: View) -> str:
@@ -197,25 +209,32 @@ def _hand_lines(view: View, st: Style) -> list[str]:
     return lines
 
 
-def _last_throw(view: View, names: Sequence[str], recent: Sequence[str]) -> str | None:
-    dice = view["last_throw"]
-    if dice is None:
-        return None
-    faces = "+".join(str(d) for d in dice)
-    line = f"Last throw: {faces} = {sum(dice)}"
-    for event in reversed(recent):
-        match = _THROW.match(name_seats(event, names))
-        if match is None:
-            continue
-        if match.group(2) == faces:  # the same throw: say who and how it went
-            missed = re.match(r"misses (\d+): (.*)$", match.group(4))
-            how = f"missed {missed[1]}+: {missed[2]}" if missed else "escaped"
-            line = f"Last throw: {match.group(1)} threw {faces} = {sum(dice)} and {how}"
-        break
-    return line + "."
+def _throw_words(throw: dict[str, Any]) -> str:
+    """``3+4+2 = 9 and missed 12+: 22 negative points`` (or ``... and escaped``)."""
+    faces = "+".join(str(d) for d in throw["dice"])
+    how = (
+        "escaped"
+        if not throw["points"]
+        else (f"missed {throw['risk']}+: {throw['points']} negative points")
+    )
+    return f"{faces} = {throw['total']} and {how}"
 
 
-def _table_lines(view: View, names: Sequence[str], recent: Sequence[str]) -> list[str]:
+def _throw_lines(view: View, names: Sequence[str]) -> list[str]:
+    """The last throw, by whom and how it went; and the viewer's own last throw when
+    someone threw after it (so it stays on screen, not only among the events)."""
+    throws = view["throws"]
+    if not throws:
+        return []
+    last = throws[-1]
+    lines = [f"Last throw: {_who(view, names, last['seat'])} threw {_throw_words(last)}."]
+    own = [t for t in throws[:-1] if t["seat"] == view["you"]]
+    if own:
+        lines.append(f"Your last throw: {_throw_words(own[0])}.")
+    return lines
+
+
+def _table_lines(view: View, names: Sequence[str]) -> list[str]:
     lines = []
     played, teacher = view["played"], view["teacher"]
     if played is not None and view["turn_of"] is not None:
@@ -226,9 +245,7 @@ def _table_lines(view: View, names: Sequence[str], recent: Sequence[str]) -> lis
     elif view["teacher_discard"]:
         last = view["teacher_discard"][-1]
         lines.append(f"Last teacher card: {last['name']} ({_numbers(last)}).")
-    throw = _last_throw(view, names, recent)
-    if throw:
-        lines.append(throw)
+    lines += _throw_lines(view, names)
     wrapped = []
     for line in lines:
         wrapped += textwrap.wrap(line, WIDTH, subsequent_indent="  ")
@@ -279,23 +296,30 @@ def render(
     color: bool = False,
     rows: int | None = None,
 ) -> str:
-    """The live classroom as ``view``'s seat sees it (no trailing newline)."""
+    """The live classroom as ``view``'s seat sees it (no trailing newline).
+
+    ``recent`` is the event lines, oldest first; ``rows`` the terminal lines the
+    screen may use: the classroom first, then as many of the latest events as fit (at
+    least :data:`~p2ptable.ui.style.MIN_RECENT_LINES`; without ``rows``, the last
+    :data:`~p2ptable.ui.style.RECENT_LINES`).
+    """
     st = Style(color)
-    lines = [st.bold(fit(_header(view), WIDTH)), "-" * WIDTH]
-    lines += _track_lines(view, st)
-    lines += [_pawn_line(view), ""]
+    top = [st.bold(fit(_header(view), WIDTH)), "-" * WIDTH]
+    top += _track_lines(view, st)
+    top += [_pawn_line(view), ""]
     statuses = [_status(view, seat) for seat in range(view["seats"])]
-    lines += _player_lines(view, names, range(view["seats"]), statuses, view["tokens"], st)
+    top += _player_lines(view, names, range(view["seats"]), statuses, view["tokens"], st)
     hand = _hand_lines(view, st)
     if hand:
-        lines += ["", *hand]
-    table = _table_lines(view, names, recent)
+        top += ["", *hand]
+    table = _table_lines(view, names)
     if table:
-        lines += ["", *table]
-    lines += recent_block(recent, lambda r: name_seats(r, names), st, WIDTH)
-    lines += ["", *(st.bold(line) for line in textwrap.wrap(_now(view, names), WIDTH))]
-    lines += [st.yellow(fit(line, WIDTH)) for line in status]
-    return "\n".join(line.rstrip() for line in lines)
+        top += ["", *table]
+    bottom = ["", *(st.bold(line) for line in textwrap.wrap(_now(view, names), WIDTH))]
+    bottom += [st.yellow(fit(line, WIDTH)) for line in status]
+    room = recent_room(rows, top, bottom)
+    middle = recent_block(recent, lambda r: name_seats(r, names), st, WIDTH, room)
+    return "\n".join(line.rstrip() for line in top + middle + bottom)
 
 
 def render_final(view: View, names: Sequence[str], color: bool = False) -> str:
@@ -355,7 +379,8 @@ Vorsicht Lehrer!
   The game ends at once when the pawn or a token reaches the end field; the
   fewest negative points wins, ties share the victory.
 The screen
-  The track line shrinks the board: '|' is a black field, ']' the end field,
-  'P' the patience pawn, a digit a player's token (numbers as in the player
-  list), '*' several pieces in one place.  Your hand shows each card's
-  patience, negative points and risk number; others' hands are only counts."""
+  The track shrinks the board, a few fields to a character: '|' is a black
+  field, ']' the end field.  The Pawn line shows the patience pawn P; the
+  Tokens line each player's token (numbers as in the player list, '*' several
+  in one place).  Your hand shows each card's patience, negative points and
+  risk number; others' hands are only counts."""

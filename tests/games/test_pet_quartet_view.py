@@ -30,6 +30,7 @@ def test_the_view_shows_the_whole_table():
     assert view["final_turns"] == {"triggered": False, "triggered_by": None, "remaining": []}
     assert (view["discarded"], view["returned"], view["returned_cards"]) == ([], 0, [])
     assert view["last_card"] is None and view["outcome"] is None
+    assert view["last_draws"] == [None, 10, 3]
 
 
 def test_the_seat_view_is_the_public_view_plus_you():
@@ -75,23 +76,51 @@ def test_duet_discards_are_visible():
 
 
 def test_log_phrases_for_actions_and_chance():
+    # Issue 11: "One numbering everywhere": people read Conductors as letters (A is
+    # index 0, as on the screen) while the action text stays "take 1".
     state = start(3, "maestro", tiles=["pass-left", "take-after-place", "return-from-pile"])
     assert GAME.describe(state, 0, Action("draw")) == "draws a card"
     drawing = play(state, "0: draw")
     assert GAME.describe_chance(drawing, (drawing.deck.index(7),)) == "seat 0 draws a 7"
     placing = play(drawing, 7)
-    assert GAME.describe(placing, 0, Action("place", (1,))) == "places the 7 under conductor 1"
+    assert GAME.describe(placing, 0, Action("place", (1,))) == "places the 7 under conductor B"
     after = play(placing, "0: place 1")
-    assert GAME.describe(after, 0, Action("decline")) == "leaves conductor 1 where it is"
-    assert GAME.describe(after, 0, Action("take", (1,))) == "takes conductor 1 (7)"
+    assert GAME.describe(after, 0, Action("decline")) == "leaves conductor B where it is"
+    assert GAME.describe(after, 0, Action("take", (1,))) == "takes conductor B (7)"
     giving = play(after, "0: decline", *draw_place(1, 5, 0), "2: take 0")
     assert GAME.describe(giving, 2, Action("give", (5,))) == "gives a 5 to seat 0"
     assert GAME.describe(giving, 2, Action("return", (5,))) == "returns a 5 to the box"
     assert GAME.describe(giving, 2, Action("pass")) == "passes"
 
 
+def test_log_phrases_say_an_8_and_an_11():
+    # Issue 11: "'an 8', 'an 11'" (the log said "draws a 8").
+    state = start(4)
+    drawing = play(state, "0: draw")
+    assert GAME.describe_chance(drawing, (drawing.deck.index(8),)) == "seat 0 draws an 8"
+    assert GAME.describe_chance(drawing, (drawing.deck.index(11),)) == "seat 0 draws an 11"
+    state = start(3, "maestro", tiles=["pass-left", "return-from-pile", "bonus-draw"])
+    state = play(state, *draw_place(0, 8, 0), "1: take 0")
+    assert GAME.describe(state, 1, Action("give", (8,))) == "gives an 8 to seat 2"
+    state = play(start(3, "maestro", tiles=["return-from-pile", "limit-2", "pass-left"]),
+                 *draw_place(0, 8, 0), "1: take 0")  # fmt: skip
+    assert GAME.describe(state, 1, Action("return", (8,))) == "returns an 8 to the box"
+
+
 def test_log_phrases_for_set_up():
     state = GAME.initial(2, {"variant": "maestro"})
-    assert GAME.describe_chance(state, (1, 0)) == "Maestro tiles: 0: bonus-draw, 1: limit-2"
+    assert GAME.describe_chance(state, (1, 0)) == "Maestro tiles: A bonus-draw, B limit-2"
     state = GAME.resolve(state, (1, 0))
     assert GAME.describe_chance(state, (1,)) == "seat 1 goes first"
+
+
+def test_each_seats_last_drawn_card_is_public():
+    # Issue 11: "your own last ... draw stays visible"; every card is drawn face up,
+    # so each seat's is in every view.  A Maestro bonus card is a draw too.
+    state = start(4, "maestro", tiles=["bonus-draw", "limit-2", "pass-left", "return-collected"])
+    state = play(state, *draw_place(0, 7, 0), *draw_place(1, 8, 1), *draw_place(2, 9, 1))
+    assert GAME.view(state, None)["last_draws"] == [7, 8, 9, None]
+    state = play(state, *draw_place(3, 5, 2), "0: take 0", 11)  # Ada's bonus card: an 11
+    view = GAME.view(state, 1)
+    assert view["last_draws"] == [11, 8, 9, 5]
+    assert view["collections"][0] == {"7": 1, "11": 1}

@@ -8,6 +8,7 @@ from vorsicht_lehrer_helpers import Drawn, card, classroom, dice, play, teacher
 
 from p2ptable.engine.api import Action
 from p2ptable.games.vorsicht_lehrer import GAME
+from p2ptable.games.vorsicht_lehrer.view import card_numbers
 
 CHEATING = card("Cheating")
 
@@ -86,3 +87,44 @@ def test_log_phrases_for_a_turn():
     )
     state = play(state, Drawn(blackboard))
     assert GAME.describe(state, 0, Action("take")) == "takes 8 negative points"
+
+
+def test_each_seats_latest_throw_is_public():
+    # Issue 11: "the last throw names its thrower" and "your own last throw ... stays
+    # visible": the view keeps each seat's latest throw (the dice are thrown openly).
+    state = classroom(3, hands={0: [CHEATING]}, patience=15)
+    assert GAME.view(state, 0)["throws"] == []
+    state = play(state, f"0: play 0 {CHEATING}", "0: risk", dice(1, 2, 3), (0,))
+    state = play(state, Drawn(teacher("To the blackboard!")), "0: risk", dice(6, 6, 6))
+    state = play(state, "1: risk", dice(2, 2, 2))
+    view = GAME.view(state, None)
+    assert view["throws"] == [
+        {"seat": 0, "dice": [6, 6, 6], "total": 18, "risk": 12, "points": 0},
+        {"seat": 1, "dice": [2, 2, 2], "total": 6, "risk": 12, "points": 16},
+    ]
+    assert view["last_throw"] == [2, 2, 2]
+    assert GAME.view(state, 2)["throws"] == view["throws"]
+
+
+def test_cards_without_an_effect_read_as_such():
+    # "The school teachers cards "Test" and "Inattentive Teacher" are lucky for
+    # students: the teacher is so skilled that he can not give the students any
+    # negatives, and his patience is not overstretched."  Issue 11: they read as
+    # such, "not '0 negative, risk 0+'".
+    state = classroom(3, hands={0: [CHEATING]}, patience=15)
+    state = play(state, f"0: play 0 {CHEATING}", "0: take", (0,))
+    assert state.phase == "teacher"
+    for name in ("Test", "Inattentive Teacher"):
+        index = state.teacher_deck.index(teacher(name))
+        assert GAME.describe_chance(state, (index,)) == (
+            f"teacher card: {name} (no effect: no negative points, the pawn stays)"
+        )
+
+
+def test_card_numbers_leave_out_what_a_card_does_not_do():
+    assert card_numbers(9, 11, 12) == "patience 9, 11 negative, risk 12+"
+    assert card_numbers(1, 8, 12, detention=True) == "patience 1, 8 negative, risk 12+, detention"
+    assert card_numbers(0, 6, 11) == "6 negative, risk 11+"
+    assert card_numbers(3, 0, 0) == "patience 3, no negative points"
+    assert card_numbers(0, 0, 0, detention=True) == "no negative points, detention"
+    assert card_numbers(0, 0, 0) == "no effect: no negative points, the pawn stays"

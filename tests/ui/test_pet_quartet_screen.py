@@ -60,7 +60,7 @@ ROUND_TWO: list[Move] = [
 ]  # fmt: skip
 
 RECENT = [
-    "   20  Cleo      takes conductor 1 (5, 9)",
+    "   20  Cleo      takes conductor B (5, 9)",
     "   21  Ada       draws a card",
     "   22  chance    Ada draws a 10",
 ]
@@ -141,6 +141,24 @@ def test_only_the_last_few_recent_lines_are_shown() -> None:
     assert all(f"event {n}" in out for n in range(20 - screen.RECENT_LINES, 20))
 
 
+def test_your_own_last_draw_stays_on_screen() -> None:
+    # Issue 11: "your own last throw or draw stays visible", not only among the events.
+    state = play(table(), ROUND_ONE + ROUND_TWO[:4])  # Ben drew a 3, Cleo a 5
+    out = screen.render(GAME.view(state, 1), NAMES, [])
+    assert "  Your last draw: a 3." in out
+    assert "Your last draw: a 5." in screen.render(GAME.view(state, 2), NAMES, [])
+    assert "Your last draw" not in screen.render(GAME.view(state, None), NAMES, [])
+    # Ada's last draw, the 5 of round one, is hers until she draws again; an 8 or
+    # an 11 reads as such.
+    assert "  Your last draw: a 5." in screen.render(GAME.view(state, 0), NAMES, [])
+    eight = play(state, [(0, 8), (0, "place 2")])
+    assert "  Your last draw: an 8." in screen.render(GAME.view(eight, 0), NAMES, [])
+    # While the card waits to be placed it is the drawn card, not said twice.
+    placing = GAME.view(play(state, [(0, 10)]), 0)
+    out = screen.render(placing, NAMES, [])
+    assert "  Drawn card: 10 (waiting to be placed)" in out and "Your last draw" not in out
+
+
 def test_maestro_and_duet_tiles_are_in_words() -> None:
     # Tile picks (0, 0, 0): "limit-2", "bonus-draw", "return-from-pile" in rulebook order.
     maestro = screen.render(GAME.view(table(3, {"variant": "maestro"}, (0, 0, 0)), 0), NAMES, [])
@@ -163,6 +181,7 @@ Pet Quartet | standard | basic scoring | round 6 | deck: empty
 Conductors
   A    9  9  .  .   max 4 cards
   B    .  .  .  .   max 4 cards
+  Your last draw: a 9.
 
   Players             points  collection (* scores)
   Ada (you)                1  4 x3  5 x5  7 x5  8 x3  9 x4*

@@ -73,7 +73,8 @@ def test_choose_screen() -> None:
 Vorsicht Lehrer! | end field 200 | school deck 46, 1 played | teacher deck 20
 --------------------------------------------------------------------------------
          0   20   40   60   80  100  120  140  160  180  200
-  Track  31...*....|....|....|....|....|....|....|....|....]
+  Pawn   .....P....|....|....|....|....|....|....|....|....]
+  Tokens 31...2....|....|....|....|....|....|....|....|....]
 Patience pawn (P): 23, next black field 40.
 
   Players                 negative  hand
@@ -103,7 +104,8 @@ def test_refill_screen_says_how_the_throw_went() -> None:
 Vorsicht Lehrer! | end field 200 | school deck 46, 1 played | teacher deck 20
 --------------------------------------------------------------------------------
          0   20   40   60   80  100  120  140  160  180  200
-  Track  3....*1...|....|....|....|....|....|....|....|....]
+  Pawn   .....P....|....|....|....|....|....|....|....|....]
+  Tokens 3....21...|....|....|....|....|....|....|....|....]
 Patience pawn (P): 23, next black field 40.
 
   Players      negative  hand
@@ -117,7 +119,7 @@ Your hand  (patience, negative points, risk throw)
   Stink bomb                      10  14  15+
 
 School card: Cheating by you (patience 9, 11 negative, risk 12+).
-Last throw: Ada threw 3+4+2 = 9 and missed 12+: 22 negative points.
+Last throw: you threw 3+4+2 = 9 and missed 12+: 22 negative points.
 
 Recent
      30  Ada       plays Cheating (patience 9, 11 negative, risk 12+)
@@ -136,7 +138,8 @@ def test_teacher_card_screen_for_another_seat() -> None:
     assert "Teacher card: To the blackboard! (patience 1, 8 negative, risk 12+, detention)." in out
     assert "> 2 Ben         to choose        20" in out
     assert "  3 Cleo (you)  waits             0" in out
-    assert "Last throw: 3+4+2 = 9." in out  # no recent event says how it went
+    # No event is passed: the view itself says who threw and how it went.
+    assert "Last throw: Ada threw 3+4+2 = 9 and missed 12+: 22 negative points." in out
     assert " ".join(out.splitlines()[-2:]) == (
         "Ben's choice on the teacher card: take 8 negative points, or risk a throw "
         "(12+ escapes, else 16)."
@@ -147,16 +150,32 @@ def test_teacher_card_screen_for_another_seat() -> None:
 
 def test_a_throw_that_escapes_is_named_as_such() -> None:
     state = play(cheating_played(), "0: risk", dice(6, 5, 4))
-    recent = ["   32  chance    seat 0 throws 6+5+4 = 15: escapes"]
-    out = screen.render(GAME.view(state, 1), NAMES, recent)
+    out = screen.render(GAME.view(state, 1), NAMES, [])
     assert "Last throw: Ada threw 6+5+4 = 15 and escaped." in out
     assert "School card: Cheating by Ada (patience 9, 11 negative, risk 12+)." in out
 
 
-def test_a_recent_throw_with_other_dice_is_not_taken_for_the_last_one() -> None:
-    view = GAME.view(after_failed_risk(), 0)
-    recent = ["   12  chance    Ben throws 6+6+6 = 18: escapes"]
-    assert "Last throw: 3+4+2 = 9.\n" in screen.render(view, NAMES, recent)
+def test_the_last_throw_comes_from_the_view_not_from_the_event_lines() -> None:
+    # Issue 11: "the last throw names its thrower" (it did only while the throw's
+    # event was among the recent lines).
+    view = GAME.view(after_failed_risk(), 1)
+    recent = ["   12  chance    seat 1 throws 6+6+6 = 18: escapes"]
+    out = screen.render(view, NAMES, recent)
+    assert "Last throw: Ada threw 3+4+2 = 9 and missed 12+: 22 negative points.\n" in out
+
+
+def test_your_own_last_throw_stays_on_screen_after_others_throw() -> None:
+    # Issue 11: "your own last throw or draw stays visible".  On the teacher card
+    # Ada (who failed her throw) takes, Ben throws: his is the last, hers stays.
+    state = play(teacher_card_drawn(), "0: take", "1: risk", dice(6, 6, 1))
+    out = screen.render(GAME.view(state, 0), NAMES, [])
+    assert "Last throw: Ben threw 6+6+1 = 13 and escaped.\n" in out
+    assert "Your last throw: 3+4+2 = 9 and missed 12+: 22 negative points.\n" in out
+    ben = screen.render(GAME.view(state, 1), NAMES, [])
+    assert "Last throw: you threw 6+6+1 = 13 and escaped." in ben
+    assert "Your last throw" not in ben  # the last throw is his own: said once
+    cleo = screen.render(GAME.view(state, 2), NAMES, [])
+    assert "Your last throw" not in cleo  # Cleo has not thrown
 
 
 def test_the_last_teacher_card_stays_on_screen_after_its_turn() -> None:
@@ -168,12 +187,36 @@ def test_the_last_teacher_card_stays_on_screen_after_its_turn() -> None:
     assert out.endswith("Ben's turn: play a school card.")
 
 
+def test_a_teacher_card_without_an_effect_reads_as_such() -> None:
+    # "The school teachers cards "Test" and "Inattentive Teacher" are lucky for
+    # students": no negatives, no patience.  Issue 11: not "0 negative, risk 0+".
+    state = play(after_failed_risk(), Dealt(card("Daydreaming", 1)), Drawn(teacher("Test")))
+    assert state.phase == "turn" and state.current == 1  # nobody is asked anything
+    out = screen.render(GAME.view(state, 0), NAMES, [])
+    assert "Last teacher card: Test (no effect: no negative points, the pawn stays)." in out
+
+
 def test_the_short_track_has_its_own_scale() -> None:
     state = classroom(2, patience=50, tokens=[21, 99], track="100")
     out = screen.render(GAME.view(state, 0), NAMES[:2], [])
     lines = out.splitlines()
     assert lines[2] == "         0        20        40        60        80       100"
-    assert lines[3] == "  Track  ..........1.........|....P....|.........|........2]"
+    assert lines[3] == "  Pawn   ..........|.........|....P....|.........|.........]"
+    assert lines[4] == "  Tokens ..........1.........|.........|.........|........2]"
+
+
+def test_the_pawn_is_never_hidden_under_a_token() -> None:
+    # Issue 11: "the patience pawn is always visible on the track (today four fields
+    # share a character and the pawn hides under a token)".  Pawn on 41, Ada on 40,
+    # Ben on 43: one cell of four fields holds all three.
+    state = classroom(2, patience=41, tokens=[40, 43])
+    lines = screen.render(GAME.view(state, 0), NAMES[:2], []).splitlines()
+    assert lines[3] == "  Pawn   .....|....P....|....|....|....|....|....|....|....]"
+    assert lines[4] == "  Tokens .....|....*....|....|....|....|....|....|....|....]"
+    # At the end field the pawn is drawn on the end field, and still alone on its line.
+    state = classroom(2, patience=199, tokens=[199, 0])
+    lines = screen.render(GAME.view(state, 0), NAMES[:2], []).splitlines()
+    assert lines[3].endswith("|....|...P]") and lines[4].endswith("|....|...1]")
 
 
 def test_setup_screens_show_no_hand_yet() -> None:

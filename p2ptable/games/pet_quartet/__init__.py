@@ -3,7 +3,9 @@
 ``GAME`` is the object the engine registry knows.  It only forwards to the modules
 named for what they hold: ``state`` (the frozen values), ``rules`` (the transitions
 and the phase table), ``scoring``, ``view`` (what a seat sees, log phrases) and
-``bots``.  ``RULES.md`` records every reading of the rulebook the code had to choose.
+``bots``.  ``RULES.md`` is how to play and how p2ptable reads the rulebook wherever
+it leaves a choice (``rules_notes``, for players), then the phases and tests behind
+each decision (for developers).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from p2ptable.engine.api import Action, Decision, OptionSpec, Outcome, normalize_options
+from p2ptable.games.notes import player_notes
 from p2ptable.games.pet_quartet import rules, scoring
 from p2ptable.games.pet_quartet import view as views
 from p2ptable.games.pet_quartet.state import SCORINGS, VARIANTS, PetQuartetState
@@ -70,7 +73,7 @@ class PetQuartet:
         return views.describe_chance(state, outcome)
 
     def rules_notes(self) -> str:
-        return Path(__file__).with_name("RULES.md").read_text(encoding="utf-8")
+        return player_notes(Path(__file__).with_name("RULES.md"))
 
 
 GAME = PetQuartet()

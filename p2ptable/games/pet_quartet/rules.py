@@ -58,6 +58,7 @@ from p2ptable.games.pet_quartet.state import (
     replaced,
     starting_conductors,
     starting_deck,
+    with_draw,
 )
 
 State = PetQuartetState
@@ -135,7 +136,11 @@ def _draw_step(purpose: str, cards_left: int) -> ChanceStep:
 
 def _resolve_draw(s: State, outcome: tuple[int, ...]) -> State:
     card, deck, triggered_by = _take_from_deck(s, outcome[0])
-    return replace(s, deck=deck, triggered_by=triggered_by, phase="place", last_card=card)
+    assert s.current is not None
+    draws = with_draw(s.draws, s.current, card)  # for the screens only
+    return replace(
+        s, deck=deck, triggered_by=triggered_by, phase="place", last_card=card, draws=draws
+    )
 
 
 def _place(s: State, seat: int, action: Action) -> State:
@@ -202,7 +207,10 @@ def _resolve_bonus(s: State, outcome: tuple[int, ...]) -> State:
     card, deck, triggered_by = _take_from_deck(s, outcome[0])
     assert s.current is not None
     collections = replaced(s.collections, s.current, add_cards(s.collections[s.current], [card]))
-    return _end_turn(replace(s, deck=deck, triggered_by=triggered_by, collections=collections))
+    draws = with_draw(s.draws, s.current, card)  # for the screens only
+    return _end_turn(
+        replace(s, deck=deck, triggered_by=triggered_by, collections=collections, draws=draws)
+    )
 
 
 def _give(s: State, seat: int, action: Action) -> State:

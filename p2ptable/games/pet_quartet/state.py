@@ -78,7 +78,10 @@ class PetQuartetState:
     ``focus`` is the Conductor whose tile is being resolved; ``last_card`` is the card
     drawn and not yet placed.  ``triggered_by`` is the seat that drew the last card;
     ``final_turns`` is ``None`` until that seat's turn is over, then the seats still to
-    take their last turn, the one taking it first.
+    take their last turn, the one taking it first.  ``draws`` holds each seat's latest
+    drawn card as ``(seat, card)`` (at most one per seat, the latest last; a Maestro
+    bonus card counts), so a screen can show a seat the card it drew last.  Nothing
+    in the rules reads it.
     """
 
     seats: int
@@ -97,6 +100,7 @@ class PetQuartetState:
     final_turns: tuple[int, ...] | None = None
     discarded: tuple[int, ...] = ()
     returned: tuple[int, ...] = ()
+    draws: tuple[tuple[int, int], ...] = ()
 
     def is_out(self, seat: int) -> bool:
         """The seat has taken a Conductor this round."""
@@ -118,6 +122,13 @@ def replaced(items: tuple[T, ...], index: int, item: T) -> tuple[T, ...]:
     ``engine/frozen.py``: copying the state is most of the cost of a move).
     """
     return items[:index] + (item,) + items[index + 1 :]
+
+
+def with_draw(
+    draws: tuple[tuple[int, int], ...], seat: int, card: int
+) -> tuple[tuple[int, int], ...]:
+    """``draws`` (each seat's latest) with ``card`` as ``seat``'s latest, last."""
+    return (*(d for d in draws if d[0] != seat), (seat, card))
 
 
 def starting_deck(seats: int, variant: str) -> tuple[int, ...]:

@@ -8,6 +8,10 @@ has none (the deck is a sorted multiset until a card is drawn).  So a seat's vie
 the public view plus ``"you"``.  Views are plain JSON data: dicts with str keys, lists,
 ints, strs, bools and None.  Collections and deck contents are ``{"<value>": count}``
 in ascending order of value.
+
+Log phrases name Conductors by letter, as the screen does ("conductor A" is index 0;
+the action text stays ``take 0``), and seats as "seat N" from 0, which every text a
+person reads replaces by the seat's name (``ui/text.py``).
 """
 
 from __future__ import annotations
@@ -19,6 +23,12 @@ from typing import Any
 from p2ptable.engine.api import Action, Turn
 from p2ptable.games.pet_quartet import rules, scoring
 from p2ptable.games.pet_quartet.state import PetQuartetState
+from p2ptable.games.words import a
+
+
+def letter(index: int) -> str:
+    """A Conductor's name for people: index 0 is A."""
+    return chr(ord("A") + index)
 
 
 def _counts(cards: Iterable[int]) -> dict[str, int]:
@@ -49,6 +59,8 @@ def view(state: PetQuartetState, seat: int | None) -> dict[str, Any]:
         "deck_left": len(state.deck),
         "deck": _counts(state.deck),
         "last_card": state.last_card,
+        # The card each seat drew last (None: none yet); every draw is face up.
+        "last_draws": [dict(state.draws).get(s) for s in range(state.seats)],
         "focus": state.focus,
         "conductors": [
             {"cards": list(c.cards), "limit": c.limit, "tile": c.tile, "taken_by": c.taken_by}
@@ -75,16 +87,17 @@ def describe(state: PetQuartetState, seat: int, action: Action) -> str:
     if verb == "draw":
         return "draws a card"
     if verb == "place":
-        return f"places the {state.last_card} under conductor {args[0]}"
+        return f"places the {state.last_card} under conductor {letter(args[0])}"
     if verb == "take":
         cards = ", ".join(map(str, state.conductors[args[0]].cards))
-        return f"takes conductor {args[0]} ({cards})"
+        return f"takes conductor {letter(args[0])} ({cards})"
     if verb == "decline":
-        return f"leaves conductor {state.focus} where it is"
+        focus = "it" if state.focus is None else f"conductor {letter(state.focus)}"
+        return f"leaves {focus} where it is"
     if verb == "return":
-        return f"returns a {args[0]} to the box"
+        return f"returns {a(args[0])} to the box"
     if verb == "give":
-        return f"gives a {args[0]} to seat {(seat + 1) % state.seats}"
+        return f"gives {a(args[0])} to seat {(seat + 1) % state.seats}"
     if verb == "pass":
         return "passes"
     return action.text
@@ -94,11 +107,12 @@ def describe_chance(state: PetQuartetState, outcome: tuple[int, ...]) -> str:
     """A log phrase for the chance step pending in ``state`` coming out as ``outcome``."""
     if state.phase == "setup-tiles":
         tiles = rules.resolve(state, outcome).conductors
-        return "Maestro tiles: " + ", ".join(f"{i}: {c.tile}" for i, c in enumerate(tiles))
+        return "Maestro tiles: " + ", ".join(f"{letter(i)} {c.tile}" for i, c in enumerate(tiles))
     if state.phase == "setup-first":
         return f"seat {outcome[0]} goes first"
     if state.phase == "draw":
-        return f"seat {state.current} draws a {state.deck[outcome[0]]}"
+        return f"seat {state.current} draws {a(state.deck[outcome[0]])}"
     if state.phase == "bonus-draw":
-        return f"seat {state.current} draws a {state.deck[outcome[0]]} from the deck and keeps it"
+        card = a(state.deck[outcome[0]])
+        return f"seat {state.current} draws {card} from the deck and keeps it"
     return f"chance: {outcome}"

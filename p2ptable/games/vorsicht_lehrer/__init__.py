@@ -4,7 +4,9 @@
 named for what they hold: ``cards`` (the card lists, loaded from the data files),
 ``state`` (the frozen value), ``rules`` (the transitions and the phase table),
 ``scoring``, ``view`` (what a seat sees, log phrases) and ``bots``.  ``RULES.md``
-records every reading of the rulebook the code had to choose.
+is how to play and how p2ptable reads the rulebook wherever it leaves a choice
+(``rules_notes``, for players), then the phases and tests behind each decision (for
+developers).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from p2ptable.engine.api import Action, Decision, OptionSpec, Outcome, normalize_options
+from p2ptable.games.notes import player_notes
 from p2ptable.games.vorsicht_lehrer import rules, scoring
 from p2ptable.games.vorsicht_lehrer import view as views
 from p2ptable.games.vorsicht_lehrer.state import TRACKS, VorsichtLehrerState
@@ -88,7 +91,7 @@ class VorsichtLehrer:
         raise ValueError("Vorsicht Lehrer! never gives a card face down")
 
     def rules_notes(self) -> str:
-        return Path(__file__).with_name("RULES.md").read_text(encoding="utf-8")
+        return player_notes(Path(__file__).with_name("RULES.md"))
 
 
 GAME = VorsichtLehrer()

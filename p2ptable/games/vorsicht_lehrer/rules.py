@@ -60,14 +60,16 @@ from p2ptable.engine.api import (
 )
 from p2ptable.engine.frozen import replace
 from p2ptable.engine.phases import ChancePhase, Phase, PhaseTable, SeatPhase
-from p2ptable.games.vorsicht_lehrer.cards import SCHOOL, TEACHER
+from p2ptable.games.vorsicht_lehrer.cards import SCHOOL, TEACHER, SchoolCard, TeacherCard
 from p2ptable.games.vorsicht_lehrer.state import (
     HAND_SIZE,
     MARKER_STEP,
+    Throw,
     VorsichtLehrerState,
     full_school_deck,
     full_teacher_deck,
     markers,
+    with_throw,
 )
 
 State = VorsichtLehrerState
@@ -210,11 +212,17 @@ def throw_result(risk: int, negative: int, outcome: tuple[int, ...]) -> tuple[in
     return total, (0 if total >= risk else 2 * negative)
 
 
+def _thrown(s: State, seat: int, card: SchoolCard | TeacherCard, outcome: tuple[int, ...]) -> State:
+    """``seat``'s risk throw against ``card``: its negative points, and the throw kept
+    for the screens (``state.throws``)."""
+    _, points = throw_result(card.risk, card.negative, outcome)
+    throw = Throw(seat, tuple(v + 1 for v in outcome), card.risk, points)
+    return _negatives(replace(s, throws=with_throw(s.throws, throw)), seat, points)
+
+
 def _resolve_risk(s: State, outcome: tuple[int, ...]) -> State:
     assert s.played is not None and s.current is not None
-    card = SCHOOL[s.played]
-    _, points = throw_result(card.risk, card.negative, outcome)
-    s = _negatives(replace(s, last_throw=tuple(v + 1 for v in outcome)), s.current, points)
+    s = _thrown(s, s.current, SCHOOL[s.played], outcome)
     return _finish_if_over(s) or _to_refill(s)
 
 
@@ -286,9 +294,7 @@ def _teacher_risk(s: State, seat: int, action: Action) -> State:
 
 def _resolve_teacher_risk(s: State, outcome: tuple[int, ...]) -> State:
     assert s.teacher is not None
-    card, seat = TEACHER[s.teacher], s.deciding[0]
-    _, points = throw_result(card.risk, card.negative, outcome)
-    s = _negatives(replace(s, last_throw=tuple(v + 1 for v in outcome)), seat, points)
+    s = _thrown(s, s.deciding[0], TEACHER[s.teacher], outcome)
     return _finish_if_over(s) or _next_decider(s)
 
 

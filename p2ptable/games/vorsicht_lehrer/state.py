@@ -42,6 +42,22 @@ def markers(track: int) -> tuple[int, ...]:
 
 
 @dataclass(frozen=True)
+class Throw:
+    """A risk throw: who threw, the three dice (1..6), the risk number it had to
+    reach and the negative points it cost (0: escaped)."""
+
+    seat: int
+    dice: tuple[int, ...]
+    risk: int
+    points: int
+
+
+def with_throw(throws: tuple[Throw, ...], throw: Throw) -> tuple[Throw, ...]:
+    """``throws`` (each seat's latest) with ``throw`` as its thrower's latest, last."""
+    return (*(t for t in throws if t.seat != throw.seat), throw)
+
+
+@dataclass(frozen=True)
 class VorsichtLehrerState:
     """The whole table.  See the module docstring and ``rules.py`` for the phases.
 
@@ -50,7 +66,9 @@ class VorsichtLehrerState:
     played this turn; ``teacher`` the teacher card being resolved.  ``dealing`` lists
     the seats still to be dealt a card during set-up, the next first; ``deciding`` the
     seats still to choose negative points or a risk throw for the teacher card, the
-    one choosing first.  ``last_throw`` is the last risk throw's three dice (1..6).
+    one choosing first.  ``throws`` holds each seat's latest risk throw (at most one
+    per seat), the latest last, so a screen can say who threw last and how each
+    seat's own last throw went.  Nothing in the rules reads it.
     """
 
     seats: int
@@ -69,7 +87,12 @@ class VorsichtLehrerState:
     teacher: int | None = None
     dealing: tuple[int, ...] = ()
     deciding: tuple[int, ...] = ()
-    last_throw: tuple[int, ...] | None = None
+    throws: tuple[Throw, ...] = ()
+
+    @property
+    def last_throw(self) -> tuple[int, ...] | None:
+        """The last risk throw's three dice (1..6), whoever threw them."""
+        return self.throws[-1].dice if self.throws else None
 
     @property
     def decider(self) -> int | None:

@@ -68,15 +68,42 @@ def view(state: VorsichtLehrerState, seat: int | None) -> dict[str, Any]:
         "teacher_discard": [teacher_card(c) for c in state.teacher_discard],
         "deciding": list(state.deciding),
         "last_throw": None if state.last_throw is None else list(state.last_throw),
+        # Each seat's latest risk throw, the latest last: the dice are public.
+        "throws": [
+            {
+                "seat": t.seat,
+                "dice": list(t.dice),
+                "total": sum(t.dice),
+                "risk": t.risk,
+                "points": t.points,
+            }
+            for t in state.throws
+        ],
         "outcome": None if result is None else result.to_view(),
     }
+
+
+def card_numbers(patience: int, negative: int, risk: int, detention: bool = False) -> str:
+    """A card's numbers in words: ``patience 9, 11 negative, risk 12+`` (and
+    ``detention`` for a teacher card's star).  What a card does not do is left out,
+    and a card that does nothing says so: "The school teachers cards 'Test' and
+    'Inattentive Teacher' are lucky for students: the teacher ... can not give the
+    students any negatives, and his patience is not overstretched."
+    """
+    if not patience and not negative and not detention:
+        return "no effect: no negative points, the pawn stays"
+    parts = [f"patience {patience}"] if patience else []
+    parts.append(f"{negative} negative, risk {risk}+" if negative else "no negative points")
+    if detention:
+        parts.append("detention")
+    return ", ".join(parts)
 
 
 def describe(state: VorsichtLehrerState, seat: int, action: Action) -> str:
     """A log phrase for ``action`` taken in ``state`` (before it is applied)."""
     if action.verb == "play" and len(action.args) == 2:
         c = SCHOOL[action.args[1]]
-        return f"plays {c.name} (patience {c.patience}, {c.negative} negative, risk {c.risk}+)"
+        return f"plays {c.name} ({card_numbers(c.patience, c.negative, c.risk)})"
     card = None
     if state.phase == "choose" and state.played is not None:
         card = SCHOOL[state.played]
@@ -109,9 +136,7 @@ def describe_chance(state: VorsichtLehrerState, outcome: tuple[int, ...]) -> str
         return f"seat {state.decider} throws {dice} = {total}: {how}"
     if phase == "teacher":
         c = TEACHER[state.teacher_deck[outcome[0]]]
-        star = ", detention" if c.detention else ""
         return (
-            f"teacher card: {c.name} (patience {c.patience}, {c.negative} negative, "
-            f"risk {c.risk}+{star})"
+            f"teacher card: {c.name} ({card_numbers(c.patience, c.negative, c.risk, c.detention)})"
         )
     return f"chance: {outcome}"
