@@ -49,8 +49,7 @@ def make_table(players: int) -> dict[int, Session]:
     options = {"scoring": "basic", "variant": "standard"}
     genesis = authoring.local_genesis("pet-quartet", options, names, seats, 512, b"\x00" * 16)
     return {
-        i: Session(Ledger(genesis), i, seats[i], 0.0, write=lambda _: None, boot=bytes([i]) * 8)
-        for i in range(players)
+        i: Session(Ledger(genesis), i, seats[i], 0.0, boot=bytes([i]) * 8) for i in range(players)
     }
 
 

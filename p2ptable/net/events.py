@@ -38,4 +38,13 @@ class Finished:
     outcome: Outcome
 
 
-Event = Applied | Rejected | Stopped | Finished
+@dataclass(frozen=True)
+class Failed:
+    """A bug of ours stopped the session (not a peer's fault: nobody is blamed).
+    ``reason`` is one line; ``trace`` the traceback, for the peer log."""
+
+    reason: str
+    trace: str
+
+
+Event = Applied | Rejected | Stopped | Finished | Failed

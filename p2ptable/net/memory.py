@@ -16,8 +16,13 @@ from p2ptable.net.session import Session
 class MemoryNet:
     """Routes each session's outgoing frames to the other sessions."""
 
-    def __init__(self, sessions: dict[int, Session]) -> None:
+    def __init__(
+        self, sessions: dict[int, Session], logs: dict[int, list[bytes]] | None = None
+    ) -> None:
+        """``logs[seat]``, if given, receives what that session persists (its
+        entries, in order), as a peer's replay file would."""
         self.sessions = sessions
+        self.logs = logs
         self.queue: deque[tuple[int, int, bytes]] = deque()
         self.now = 0.0
         self.delivered = 0
@@ -25,6 +30,9 @@ class MemoryNet:
 
     def collect(self) -> None:
         for seat, session in self.sessions.items():
+            written = session.take_writes()  # persisted before its frames leave
+            if self.logs is not None and seat in self.logs:
+                self.logs[seat].extend(payload for payload, _ in written)
             for dest, frame in session.take_outgoing():
                 targets = [s for s in self.sessions if s != seat] if dest is None else [dest]
                 for target in targets:

@@ -22,7 +22,7 @@ from p2ptable.engine.api import Action
 from p2ptable.net import lobby as lobbies
 from p2ptable.net.idle_gc import QUIET, IdleCollector
 from p2ptable.net.persistence import Resume, default_replay_path, save_secrets
-from p2ptable.net.session import Finished, Rejected, Session, Stopped, link_keys
+from p2ptable.net.session import Failed, Finished, Rejected, Session, Stopped, link_keys
 from p2ptable.net.wire import Message, RemoteProtocolError, open_frame, seal
 from p2ptable.net.zmq_transport import BAD, GAME, LOBBY, ZmqTransport
 from p2ptable.replay import authoring
@@ -33,6 +33,7 @@ from p2ptable.replay.logfile import LogWriter
 LINGER_SECONDS = 5.0
 LEFT = 130  # exit status when the player interrupts (Ctrl-C), as shells report SIGINT
 NO_ANSWER = 4  # exit status of a joiner whose host never answered
+FAILED = 70  # exit status when a bug of ours stopped the session (EX_SOFTWARE)
 MAX_EARLY_FRAMES = 2_000  # game frames that may arrive before our genesis is complete
 MAX_EARLY_BYTES = 8 << 20
 CLOSE_LINGER_MS = 1000
@@ -44,6 +45,21 @@ MAX_SLEEP = 1.0
 # Automatic steps done in one go (Session.step): more than a whole game's chance,
 # open and result entries in a row, so only a bug could reach it.
 MAX_STEPS = 10_000
+
+
+def deliver(
+    session: Session,
+    write: Callable[[bytes], None],
+    send: Callable[[int | None, bytes], None],
+) -> None:
+    """Carry out what the session produced, in the one safe order: every entry
+    persisted first, then every frame sent.  An entry we signed is on disk before
+    any frame that carries it leaves, so a crash can never make us sign a second,
+    different entry for a position a peer already holds."""
+    for payload, _durable in session.take_writes():
+        write(payload)
+    for dest, frame in session.take_outgoing():
+        send(dest, frame)
 
 
 class Frontend(Protocol):
@@ -166,18 +182,18 @@ class Peer:
         self._connect_mesh()
         self.replay_path = resume.replay
         now = time.monotonic()
-        self._open_session(ledger, LogWriter(resume.replay), now)
+        self._writer = LogWriter(resume.replay)
+        self._open_session(ledger, now)
         self.ui.show(self.session, list(resume.applied), now)  # the story so far
         self._flush_session(now)
 
-    def _open_session(self, ledger: Ledger, writer: LogWriter, now: float) -> None:
+    def _open_session(self, ledger: Ledger, now: float) -> None:
         assert self.seat is not None
         self.session = Session(
             ledger,
             self.seat,
             self.secrets,
             now,
-            write=writer.append,
             withhold_timeout=self.config.withhold_timeout,
             abandon_timeout=self.config.abandon_timeout,
         )
@@ -238,6 +254,8 @@ class Peer:
                     self._ask_frontend(now, stdin_ready and self._input_fd is not None)
                 if self.session is not None:
                     self._flush_session(now)
+                    if self.session.failed is not None:
+                        return FAILED
                     if self.session.stopped is not None:
                         return 3
                     if self.session.finished:
@@ -475,8 +493,8 @@ class Peer:
         ledger = Ledger(genesis, readers={self.seat: self.secrets.deck})
         self.replay_path = self.config.replay or default_replay_path(ledger, self.config.name)
         self.replay_path.parent.mkdir(parents=True, exist_ok=True)
-        writer = LogWriter(self.replay_path, new=True)
-        writer.append(genesis.encode())
+        self._writer = LogWriter(self.replay_path, new=True)
+        self._writer.append(genesis.encode())
         save_secrets(
             self.replay_path,
             self.secrets,
@@ -485,7 +503,7 @@ class Peer:
             self.transport.port,
         )
         now = time.monotonic()
-        self._open_session(ledger, writer, now)
+        self._open_session(ledger, now)
         if self.on_genesis:
             self.on_genesis(self.replay_path)
         for frame in self._buffer:
@@ -496,14 +514,12 @@ class Peer:
         self._advance_session(now)
 
     def _flush_session(self, now: float) -> None:
+        """What the session produced: its entries written first (the ones we
+        signed durably), then its frames sent, then its events shown."""
         assert self.session is not None
         events = self.session.take_events()
         stamp = time.monotonic()  # when the session had applied what it reports
-        for dest, frame in self.session.take_outgoing():
-            targets = range(len(self.members)) if dest is None else [dest]
-            for seat in targets:
-                if seat != self.seat:
-                    self.transport.send(self.members[seat].endpoint, GAME, frame)
+        deliver(self.session, self._writer.append, self._send_frame)
         if events:
             for event in events:
                 if hasattr(event, "index"):
@@ -515,7 +531,15 @@ class Peer:
                     self.note(f"game stopped: {event.reason}")
                 elif isinstance(event, Finished):
                     self.note(f"game over: {event.outcome.explanation}")
+                elif isinstance(event, Failed):
+                    self.note(f"stopped by a bug of p2ptable: {event.reason}\n{event.trace}")
             self.ui.show(self.session, events, now)
+
+    def _send_frame(self, dest: int | None, frame: bytes) -> None:
+        targets = range(len(self.members)) if dest is None else [dest]
+        for seat in targets:
+            if seat != self.seat:
+                self.transport.send(self.members[seat].endpoint, GAME, frame)
 
     def _name(self, seat: int) -> str:
         return (

@@ -112,19 +112,17 @@ def test_play_against_local_bot_peers_and_reap_them(tmp_path):
     import sys
 
     replay = tmp_path / "me.p2pt"
+    data = tmp_path / "data"
     done = subprocess.run(
         [sys.executable, "-m", "p2ptable", "play", "pet-quartet", "--bots", "2",
-         "--bot", "random", "--name", "Me", "--replay", str(replay)],
-        capture_output=True, text=True, timeout=120,
+         "--bot", "random", "--bot-delay", "0", "--name", "Me", "--replay", str(replay)],
+        capture_output=True, text=True, timeout=120, env=dict(os.environ, XDG_DATA_HOME=str(data)),
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Final scores:" in done.stdout
     assert f"Replay saved to {replay}" in done.stdout
     assert verify_file(replay).valid
-    # Bot peers carry "<Name> (bot)" on their command line; none may survive.
-    leftovers = subprocess.run(
-        ["pgrep", "-f", r"p2ptable join 127\.0\.0\.1:[0-9]+ .*\(bot\) --bot"],
-        capture_output=True,
-        text=True,
-    )
-    assert leftovers.stdout == ""
+    # Bot peers keep their files under our data directory; none may survive.
+    from .test_people import bot_processes
+
+    assert bot_processes(data) == []

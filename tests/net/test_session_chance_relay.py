@@ -15,7 +15,7 @@ import random
 from collections import Counter
 
 from p2ptable.net.memory import MemoryNet
-from p2ptable.net.session import RELAY_WAIT
+from p2ptable.net.rounds import RELAY_WAIT
 from p2ptable.replay.verify import verify_bytes
 
 from .test_session_cheating import file_of, kind_of
@@ -36,7 +36,7 @@ def move_to_chance(sessions, net):
 
 def test_a_chance_step_costs_n_minus_1_reveals_to_the_mover_and_n_minus_1_entries():
     seats, sessions, logs = make_table(6, "relay")
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     mover = move_to_chance(sessions, net)
     index = mover.ledger.next_index
     sent: Counter[tuple[str, int, int]] = Counter()
@@ -59,7 +59,7 @@ def test_a_chance_step_costs_n_minus_1_reveals_to_the_mover_and_n_minus_1_entrie
 def test_at_a_table_of_two_each_seat_sends_its_value_to_the_other():
     # Gathering would save no frame and cost a hop: one round, as in the fallback.
     seats, sessions, logs = make_table(2, "two")
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     mover = move_to_chance(sessions, net)
     index = mover.ledger.next_index
     kinds: Counter[str] = Counter()
@@ -76,7 +76,7 @@ def test_at_a_table_of_two_each_seat_sends_its_value_to_the_other():
 
 def test_a_relayed_entry_that_is_lost_is_sent_again_after_relay_wait():
     seats, sessions, logs = make_table(4, "sits")
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     mover = move_to_chance(sessions, net)
     index = mover.ledger.next_index
     lost = set()
@@ -99,7 +99,7 @@ def test_a_relayed_entry_that_is_lost_is_sent_again_after_relay_wait():
 
 def test_a_reveal_lost_on_its_way_to_the_collector_is_repaired():
     seats, sessions, logs = make_table(3, "lost")
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     mover = move_to_chance(sessions, net)
     index = mover.ledger.next_index
     lost = {"done": False}
@@ -120,7 +120,7 @@ def test_a_reveal_lost_on_its_way_to_the_collector_is_repaired():
 def test_a_collector_that_keeps_the_entry_and_its_value_is_named_for_withholding():
     # Its own value reached nobody: from where the others stand it has not revealed.
     seats, sessions, logs = make_table(3, "keeps")
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     mover = move_to_chance(sessions, net)
 
     def keep_it(sender, target, frame):
@@ -139,7 +139,7 @@ def test_a_collector_that_keeps_the_entry_and_its_value_is_named_for_withholding
 
 def test_whole_games_over_the_relay_give_identical_valid_logs():
     seats, sessions, logs = make_table(5, "whole")
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     play_out(sessions, net, random.Random(11))
     assert all(s.finished for s in sessions.values())
     assert len({b"".join(log) for log in logs.values()}) == 1

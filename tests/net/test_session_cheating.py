@@ -42,7 +42,7 @@ def first_real_choice(sessions, net):
 
 def test_equivocation_is_caught_and_the_evidence_kept():
     seats, sessions, logs = make_table(3, "equivocate")
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     mover, actions = first_real_choice(sessions, net)
     cheater = mover.seat
     victim = (cheater + 1) % 3
@@ -80,7 +80,7 @@ def test_equivocation_is_caught_and_the_evidence_kept():
 
 def test_withholding_a_reveal_is_named_after_the_timeout():
     seats, sessions, logs = make_table(3, "withhold")
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     cheater = 2
 
     def withhold(sender, target, frame):
@@ -109,7 +109,7 @@ def test_a_silent_peer_is_waited_for_not_named():
     # it is shown as silent, and nobody is named.
     seats, sessions, logs = make_table(3, "silent")
     gone = sessions.pop(2)
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     net.pump()
     for _ in range(30):
         net.advance(1.0)
@@ -123,7 +123,7 @@ def test_a_reveal_off_the_chain_is_rejected_and_then_counts_as_withheld():
     # once.  Frames are not signed, so it proves nothing to third parties: the seat
     # has simply not revealed, and if it never does it is named for withholding.
     seats, sessions, logs = make_table(3, "badreveal")
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     cheater = 1
 
     def corrupt(sender, target, frame):
@@ -156,7 +156,7 @@ def test_a_peer_gone_for_good_is_named_as_having_abandoned():
     # minutes to resume; after that the others stop rather than wait for ever.
     seats, sessions, logs = make_table(3, "abandon")
     gone = sessions.pop(2)
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     net.pump()
     for _ in range(299):
         net.advance(1.0)
@@ -174,7 +174,7 @@ def test_a_peer_gone_for_good_is_named_as_having_abandoned():
 def test_a_player_thinking_for_a_long_time_is_not_abandoned():
     # Pings keep coming while a person thinks: being slow is not leaving.
     seats, sessions, logs = make_table(2, "thinker")
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     for _ in range(600):
         net.advance(1.0)
         if any(s.my_turn() for s in sessions.values()):

@@ -35,8 +35,7 @@ def make_table(players: int, seed: str = "mem", options=None):
     genesis = authoring.assemble_genesis(body, [authoring.sign_genesis(body, s) for s in seats])
     logs = {i: [genesis.encode()] for i in range(players)}
     sessions = {
-        i: Session(Ledger(genesis), i, seats[i], 0.0, write=logs[i].append, boot=bytes([i]) * 8)
-        for i in range(players)
+        i: Session(Ledger(genesis), i, seats[i], 0.0, boot=bytes([i]) * 8) for i in range(players)
     }
     return seats, sessions, logs
 
@@ -57,7 +56,7 @@ def play_out(sessions, net, rng, max_moves=5000):
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_whole_game_gives_identical_valid_logs(players):
     seats, sessions, logs = make_table(players, f"mem{players}")
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     play_out(sessions, net, random.Random(players))
     assert all(s.finished for s in sessions.values())
     files = {MAGIC + b"".join(encode_frame(p) for p in log) for log in logs.values()}

@@ -81,7 +81,7 @@ def test_the_same_move_with_another_signature_is_not_equivocation():
     # Found: an old move re-signed with another nonce made the honest peer try to
     # stop with evidence its own ledger refused, and crash.
     seats, sessions, logs = make_table(3, "resign")
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     mover, actions = first_real_choice(sessions, net)
     mover.submit(actions[0], net.now)
     net.pump()
@@ -114,7 +114,7 @@ def test_garbage_data_in_a_well_formed_frame_is_rejected_not_raised():
 def test_a_withholder_cannot_hide_behind_a_false_log_length():
     # Found: a seat that pinged "len 1" forever was never named.
     seats, sessions, logs = make_table(3, "liar")
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     cheater = 2
 
     def lie(sender, target, frame):
@@ -143,7 +143,7 @@ def test_only_the_seat_missing_from_the_awaited_step_is_named():
     # Found: a stray reveal for the result's position made the honest seat 1 look
     # like the withholder of the result signatures.
     seats, sessions, logs = make_table(3, "stray")
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     cheater = 2
 
     def withhold_result(sender, target, frame):

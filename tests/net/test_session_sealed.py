@@ -35,7 +35,6 @@ def make_table(players: int, seed: str = "sealed"):
             i,
             seats[i],
             0.0,
-            write=logs[i].append,
             boot=bytes([i]) * 8,
         )
         for i in range(players)
@@ -49,7 +48,7 @@ def log_file(log: list[bytes]) -> bytes:
 
 def test_a_hidden_hand_game_ends_with_identical_logs_that_verify_and_audit():
     _, sessions, logs = make_table(3)
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     play_out(sessions, net, random.Random(3))
     assert all(s.finished for s in sessions.values())
     files = {log_file(log) for log in logs.values()}
@@ -75,7 +74,7 @@ def test_a_false_share_stops_the_game_and_names_its_sender():
     """A part whose decryption share does not match the seat's key is signed
     evidence: every honest peer stops with a ``cheated`` abort naming it."""
     seats, sessions, logs = make_table(3)
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     cheater = 2
     tampered = []
 
@@ -98,7 +97,7 @@ def test_a_false_share_stops_the_game_and_names_its_sender():
             sessions[cheater].ledger.game_id, make_body(**body), {cheater: seats[cheater].key}
         )
         tampered.append(forged)
-        sessions[cheater]._send(target, "part", {"entry": forged.encode()})
+        sessions[cheater].send(target, "part", {"entry": forged.encode()})
         return None
 
     net.filter = corrupt
@@ -119,7 +118,7 @@ def test_a_bad_shuffle_stops_the_game_at_once_and_names_the_shuffler():
     """ "Every peer checks every shuffle as soon as it arrives": a shuffle whose
     proof fails (two ciphertexts swapped after proving) is signed evidence."""
     seats, sessions, logs = make_table(3)
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     cheater = 1
     forged_frames = []
 
@@ -141,7 +140,7 @@ def test_a_bad_shuffle_stops_the_game_at_once_and_names_the_shuffler():
         forged = sign_body(
             sessions[cheater].ledger.game_id, make_body(**body), {cheater: seats[cheater].key}
         )
-        sessions[cheater]._send(target, "entry", {"entry": forged.encode()})
+        sessions[cheater].send(target, "entry", {"entry": forged.encode()})
         forged_frames.append(sessions[cheater].outgoing[-1][1])
         return None
 
@@ -167,7 +166,7 @@ def test_withholding_a_shuffle_or_a_part_is_named_after_the_timeout():
     stays in contact but never sends its shuffle (or its shares) is named."""
     for withheld, seat_to_blame in (("entry", 0), ("part", 2)):
         _, sessions, logs = make_table(3, f"withhold-{withheld}")
-        net = MemoryNet(sessions)
+        net = MemoryNet(sessions, logs)
 
         def withhold(sender, target, frame, withheld=withheld, cheater=seat_to_blame):
             if sender == cheater and kind_of(frame) in (withheld, "entries"):
@@ -227,7 +226,7 @@ def test_a_part_whose_signature_is_filed_under_another_seat_is_only_rejected():
         part = Entry.decode(message.data["entry"])
         relabelled = Entry(part.body_bytes, ((0, part.sigs[0][1]),))
         sent.append(relabelled)
-        sessions[cheater]._send(target, "part", {"entry": relabelled.encode()})
+        sessions[cheater].send(target, "part", {"entry": relabelled.encode()})
         return None
 
     net.filter = mislabel
@@ -271,7 +270,7 @@ def _fork_one_message(sessions, seats, cheater, victim, kind, remake, log):
         body["msg"] = remake(ledger)
         assert body["msg"] != real.body["msg"]
         forged = sign_body(ledger.game_id, make_body(**body), {cheater: seats[cheater].key})
-        sessions[cheater]._send(target, message.kind, {"entry": forged.encode()})
+        sessions[cheater].send(target, message.kind, {"entry": forged.encode()})
         forged_frames.append(sessions[cheater].outgoing[-1][1])
         return None
 
@@ -285,7 +284,7 @@ def test_different_parts_sent_to_different_peers_are_proved_equivocation():
     from p2ptable.sealed.group import SeededRandom
 
     seats, sessions, logs = make_table(3)
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     cheater = 2
 
     def remake(ledger):
@@ -311,7 +310,7 @@ def test_different_shuffles_sent_to_different_peers_are_proved_equivocation():
     from p2ptable.sealed.group import SeededRandom
 
     seats, sessions, logs = make_table(3)
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     cheater = 0  # the first shuffler
 
     def remake(ledger):
@@ -335,7 +334,7 @@ def test_a_peer_that_took_the_real_shuffle_proves_equivocation_from_the_others_a
     from p2ptable.sealed.group import SeededRandom
 
     seats, sessions, logs = make_table(3)
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     cheater = 0
 
     def remake(ledger):  # the ledger after the real shuffle: made for a later step
@@ -356,7 +355,7 @@ def test_a_seat_that_comes_back_after_the_timeout_gets_the_whole_timeout_again()
     """A crashed seat is not alive, so it is waited for; when it resumes, its hello
     restarts the withholding clock: it is not named on the very next tick."""
     seats, sessions, logs = make_table(3)
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     dead = []
 
     def crash_seat_2(sender, target, frame):
@@ -374,7 +373,7 @@ def test_a_seat_that_comes_back_after_the_timeout_gets_the_whole_timeout_again()
         net.advance(1.0)
     assert all(s.stopped is None for s in sessions.values())
     ledger = _ledger_at(logs[2], len(logs[2]), 2, seats[2].deck)
-    sessions[2] = Session(ledger, 2, seats[2], net.now, write=logs[2].append, boot=b"\x99" * 8)
+    sessions[2] = Session(ledger, 2, seats[2], net.now, boot=b"\x99" * 8)
     hello = next(frame for dest, frame in sessions[2].take_outgoing() if dest in (None, 0))
     sessions[0].receive(hello, net.now)
     sessions[0].tick(net.now)  # the same turn of the I/O loop
@@ -385,7 +384,7 @@ def test_the_opening_deal_is_one_round():
     """Every deal the rules make in a row is opened in one ``open`` entry: the 4 x 3
     cards of the set-up, then one card per refill."""
     _, sessions, logs = make_table(3)
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     play_out(sessions, net, random.Random(5), max_moves=20)
     opens = [Entry.decode(raw) for raw in logs[0][1:] if Entry.decode(raw).kind == "open"]
     shares = [[len(msg["shares"]) for msg, _sig in e.body["parts"]] for e in opens]
@@ -398,7 +397,7 @@ def test_the_next_shuffler_starts_on_a_shuffle_before_verifying_it_and_makes_the
     peer checks both anyway); the early entry is byte for byte the one it would make
     after appending seat s's, so pipelining changes no log."""
     seats, sessions, logs = make_table(3)
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     net.pump()
     entries = [Entry.decode(raw) for raw in logs[0]]
     first = next(i for i, e in enumerate(entries) if e.kind == "shuffle")
@@ -422,7 +421,7 @@ def test_a_self_bundled_open_relayed_to_one_peer_is_proved_equivocation():
 
     seats, sessions, logs = make_table(3, "self-bundled")
     a, b, cheater = 0, 1, 2
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
 
     def hold_parts_to_b(sender, target, frame):
         message = open_frame(frame, sessions[target].ledger.game_id, sessions[target].links)
@@ -435,7 +434,7 @@ def test_a_self_bundled_open_relayed_to_one_peer_is_proved_equivocation():
     ledger = sessions[b].ledger
     expected = ledger.expected()
     assert expected.kind == "open"
-    bucket = sessions[b]._parts[ledger.next_index]
+    bucket = sessions[b].rounds["open"].pending[ledger.next_index]
     other = make_shares(
         ledger.book.state, cheater, seats[cheater].deck, expected.targets, SeededRandom(b"x")
     ).to_value()
@@ -446,7 +445,7 @@ def test_a_self_bundled_open_relayed_to_one_peer_is_proved_equivocation():
     )
     honest = {s: Entry.decode(bucket[s]) for s in (a, b)}
     bundle = authoring.bundle_entry(ledger, {**honest, cheater: forged})
-    sessions[cheater]._send(b, "entries", {"from": ledger.next_index, "entries": [bundle.encode()]})
+    sessions[cheater].send(b, "entries", {"from": ledger.next_index, "entries": [bundle.encode()]})
     net.pump()
     for _ in range(10):
         net.advance(1.0)
@@ -463,7 +462,7 @@ def test_a_good_part_to_one_peer_and_a_bad_one_to_another_is_proved_at_both():
     equivocation, instead of waiting on (and later accusing) the first peer."""
     seats, sessions, logs = make_table(3, "split")
     a, b, cheater = 0, 1, 2
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     sent = []
 
     def bad_part_to_a(sender, target, frame):
@@ -480,7 +479,7 @@ def test_a_good_part_to_one_peer_and_a_bad_one_to_another_is_proved_at_both():
         body = {**part.body, "msg": msg}
         forged = sign_body(part_game_id(sessions), make_body(**body), {cheater: seats[cheater].key})
         sent.append(forged)
-        sessions[cheater]._send(a, "part", {"entry": forged.encode()})
+        sessions[cheater].send(a, "part", {"entry": forged.encode()})
         return None
 
     net.filter = bad_part_to_a
@@ -512,8 +511,8 @@ def test_a_part_far_ahead_of_the_log_is_not_kept():
         make_body(t="part", i=far, prev=ledger.head, seat=1, msg={"t": "x"}),
         {1: seats[1].key},
     )
-    sessions[1]._send(0, "part", {"entry": part.encode()})
+    sessions[1].send(0, "part", {"entry": part.encode()})
     net.pump()
     reasons = [e.reason for e in sessions[0].take_events() if isinstance(e, Rejected)]
     assert any("far ahead of ours" in r for r in reasons)
-    assert far not in sessions[0]._parts
+    assert far not in sessions[0].rounds["open"].pending

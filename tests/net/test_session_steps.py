@@ -70,7 +70,7 @@ def log_file(log):
 
 def test_a_received_move_is_applied_at_once_and_the_reveal_it_makes_due_waits_for_step():
     seats, sessions, logs = make_table(3, "steps")
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     mover = move_to_chance(sessions, net)
     index = mover.ledger.next_index - 1
     receiver = next(s for s in sessions.values() if s is not mover)
@@ -84,7 +84,7 @@ def test_a_received_move_is_applied_at_once_and_the_reveal_it_makes_due_waits_fo
 
 def test_a_whole_game_taken_in_step_by_step_ends_with_identical_logs_that_verify():
     seats, sessions, logs = make_table(4, "stepwise")
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     play_stepwise(sessions, net, random.Random(5))
     assert all(s.finished for s in sessions.values())
     files = {log_file(log) for log in logs.values()}
@@ -97,7 +97,7 @@ def test_the_collector_relays_a_chance_entry_before_it_makes_its_part_of_the_nex
     # part of the deal that follows (milliseconds of proofs), so every other peer
     # met the chance step late.
     seats, sessions, logs = make_sealed_table(3, "relay-first")
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     record: list[tuple[int, list[str], list[str]]] = []
     play_stepwise(sessions, net, random.Random(2), record)
     assert all(s.finished for s in sessions.values())
@@ -121,7 +121,7 @@ def test_an_entry_from_ahead_asks_for_the_gap_only_if_our_own_steps_do_not_close
     # in that seat's reveal and, in the same batch, its next move (one entry ahead)
     # closes the gap itself by assembling the chance entry: no request is sent.
     seats, sessions, logs = make_table(2, "gap")
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     rng = random.Random(1)
     for _ in range(300):
         net.pump()
@@ -153,7 +153,7 @@ def test_an_entry_from_ahead_asks_for_the_gap_only_if_our_own_steps_do_not_close
 
 def test_an_entry_after_a_lost_one_asks_for_the_gap_once_the_steps_are_done():
     seats, sessions, logs = make_table(3, "lost")
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     lost = []
 
     def drop(sender, target, frame):

@@ -15,6 +15,7 @@ from p2ptable.engine.api import Action
 from p2ptable.net.accusations import PING_EVERY
 from p2ptable.net.memory import MemoryNet
 from p2ptable.net.session import LocalProtocolError
+from p2ptable.replay.entries import Entry
 
 from .test_session_cheating import kind_of
 from .test_session_memory import make_table
@@ -22,7 +23,7 @@ from .test_session_memory import make_table
 
 def test_submit_without_advance_queues_the_move_alone_and_advance_adds_the_rest():
     seats, sessions, logs = make_table(3, "advance")
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     # Play until a move makes a chance step due: the mover's reveal comes after it.
     for _ in range(200):
         net.pump()
@@ -36,14 +37,14 @@ def test_submit_without_advance_queues_the_move_alone_and_advance_adds_the_rest(
         mover.advance(net.now)
         assert mover.ledger.next_index == index + 1  # applied now
         if mover.ledger.expected().kind == "chance":
-            assert mover.seat in mover._reveals[index + 1]  # and its reveal made
+            assert mover.seat in mover.rounds["chance"].have(index + 1)  # and its reveal made
             return
     raise AssertionError("no move made a chance step due")
 
 
 def test_an_idle_session_wakes_for_its_next_ping_only():
     seats, sessions, logs = make_table(3, "idle")
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     net.pump()
     waiting = next(s for s in sessions.values() if not s.my_turn())
     waiting.tick(10.0)
@@ -63,7 +64,7 @@ def test_a_pending_withholding_deadline_wakes_the_session_and_a_past_one_does_no
 
 def test_a_bot_sleeps_until_its_think_time_is_over():
     seats, sessions, logs = make_table(2, "bot")
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     net.pump()
     mover = next(s for s in sessions.values() if s.my_turn())
     other = sessions[1 - mover.seat]
@@ -75,27 +76,33 @@ def test_a_bot_sleeps_until_its_think_time_is_over():
     assert quick.wake_at(mover, 5.0) == 5.0  # no think time: decide at once
 
 
-def test_the_move_is_on_disk_before_it_is_handed_out():
+def test_the_move_is_to_be_made_durable_before_it_is_handed_out():
     # A crash between sending and writing would let a resumed seat sign a second,
-    # different move for the same place: equivocation.  So: written first.
+    # different move for the same place: equivocation.  So the session hands out
+    # the move to persist, marked durable, with the frames that carry it; the
+    # peer writes before it sends (tests/net/test_peer_output.py holds it to that).
     seats, sessions, logs = make_table(3, "wal")
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     net.pump()
     mover = next(s for s in sessions.values() if s.my_turn())
     action = mover.ledger.game.legal_actions(mover.ledger.state, mover.seat)[0]
     before = len(logs[mover.seat])
     mover.submit(action, net.now, advance=False)
-    assert len(logs[mover.seat]) == before + 1  # on disk
-    assert mover.outgoing  # and only then queued
+    writes = mover.take_writes()
+    assert len(writes) == 1 and writes[0][1] is True  # our move, to be made durable
+    assert Entry.decode(writes[0][0]).body["action"] == action.text
+    assert mover.outgoing  # and the frames that carry it
+    logs[mover.seat].extend(payload for payload, _ in writes)
     mover.advance(net.now)
-    assert len(logs[mover.seat]) == before + 1  # applying it does not write it twice
+    assert all(Entry.decode(p).kind != "action" for p, _ in mover.take_writes())  # not twice
+    assert len(logs[mover.seat]) == before + 1
     net.pump()
     assert len({b"".join(log) for log in logs.values()}) == 1
 
 
 def test_an_illegal_move_is_refused_before_anything_is_signed_written_or_sent():
     seats, sessions, logs = make_table(3, "illegal")
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     net.pump()
     mover = next(s for s in sessions.values() if s.my_turn())
     before = len(logs[mover.seat])
@@ -106,7 +113,7 @@ def test_an_illegal_move_is_refused_before_anything_is_signed_written_or_sent():
 
 def test_a_frame_arriving_before_advance_finds_our_move_applied():
     seats, sessions, logs = make_table(3, "settle")
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     net.pump()
     mover = next(s for s in sessions.values() if s.my_turn())
     index = mover.ledger.next_index
@@ -126,7 +133,7 @@ def test_a_finished_session_tells_every_peer_at_once_so_nobody_lingers():
     from .test_session_memory import play_out
 
     seats, sessions, logs = make_table(3, "linger")
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     play_out(sessions, net, random.Random(4))
     assert all(s.finished for s in sessions.values())
     for session in sessions.values():

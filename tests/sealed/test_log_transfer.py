@@ -155,12 +155,11 @@ def test_peers_give_cards_to_each_other_over_the_session():
             i,
             seats[i],
             0.0,
-            write=logs[i].append,
             boot=bytes([i]) * 8,
         )
         for i in range(3)
     }
-    net = MemoryNet(sessions)
+    net = MemoryNet(sessions, logs)
     policy = random_policy(random.Random(7))
     for _ in range(100):
         net.pump()

@@ -1,0 +1,117 @@
+"""What a session knows of the other seats' peers: freshness, contact, catch-up.
+
+How it works
+------------
+:class:`PeerStates` owns, for every other seat, the replay protection of its
+frames (``boot`` and ``seq``, protocol/wire.md 4.5), when it was last heard
+from, and the log length it last claimed.  :class:`CatchUp` owns what arrives
+from ahead of our log: entries kept for later (as received, bounded in count
+and bytes), the senders to ask for what lies between, and the fork probes sent
+once per seat and index.  The session asks both; neither sends anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from p2ptable.net.wire import Message, RemoteProtocolError
+
+MAX_BUFFERED = 4096  # entries kept for later
+MAX_FUTURE_BYTES = 32 * 1024 * 1024  # entries kept for later, as received
+
+
+@dataclass
+class PeerState:
+    boots: set[bytes] = field(default_factory=set)
+    boot: bytes | None = None
+    seq: int = -1
+    last_contact: float | None = None
+    their_len: int = 0
+
+
+class PeerStates:
+    """Every other seat's freshness and contact."""
+
+    def __init__(self, seats: int, me: int) -> None:
+        self.by_seat = {s: PeerState() for s in range(seats) if s != me}
+
+    def __getitem__(self, seat: int) -> PeerState:
+        return self.by_seat[seat]
+
+    def __iter__(self):  # noqa: ANN204 - the seats, in order
+        return iter(self.by_seat)
+
+    def items(self):  # noqa: ANN201
+        return self.by_seat.items()
+
+    def values(self):  # noqa: ANN201
+        return self.by_seat.values()
+
+    def check_fresh(self, message: Message) -> None:
+        """RemoteProtocolError unless ``message`` is newer than all we saw from
+        its sender in this boot, or the first of a boot we have not seen."""
+        peer = self.by_seat.get(message.sender)
+        if peer is None:
+            raise RemoteProtocolError("message claims to come from our own seat", message.sender)
+        if message.boot == peer.boot:
+            if message.seq <= peer.seq:
+                raise RemoteProtocolError(
+                    f"replayed message (seq {message.seq} already seen)", message.sender
+                )
+        elif message.boot in peer.boots:
+            raise RemoteProtocolError("replayed message from an earlier run", message.sender)
+        else:
+            peer.boots.add(message.boot)
+            peer.boot = message.boot
+        peer.seq = message.seq
+
+    def last_contacts(self) -> dict[int, float | None]:
+        return {seat: peer.last_contact for seat, peer in self.by_seat.items()}
+
+    def silent(self, now: float, after: float) -> list[tuple[int, float | None]]:
+        """Seats we have not heard from for ``after`` seconds (None: never)."""
+        out = []
+        for seat, peer in self.by_seat.items():
+            if peer.last_contact is None or now - peer.last_contact >= after:
+                out.append((seat, None if peer.last_contact is None else now - peer.last_contact))
+        return out
+
+    def all_have(self, length: int) -> bool:
+        return all(p.their_len >= length for p in self.by_seat.values())
+
+
+class CatchUp:
+    """Entries from ahead of our log, and who to ask for what is missing."""
+
+    def __init__(self) -> None:
+        self.future: dict[int, bytes] = {}
+        self.future_bytes = 0
+        self.gaps: dict[int, int] = {}  # sender -> an entry it sent from ahead of our log
+        self.fork_probes: set[tuple[int, int]] = set()
+
+    def keep(self, index: int, raw: bytes, sender: int) -> None:
+        """Entry ``index`` arrived before the ones under it: keep it (within the
+        bounds) and note that ``sender`` has what lies between."""
+        fits = self.future_bytes + len(raw) <= MAX_FUTURE_BYTES
+        if index not in self.future and len(self.future) < MAX_BUFFERED and fits:
+            self.future[index] = raw
+            self.future_bytes += len(raw)
+        self.gaps[sender] = max(index, self.gaps.get(sender, index))
+
+    def take(self, index: int) -> bytes | None:
+        """The entry kept for ``index``, if any (it is forgotten)."""
+        raw = self.future.pop(index, None)
+        if raw is not None:
+            self.future_bytes -= len(raw)
+        return raw
+
+    def take_gaps(self) -> dict[int, int]:
+        gaps, self.gaps = self.gaps, {}
+        return gaps
+
+    def first_probe(self, sender: int, index: int) -> bool:
+        """True the first time a fork is probed at ``sender``'s entry ``index``."""
+        if (sender, index) in self.fork_probes:
+            return False
+        self.fork_probes.add((sender, index))
+        return True
