@@ -34,6 +34,21 @@ Timers come from :meth:`tick` (the caller passes ``now``; no clock here): a
 ``ping`` every ``PING_EVERY`` seconds carries our log length and head hash, so a
 peer that is behind is sent what it lacks and a peer that is ahead is asked.
 
+Durability (protocol/wire.md 6.10): every entry is handed to ``write`` as it is
+made or taken; before a frame that carries an entry (``entry``, ``entries``,
+``stop``) leaves, ``sync`` is called if anything was written since the last sync,
+so an entry we signed, or assembled and send first, is on stable storage before
+any peer can hold it.  One sync covers every earlier write to the file, so the
+entries of others it links to are on disk too; those alone are never synced (a
+peer sends them again).  A session made with ``resumed=True`` (after a crash)
+takes no move from its player and accuses nobody until every other seat has told
+it its log length (``hello`` or ``ping``) and it holds as much as the longest: a
+move it sent and lost comes back from a peer instead of being made again
+differently (:meth:`resume_waiting_on` names whom it waits for).  Its reveals,
+shuffles, parts and result signatures go on as usual: each is a function of the
+log position and our secrets, the same bytes however often it is made, and
+holding them back would make a waiting seat look like one that withholds.
+
 Bad input from a peer (malformed, bad signature, replayed, out of turn, illegal)
 is rejected with a :class:`Rejected` event naming the reason, and the game goes
 on.  A peer whose signed sealed-deck message fails its proof (a shuffle, a played
@@ -89,6 +104,8 @@ MAX_FUTURE_BYTES = 32 * 1024 * 1024  # entries kept for later, as received
 # to everyone (protocol/wire.md 6.3): far above a LAN's round trip, far below the
 # withholding timeout, so a collector that sits on the reveals costs half a second.
 RELAY_WAIT = 0.5
+# The messages that carry entries: before one leaves, what we wrote is synced.
+CARRIES_ENTRIES = frozenset({"entry", "entries", "stop"})
 
 ALL = None  # destination: every other seat
 
@@ -137,11 +154,15 @@ class Session(Accusations, SealedSteps):
         withhold_timeout: float = 20.0,
         abandon_timeout: float = 300.0,
         boot: bytes | None = None,
+        sync: Callable[[], None] | None = None,
+        resumed: bool = False,
     ) -> None:
         self.ledger = ledger
         self.seat = seat
         self.secrets = secrets
         self.write = write or (lambda payload: None)
+        self.sync = sync or (lambda: None)
+        self._unsynced = False
         self.withhold_timeout = withhold_timeout
         self.abandon_timeout = abandon_timeout
         self._started = now
@@ -151,6 +172,11 @@ class Session(Accusations, SealedSteps):
         self.boot = boot or os.urandom(8)
         self.seq = 0
         self.peers = {s: _PeerState() for s in range(self.n) if s != seat}
+        # After a resume: the seats that have not told us their log length yet.
+        # Until none is left and we hold as much as the longest, we sign no move
+        # and no accusation (see _catching_up).
+        self._unheard: set[int] = set(self.peers) if resumed else set()
+        self._resuming = resumed
         self.outgoing: list[tuple[int | None, bytes]] = []
         self.events: list[Event] = []
         self.stopped: Stopped | None = None
@@ -192,6 +218,8 @@ class Session(Accusations, SealedSteps):
     def my_turn(self) -> bool:
         if self._own is not None:
             return False  # our move is made, only not yet applied (see submit)
+        if self._catching_up():
+            return False  # resumed: a peer may hold our move here already
         expected = self.ledger.expected()
         return self.stopped is None and expected.kind == "action" and expected.seat == self.seat
 
@@ -212,7 +240,7 @@ class Session(Accusations, SealedSteps):
         if action not in legal:
             raise LocalProtocolError(f"illegal action {action.text!r}")
         entry = authoring.action_entry(self.ledger, self.seat, self.secrets, action)
-        self.write(entry.encode())
+        self._write(entry.encode())
         self._send(ALL, "entry", {"entry": entry.encode()})
         self._own = entry
         if advance:
@@ -308,8 +336,10 @@ class Session(Accusations, SealedSteps):
             self._revealed = None
             if revealed[0] == self.ledger.next_index and revealed[0] in self._reveals:
                 self._send_reveal(ALL, revealed[0])
-        self._check_withholding(now)
-        self._check_abandoned(now)
+        if not self._catching_up():
+            # An abort is a signature too: none before we know where the log is.
+            self._check_withholding(now)
+            self._check_abandoned(now)
 
     def wake_at(self, now: float) -> float:
         """When :meth:`tick` next has something to do: the next ping, the end of
@@ -330,13 +360,48 @@ class Session(Accusations, SealedSteps):
                 out.append((seat, None if peer.last_contact is None else now - peer.last_contact))
         return out
 
+    def resume_waiting_on(self) -> list[int]:
+        """After a resume, the seats we wait on before our player may move: those
+        that have not told us their log length yet, and those that hold entries
+        we lack.  Empty once caught up (and always, for a session not resumed),
+        so a screen can say "waiting for Ben" while it is not."""
+        if not self._catching_up():
+            return []
+        length = self.ledger.next_index
+        return sorted(
+            s for s, p in self.peers.items() if s in self._unheard or p.their_len > length
+        )
+
+    def _catching_up(self) -> bool:
+        """True while a resumed session may not sign a move or an accusation (the
+        entries whose content is not fixed by the log and our secrets): it has not
+        heard every other seat's log length, or one of them holds entries it lacks.
+        Once False it stays False (from then on every entry we sign is synced
+        before it leaves)."""
+        if not self._resuming:
+            return False
+        length = self.ledger.next_index
+        if self._unheard or any(p.their_len > length for p in self.peers.values()):
+            return True
+        self._resuming = False
+        return False
+
     # -- sending ---------------------------------------------------------------
+
+    def _write(self, payload: bytes) -> None:
+        self.write(payload)
+        self._unsynced = True
 
     def _send(self, dest: int | None, kind: str, data: dict) -> None:
         """Queue a frame for ``dest`` (ALL: one frame per peer, each with its own tag).
 
         A broadcast uses one sequence number for all its frames: each receiver
-        still sees our numbers grow, and the envelope is encoded once."""
+        still sees our numbers grow, and the envelope is encoded once.  A frame
+        that carries entries leaves only after what we wrote is synced (see the
+        module docstring): the one place every entry we send passes."""
+        if kind in CARRIES_ENTRIES and self._unsynced:
+            self.sync()
+            self._unsynced = False
         targets = list(self.peers) if dest is None else [dest]
         message = Message(kind, self.ledger.game_id, self.seat, self.boot, self.seq, data)
         self.seq += 1
@@ -374,6 +439,7 @@ class Session(Accusations, SealedSteps):
         # A peer (re)started: tell it where we are and resend what we owe it.
         peer = self.peers[message.sender]
         peer.their_len = message.data["len"]
+        self._unheard.discard(message.sender)
         if self._waiting_since is not None and message.sender in self._awaited():
             # It (re)started: give it the whole timeout to send what we wait for.
             self._waiting_since = now
@@ -386,6 +452,7 @@ class Session(Accusations, SealedSteps):
         theirs = message.data["len"]
         previous = peer.their_len
         peer.their_len = theirs
+        self._unheard.discard(message.sender)
         if theirs < self.ledger.next_index and theirs != previous:
             self._push_catch_up(message.sender, theirs)
         elif theirs > self.ledger.next_index:
@@ -510,7 +577,7 @@ class Session(Accusations, SealedSteps):
     def _append(self, entry: Entry, written: bool = False) -> None:
         applied = self.ledger.append(entry)
         if not written:
-            self.write(entry.encode())
+            self._write(entry.encode())
         done = self.ledger.next_index
         for pending in (self._reveals, self._rsigs, self._parts):
             for index in [i for i in pending if i < done]:
@@ -622,7 +689,7 @@ class Session(Accusations, SealedSteps):
             # Every other peer waits for it: like our own move (submit), it is
             # written and sent first, and applied by the next step (or frame).
             encoded = entry.encode()
-            self.write(encoded)
+            self._write(encoded)
             self._send(ALL, "entries", {"from": index, "entries": [encoded]})
             self._own = entry
             return True
