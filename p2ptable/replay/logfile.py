@@ -242,6 +242,9 @@ class LogWriter:
         if self.fsync:
             self.sync()
 
+    def fileno(self) -> int:
+        return self._file.fileno()
+
     def close(self) -> None:
         self._file.close()
 
