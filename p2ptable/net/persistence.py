@@ -148,7 +148,7 @@ def load_resume(replay: Path) -> Resume:
         if cut is not None:
             copy = cut_tail(replay, cut)
             notice = (
-                f"the last record of {replay.name} was torn ({why}); it was cut off "
+                f"the last record of {replay.name} was incomplete ({why}); it was cut off "
                 f"and the original file kept as {copy.name}"
             )
         else:
