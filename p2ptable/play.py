@@ -29,7 +29,7 @@ from p2ptable.net.addresses import (
 from p2ptable.net.events import Stopped
 from p2ptable.net.local_table import BotProcesses, read_record, write_record
 from p2ptable.net.peer import LEFT, Frontend, Peer, PeerConfig
-from p2ptable.net.persistence import Resume, load_resume
+from p2ptable.net.persistence import Resume, hold_seat_lock, load_resume
 from p2ptable.replay.ledger import Ledger
 
 FINISHED, TIMED_OUT, STOPPED, NO_ANSWER = 0, 2, 3, 4
@@ -258,31 +258,40 @@ def resume(
     lifeline: bool = False,
 ) -> PlayResult:
     """Continue a game whose process died (or was left), from its replay and
-    secrets files; a `play` table's bots are resumed with it."""
-    state: Resume = load_resume(replay)
+    secrets files; a `play` table's bots are resumed with it.  Refused while
+    another process plays the seat."""
     if port is not None:
         check_port(port)
-    record = read_record(replay)
-    config = PeerConfig(
-        name=state.ledger.seats[state.seat].name, host=False, bind="0.0.0.0", lifeline=lifeline
-    )
-    endpoint = state.endpoints[state.seat]
-    config.advertise = endpoint.split("//", 1)[1].rsplit(":", 1)[0]
-    config.bind = "127.0.0.1" if config.advertise.startswith("127.") else "0.0.0.0"
-    if port is not None:
-        state = replace(state, port=port)
-    if state.ledger.finished or state.ledger.stopped is not None:
-        status = FINISHED if state.ledger.stopped is None else STOPPED
-        return replace(_result(status, replay, state.ledger), already_over=True)
-    peer = _peer(config, make_frontend(bot, quiet, bot_delay), resume=state)
-    if record is None:
-        return _run(peer)
-    workdir, seats = record
-    procs = BotProcesses(workdir)
-    result: PlayResult | None = None
+    lock = hold_seat_lock(replay)
     try:
-        procs.resume(seats)
-        result = _run(peer)
+        state: Resume = load_resume(replay)
+        record = read_record(replay)
+        if state.ledger.finished or state.ledger.stopped is not None:
+            status = FINISHED if state.ledger.stopped is None else STOPPED
+            return replace(_result(status, replay, state.ledger), already_over=True)
+        endpoint = state.endpoints[state.seat]
+        advertise = endpoint.split("//", 1)[1].rsplit(":", 1)[0]
+        config = PeerConfig(
+            name=state.ledger.seats[state.seat].name,
+            host=False,
+            bind="127.0.0.1" if advertise.startswith("127.") else "0.0.0.0",
+            advertise=advertise,
+            lifeline=lifeline,
+        )
+        if port is not None:
+            state = replace(state, port=port)
+        peer = _peer(config, make_frontend(bot, quiet, bot_delay), resume=state)
+        peer.seat_lock = lock
+        if record is None:
+            return _run(peer)
+        workdir, seats = record
+        procs = BotProcesses(workdir)
+        result: PlayResult | None = None
+        try:
+            procs.resume(seats)
+            result = _run(peer)
+        finally:
+            _end_bots(procs, result)
+        return result
     finally:
-        _end_bots(procs, result)
-    return result
+        lock.release()

@@ -7,6 +7,8 @@ independent writer would.
 
 from __future__ import annotations
 
+import os
+import stat
 import struct
 import zlib
 
@@ -14,11 +16,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from p2ptable.replay import logfile
 from p2ptable.replay.logfile import (
     MAGIC,
     MAX_FRAME,
     LogWriter,
+    cut_tail,
     encode_frame,
+    frame_offsets,
+    next_intact_frame,
     parse_frames,
     read_file,
 )
@@ -210,6 +216,106 @@ def test_reading_stops_at_the_first_bad_frame():
     damaged = bytearray(FILE)
     damaged[ends[1] + 5] ^= 0xFF
     assert parse_frames(bytes(damaged)).payloads == PAYLOADS[:1]
+
+
+# -- where the damage is: the last record, or the middle ---------------------------------
+
+
+def test_a_damaged_length_in_the_middle_is_not_a_torn_record():
+    # Bug found in review: a length field damaged to claim more than the rest of
+    # the file read as "torn", and resume cut every later entry off ("a finished
+    # 159-entry game became 5").  Intact frames after it prove it is damage.
+    ends = boundaries(PAYLOADS)
+    damaged = bytearray(FILE)
+    struct.pack_into(">I", damaged, ends[1], len(FILE))
+    result = parse_frames(bytes(damaged))
+    assert result.payloads == PAYLOADS[:1]
+    assert (result.error.index, result.error.torn, result.error.tail) == (1, False, False)
+    assert f"an intact frame follows at byte {ends[2]}" in result.error.reason
+
+
+def test_a_torn_record_is_the_tail():
+    ends = boundaries(PAYLOADS)
+    result = parse_frames(FILE[: ends[-1] - 3])
+    assert (result.error.torn, result.error.tail) == (True, True)
+
+
+@pytest.mark.parametrize("frame_index, tail", [(3, True), (2, False), (0, False)])
+def test_a_checksum_mismatch_is_the_tail_only_if_nothing_intact_follows(frame_index, tail):
+    # Frame 1 is empty (8 zero bytes), which never counts as an intact entry, so
+    # damage to frame 0 is followed by intact frames 2 and 3.
+    ends = boundaries(PAYLOADS)
+    damaged = bytearray(FILE)
+    damaged[ends[frame_index + 1] - 1] ^= 0x01
+    result = parse_frames(bytes(damaged))
+    assert (result.error.index, result.error.torn, result.error.tail) == (frame_index, False, tail)
+    assert ("an intact frame follows" in result.error.reason) is not tail
+
+
+def test_bad_magic_is_never_a_tail():
+    assert parse_frames(b"PK\x03\x04").error.tail is False
+
+
+def test_next_intact_frame_finds_frames_and_skips_empty_ones():
+    ends = boundaries(PAYLOADS)
+    assert next_intact_frame(FILE, 0) == ends[0]
+    assert next_intact_frame(FILE, ends[0] + 1) == ends[2]  # not the empty frame 1
+    assert next_intact_frame(FILE, ends[3] + 1) is None
+    assert frame_offsets(PAYLOADS) == ends[:-1]
+
+
+# -- durability ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def syncs(monkeypatch):
+    """Every fdatasync/fsync the writer asks for, as ("data"|"full", is a directory)."""
+    calls: list[tuple[str, bool]] = []
+
+    def record(kind):
+        def call(fd):
+            calls.append((kind, stat.S_ISDIR(os.fstat(fd).st_mode)))
+
+        return call
+
+    monkeypatch.setattr(logfile.os, "fdatasync", record("data"), raising=False)
+    monkeypatch.setattr(logfile.os, "fsync", record("full"))
+    return calls
+
+
+def test_sync_puts_appended_frames_on_disk_once(tmp_path, syncs):
+    # "an entry we sign reaches the disk (fsync, or an equivalent you measure)
+    # before it leaves": sync() syncs the data of what was appended, and a new
+    # file's directory entry the first time; a second sync with nothing new is free.
+    path = tmp_path / "game.p2pt"
+    with LogWriter(path, new=True) as writer:
+        writer.append(b"genesis")
+        assert syncs == []  # appending alone never waits for the disk
+        writer.sync()
+        assert syncs == [("data", False), ("full", True)]
+        writer.sync()
+        assert len(syncs) == 2
+        writer.append(b"move")
+        writer.sync()
+        assert syncs[2:] == [("data", False)]
+
+
+def test_fsync_true_syncs_every_append(tmp_path, syncs):
+    path = tmp_path / "game.p2pt"
+    with LogWriter(path, fsync=True) as writer:
+        writer.append(b"a")
+        writer.append(b"b")
+    assert [kind for kind, is_dir in syncs if not is_dir] == ["data"] * 3  # magic, a, b
+
+
+def test_cut_tail_keeps_the_whole_file_before_cutting(tmp_path):
+    path = tmp_path / "game.p2pt"
+    path.write_bytes(FILE)
+    copy = cut_tail(path, 20)
+    again = cut_tail(path, 10)
+    assert path.read_bytes() == FILE[:10]
+    assert copy.read_bytes() == FILE and again.read_bytes() == FILE[:20]
+    assert copy != again and copy.name.startswith("game.p2pt.torn-")
 
 
 # -- verify reports framing errors ---------------------------------------------------------

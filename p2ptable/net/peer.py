@@ -21,7 +21,13 @@ from p2ptable.crypto.signing import verify_signature
 from p2ptable.engine.api import Action
 from p2ptable.net import lobby as lobbies
 from p2ptable.net.idle_gc import QUIET, IdleCollector
-from p2ptable.net.persistence import Resume, default_replay_path, save_secrets
+from p2ptable.net.persistence import (
+    Resume,
+    SeatLock,
+    default_replay_path,
+    hold_seat_lock,
+    save_secrets,
+)
 from p2ptable.net.session import Failed, Finished, Rejected, Session, Stopped, link_keys
 from p2ptable.net.wire import Message, RemoteProtocolError, open_frame, seal
 from p2ptable.net.zmq_transport import BAD, GAME, LOBBY, ZmqTransport
@@ -51,13 +57,22 @@ def deliver(
     session: Session,
     write: Callable[[bytes], None],
     send: Callable[[int | None, bytes], None],
+    sync: Callable[[], None] = lambda: None,
 ) -> None:
     """Carry out what the session produced, in the one safe order: every entry
-    persisted first, then every frame sent.  An entry we signed is on disk before
-    any frame that carries it leaves, so a crash can never make us sign a second,
-    different entry for a position a peer already holds."""
-    for payload, _durable in session.take_writes():
+    written, then synced to stable storage if one of them is ours (an entry we
+    signed, or assembled and send first), then every frame sent.  So an entry we
+    signed is on disk before any frame that carries it leaves, and a crash or a
+    power cut can never make us sign a second, different entry for a position a
+    peer already holds.  One sync covers every earlier write to the file, the
+    others' entries ours link to included; those alone are never synced (a peer
+    sends them again)."""
+    durable = False
+    for payload, must_last in session.take_writes():
         write(payload)
+        durable = durable or must_last
+    if durable:
+        sync()
     for dest, frame in session.take_outgoing():
         send(dest, frame)
 
@@ -148,6 +163,9 @@ class Peer:
         self._early_notes: list[str] = []
         self._ignored_lobby = 0  # lobby frames from anyone but our lobby's partner
         self.on_genesis: Callable[[Path], None] | None = None
+        # Held while we play the seat, so a second `resume` of it is refused
+        # (taken by the caller for a resume, at the genesis for a new game).
+        self.seat_lock: SeatLock | None = None
         self.lobby: lobbies.HostLobby | lobbies.JoinerLobby | None = None
         self._input_fd: int | None = None
         self._sync_input_fd()
@@ -183,17 +201,21 @@ class Peer:
         self.replay_path = resume.replay
         now = time.monotonic()
         self._writer = LogWriter(resume.replay)
-        self._open_session(ledger, now)
+        if resume.notice:
+            self.ui.say(f"Note: {resume.notice}.")
+            self.note(resume.notice)
+        self._open_session(ledger, now, resumed=True)
         self.ui.show(self.session, list(resume.applied), now)  # the story so far
         self._flush_session(now)
 
-    def _open_session(self, ledger: Ledger, now: float) -> None:
+    def _open_session(self, ledger: Ledger, now: float, resumed: bool = False) -> None:
         assert self.seat is not None
         self.session = Session(
             ledger,
             self.seat,
             self.secrets,
             now,
+            resumed=resumed,
             withhold_timeout=self.config.withhold_timeout,
             abandon_timeout=self.config.abandon_timeout,
         )
@@ -273,6 +295,8 @@ class Peer:
             return LEFT
         finally:
             collector.stop()
+            if self.seat_lock is not None:
+                self.seat_lock.release()
             if self._ignored_lobby:
                 self.note(f"ignored {self._ignored_lobby} lobby frames not meant for us")
             self._write_stats()
@@ -493,8 +517,11 @@ class Peer:
         ledger = Ledger(genesis, readers={self.seat: self.secrets.deck})
         self.replay_path = self.config.replay or default_replay_path(ledger, self.config.name)
         self.replay_path.parent.mkdir(parents=True, exist_ok=True)
+        if self.seat_lock is None:
+            self.seat_lock = hold_seat_lock(self.replay_path)
         self._writer = LogWriter(self.replay_path, new=True)
         self._writer.append(genesis.encode())
+        self._writer.sync()  # a power cut before our first move leaves a resumable replay
         save_secrets(
             self.replay_path,
             self.secrets,
@@ -519,7 +546,7 @@ class Peer:
         assert self.session is not None
         events = self.session.take_events()
         stamp = time.monotonic()  # when the session had applied what it reports
-        deliver(self.session, self._writer.append, self._send_frame)
+        deliver(self.session, self._writer.append, self._send_frame, self._writer.sync)
         if events:
             for event in events:
                 if hasattr(event, "index"):

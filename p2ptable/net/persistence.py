@@ -1,10 +1,31 @@
 """What a peer keeps on disk besides its replay: where replays go, the seat's
-secrets (owner-only), and rebuilding a seat from both for `p2ptable resume`."""
+secrets (owner-only), rebuilding a seat from both for `p2ptable resume`, and the
+lock that says a seat is running.
+
+How it works:
+
+* :func:`save_secrets` writes ``NAME.p2pt.secrets`` durably (a temporary file,
+  synced, renamed over, and the directory synced): resume depends on it, so a
+  power cut leaves the old file or the new one, never half of one.
+* :func:`load_resume` checks everything before it changes anything: the secrets
+  file (JSON, every field's type and range, and that it is this game's seat), the
+  replay (every intact entry verifies), then, only if the LAST record is torn or
+  damaged, cuts it off after keeping a copy of the whole file
+  (``NAME.p2pt.torn-STAMP``) and says so in :attr:`Resume.notice`.  Damage with
+  intact entries after it is refused with the entry index, and nothing on disk is
+  changed.  Every problem is a :class:`ResumeError` with a one-line message.
+* :func:`hold_seat_lock` takes an exclusive ``flock`` on ``NAME.p2pt.lock`` for the
+  life of a running peer; a second ``resume`` (or a second game writing the same
+  replay) is refused with the holder's pid.  The kernel drops the lock when the
+  process dies, however it dies, so a crash never leaves a seat locked.
+"""
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,10 +34,27 @@ from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry, MalformedEntry
 from p2ptable.replay.ledger import Applied, InvalidEntry, Ledger
 
+MAX_SECRETS_BYTES = 64 * 1024  # a real one is under 1 KiB
+_HEX32 = re.compile(r"[0-9a-fA-F]{64}")
+_ENDPOINT = re.compile(r"tcp://(\[[0-9a-fA-F:.]+\]|[0-9.]+):([0-9]{1,5})")
+_FIELDS = {
+    "seat": int,
+    "key": str,
+    "chain_secret": str,
+    "chain_len": int,
+    "link": str,
+    "deck": str,
+    "endpoints": list,
+    "port": int,
+}
+
 
 @dataclass(frozen=True)
 class Resume:
-    """What `p2ptable resume` restores: the log so far and the seat's secrets."""
+    """What `p2ptable resume` restores: the log so far and the seat's secrets.
+
+    ``notice`` is a sentence for the player when resuming changed the replay (a
+    torn last record was cut off, and where the original was kept); else None."""
 
     ledger: Ledger
     seat: int
@@ -24,7 +62,15 @@ class Resume:
     endpoints: list[str]
     port: int
     replay: Path
+    notice: str | None = None
     applied: tuple[Applied, ...] = ()  # what the log's entries did, for the screen
+
+
+class ResumeError(Exception):
+    """The replay or its secrets cannot be resumed from (a one-line reason)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(" ".join(message.split()))  # always one line
 
 
 def data_dir() -> Path:
@@ -38,66 +84,222 @@ def default_replay_path(ledger: Ledger, name: str) -> Path:
     return data_dir() / f"{stamp}-{ledger.game.name}-{ledger.game_id.hex()[:8]}-{safe}.p2pt"
 
 
+def secrets_path(replay: Path) -> Path:
+    return replay.with_name(replay.name + ".secrets")
+
+
+def lock_path(replay: Path) -> Path:
+    return replay.with_name(replay.name + ".lock")
+
+
+# -- resuming --------------------------------------------------------------------------
+
+
 def load_resume(replay: Path) -> Resume:
     """Rebuild a seat from its replay file and secrets file, for `p2ptable resume`.
 
-    A torn last record (the process died mid-write) is cut off: it was never
-    acknowledged by anyone, and the peers will send it again.  Anything else wrong
-    with the file is an error: resuming must never build on a log that does not
-    verify.
-    """
+    A torn or damaged LAST record (the process or the machine died mid-write) is
+    cut off after a copy of the file is kept: it was never sent by us (we sync an
+    entry we sign before it leaves), and the peers send what it held again.
+    Anything else wrong is a ResumeError and the files are left as they were:
+    resuming must never build on a log that does not verify, nor lose entries.
+    Refused while the seat is running (see :func:`hold_seat_lock`)."""
+    from p2ptable.replay.logfile import MAGIC, cut_tail, frame_offsets, parse_frames
+
+    replay = Path(replay)
+    if not replay.is_file():
+        raise ResumeError(f"no replay file at {replay}")
+    probe = None if _held_here(replay) else hold_seat_lock(replay)
+    try:
+        data = _read(replay, "replay", None)
+        saved = _read_secrets(secrets_path(replay))
+        frames = parse_frames(data)
+        payloads, cut, why = frames.payloads, None, ""
+        if frames.error is not None:
+            error = frames.error
+            if not error.tail:
+                if not data.startswith(MAGIC):
+                    raise ResumeError(f"{replay.name} is not a p2ptable replay: {error.reason}")
+                raise ResumeError(
+                    f"{replay.name}: entry {error.index} is damaged ({error.reason}) and "
+                    "entries follow it, so it is not a torn last record: refusing to "
+                    "resume, nothing was changed (`p2ptable verify` shows the damage)"
+                )
+            cut, why = frames.good_length, f"entry {error.index}: {error.reason}"
+        offsets = frame_offsets(payloads)
+        entries: list[Entry] = []
+        for index, payload in enumerate(payloads):
+            try:
+                entries.append(Entry.decode(payload))
+            except MalformedEntry as exc:
+                rest = data[offsets[index] :]
+                if payload or rest.count(0) != len(rest):
+                    raise ResumeError(
+                        f"{replay.name}: entry {index} is malformed ({exc}): refusing to "
+                        "resume, nothing was changed"
+                    ) from None
+                # Zeros to the end: the file's size reached the disk and its data
+                # did not (a power cut on some file systems).  A tail like a torn one.
+                cut = offsets[index]
+                why = f"entry {index}: the file ends in {len(rest)} zero bytes (never written)"
+                break
+        if not entries:
+            raise ResumeError(f"{replay.name} holds no entries (not even the genesis)")
+        ledger, seat, secrets, applied = _rebuild(replay, entries, saved)
+        if cut is not None:
+            copy = cut_tail(replay, cut)
+            notice = (
+                f"the last record of {replay.name} was incomplete ({why}); it was cut off "
+                f"and the original file kept as {copy.name}"
+            )
+        else:
+            notice = None
+        endpoints, port = saved["endpoints"], saved["port"]
+        return Resume(ledger, seat, secrets, endpoints, port, replay, notice, tuple(applied))
+    finally:
+        if probe is not None:
+            probe.release()
+
+
+def _rebuild(
+    replay: Path, entries: list[Entry], saved: dict
+) -> tuple[Ledger, int, authoring.SeatSecrets, list[Applied]]:
+    """The seat's ledger and secrets, once the secrets are checked against the
+    signed genesis (they are this game's, this seat's, and complete)."""
     from p2ptable.crypto.signing import SigningKey
     from p2ptable.randomness.chain import HashChain
-    from p2ptable.replay.logfile import parse_frames
+    from p2ptable.sealed.group import N
 
-    secrets_path = replay.with_name(replay.name + ".secrets")
     try:
-        saved = json.loads(secrets_path.read_text())
-    except FileNotFoundError:
-        raise ResumeError(f"no secrets file next to the replay ({secrets_path})") from None
-    frames = parse_frames(replay.read_bytes())
-    if frames.error is not None:
-        if not frames.error.torn or not frames.payloads:
-            raise ResumeError(f"entry {frames.error.index}: {frames.error.reason}")
-        with open(replay, "r+b") as f:
-            f.truncate(frames.good_length)
-    secrets = authoring.SeatSecrets(
-        SigningKey(bytes.fromhex(saved["key"])),
-        HashChain(bytes.fromhex(saved["chain_secret"]), saved["chain_len"]),
-        bytes.fromhex(saved["link"]),
-        _deck_secret(saved),
-    )
+        public = Ledger(entries[0])
+    except InvalidEntry as exc:
+        raise ResumeError(f"{replay.name}: the genesis does not verify ({exc})") from None
+    seats = public.seats
     seat = saved["seat"]
+    if not 0 <= seat < len(seats):
+        raise ResumeError(
+            f"the secrets file says seat {seat}, but the game has seats 0 to {len(seats) - 1}"
+        )
+    key = SigningKey(bytes.fromhex(saved["key"]))
+    if key.public != seats[seat].key:
+        owner = [i for i, s in enumerate(seats) if s.key == key.public]
+        if owner:
+            raise ResumeError(
+                f"the secrets file says seat {seat}, but its key is seat {owner[0]}'s"
+            )
+        raise ResumeError(
+            f"the secrets file belongs to another game or seat (its key is not seat {seat}'s)"
+        )
+    if saved["chain_len"] != public.chain_len:
+        raise ResumeError(
+            f"the secrets file's chain_len {saved['chain_len']} is not the game's "
+            f"({public.chain_len})"
+        )
+    chain = HashChain(bytes.fromhex(saved["chain_secret"]), saved["chain_len"])
+    if chain.head != seats[seat].chain_head:
+        raise ResumeError("the secrets file's chain_secret is not the one seat committed to")
+    deck = int(saved["deck"], 16)
+    if not 1 <= deck < N:
+        raise ResumeError("the secrets file's deck secret is out of range")
+    secrets = authoring.SeatSecrets(key, chain, bytes.fromhex(saved["link"]), deck)
+    if secrets.link_public != seats[seat].link:
+        raise ResumeError("the secrets file's link key is not the one the seat announced")
+    _check_endpoints(saved, len(seats))
     try:
-        genesis = Ledger(Entry.decode(frames.payloads[0]))
-        if genesis.seats[seat].key != secrets.key.public:
-            raise ResumeError("the secrets file belongs to another game or seat")
         # Our own hidden cards are read again as the log deals them.
-        ledger = Ledger(Entry.decode(frames.payloads[0]), readers={seat: secrets.deck})
-        applied = [ledger.append(Entry.decode(payload)) for payload in frames.payloads[1:]]
-    except (InvalidEntry, MalformedEntry) as exc:
-        raise ResumeError(f"the replay does not verify: {exc}") from None
+        ledger = Ledger(entries[0], readers={seat: deck})
+    except InvalidEntry:  # the genesis verified above: only the reader is new
+        raise ResumeError(f"the secrets file's deck secret is not seat {seat}'s deck key") from None
+    applied = []
+    for entry in entries[1:]:
+        try:
+            applied.append(ledger.append(entry))
+        except InvalidEntry as exc:
+            raise ResumeError(
+                f"{replay.name}: entry {exc.index} does not verify ({exc.reason}): "
+                "refusing to resume, nothing was changed"
+            ) from None
+    return ledger, seat, secrets, applied
+
+
+def _check_endpoints(saved: dict, seats: int) -> None:
     endpoints = saved["endpoints"]
-    return Resume(ledger, seat, secrets, endpoints, saved["port"], replay, tuple(applied))
+    if len(endpoints) != seats:
+        raise ResumeError(
+            f"the secrets file lists {len(endpoints)} endpoints for a game of {seats} seats"
+        )
+    for number, endpoint in enumerate(endpoints):
+        match = _ENDPOINT.fullmatch(endpoint) if isinstance(endpoint, str) else None
+        try:
+            if match is None:
+                raise ValueError
+            ipaddress.ip_address(match[1].strip("[]"))
+            port = int(match[2])
+        except ValueError:
+            raise ResumeError(
+                f"the secrets file's endpoint {number} is {endpoint!r}, not tcp://IP:PORT"
+            ) from None
+        if not 1 <= port <= 65535:
+            raise ResumeError(f"the secrets file's endpoint {number} has port {port}")
+    port = saved["port"]
+    if not 1 <= port <= 65535:
+        raise ResumeError(f"the secrets file's port {port} is not 1 to 65535")
+    own = endpoints[saved["seat"]]
+    if not own.endswith(f":{port}"):
+        # The peers connect to our endpoint: binding another port would hang.
+        raise ResumeError(f"the secrets file's port {port} is not its own endpoint's ({own})")
 
 
-def _deck_secret(saved: dict) -> int:
+def _read(path: Path, what: str, limit: int | None) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            data = f.read() if limit is None else f.read(limit + 1)
+    except FileNotFoundError:
+        raise ResumeError(f"no {what} file at {path}") from None
+    except OSError as exc:
+        raise ResumeError(f"cannot read the {what} file {path}: {exc.strerror}") from None
+    if limit is not None and len(data) > limit:
+        raise ResumeError(f"the {what} file {path} is too big to be one")
+    return data
+
+
+def _read_secrets(path: Path) -> dict:
+    """The secrets file's fields, each of the right type (ResumeError if not)."""
+    if not path.exists():
+        raise ResumeError(f"no secrets file next to the replay ({path})")
+    raw = _read(path, "secrets", MAX_SECRETS_BYTES)
+    try:
+        saved = json.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError):  # bad JSON, bad UTF-8, absurd nesting
+        raise ResumeError(f"the secrets file {path.name} is not JSON") from None
+    if not isinstance(saved, dict):
+        raise ResumeError(f"the secrets file {path.name} is not a JSON object")
     if "deck" not in saved:
         raise ResumeError(
             "the secrets file has no deck secret (it was written by an older p2ptable)"
         )
-    return int(saved["deck"], 16)
-
-
-class ResumeError(Exception):
-    """The replay or its secrets cannot be resumed from."""
+    for name, kind in _FIELDS.items():
+        if name not in saved:
+            raise ResumeError(f"the secrets file {path.name} has no {name!r}")
+        value = saved[name]
+        # bool is an int to Python, never to us.
+        if type(value) is not kind:
+            raise ResumeError(f"the secrets file's {name!r} is not a {kind.__name__}")
+        if kind is str and not _HEX32.fullmatch(value):
+            raise ResumeError(f"the secrets file's {name!r} is not 64 hex digits")
+    if saved["chain_len"] < 1:
+        raise ResumeError(f"the secrets file's chain_len {saved['chain_len']} is not positive")
+    return saved
 
 
 def save_secrets(
     replay: Path, secrets: authoring.SeatSecrets, seat: int, endpoints: list[str], port: int
 ) -> Path:
-    """Store what `p2ptable resume` needs, readable by the owner only."""
-    path = replay.with_name(replay.name + ".secrets")
+    """Store what `p2ptable resume` needs, readable by the owner only, durably: it
+    is on disk (under its name) when this returns."""
+    from p2ptable.replay.logfile import sync_dir, sync_fd
+
+    path = secrets_path(replay)
     data = {
         "seat": seat,
         "key": secrets.key.seed.hex(),
@@ -108,8 +310,97 @@ def save_secrets(
         "endpoints": endpoints,
         "port": port,
     }
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as f:
-        json.dump(data, f)
-    os.chmod(path, 0o600)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        with os.fdopen(fd, "w") as f:
+            os.fchmod(f.fileno(), 0o600)  # whatever the umask, and an old file's mode
+            json.dump(data, f)
+            f.flush()
+            sync_fd(f.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    sync_dir(path.parent)
     return path
+
+
+# -- the running seat's lock -----------------------------------------------------------
+
+_HELD: dict[Path, SeatLock] = {}  # lock file -> our lock on it, in this process
+
+
+class SeatLock:
+    """An exclusive lock on a seat's replay, held while its peer runs.
+
+    Release it with :meth:`release` or by leaving a ``with`` block; the kernel
+    releases it anyway when the process ends."""
+
+    def __init__(self, path: Path, fd: int | None) -> None:
+        self.path = path
+        self._fd = fd
+
+    def release(self) -> None:
+        if self._fd is None:
+            return
+        _HELD.pop(self.path, None)
+        try:
+            # Unlink while still holding it: a process that opened the old file
+            # finds it gone after locking it, and tries again (hold_seat_lock).
+            if os.stat(self.path).st_ino == os.fstat(self._fd).st_ino:
+                self.path.unlink()
+        except OSError:
+            pass
+        os.close(self._fd)  # drops the flock
+        self._fd = None
+
+    def __enter__(self) -> SeatLock:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def hold_seat_lock(replay: Path) -> SeatLock:
+    """Lock the seat whose replay is ``replay`` for as long as this process plays
+    it: call it before `host`, `join` or `resume` writes the replay, and release it
+    when the peer ends.  ResumeError (with the holder's pid) if another process,
+    or another lock in this one, holds it."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: no flock, no lock
+        return SeatLock(lock_path(Path(replay)), None)
+    path = lock_path(Path(replay)).absolute()
+    for _ in range(100):  # another process may keep releasing and taking it
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError as exc:
+            raise ResumeError(f"cannot create the lock file {path}: {exc.strerror}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            pid = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
+            os.close(fd)
+            raise ResumeError(
+                f"the seat of {Path(replay).name} is still running (pid {pid}): "
+                "end that process first, or let it finish"
+            ) from None
+        try:
+            same = os.stat(path).st_ino == os.fstat(fd).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:
+            break
+        os.close(fd)  # we locked a file its holder removed on release: again
+    else:  # pragma: no cover - a lock file that changes 100 times in a row
+        raise ResumeError(f"could not lock {path}")
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    lock = SeatLock(path, fd)
+    _HELD[path] = lock
+    return lock
+
+
+def _held_here(replay: Path) -> bool:
+    return lock_path(Path(replay)).absolute() in _HELD

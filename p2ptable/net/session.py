@@ -32,6 +32,16 @@ what happened.  The caller writes, then sends: a crash can never make us sign a
 second, different entry for a position we already sent.  Time (``now``) and
 randomness (``boot``) come from the caller.
 
+After a crash (protocol/wire.md 6.10), a session made with ``resumed=True``
+takes no move from its player and accuses nobody until every other seat has
+told it its log length (``hello`` or ``ping``) and it holds as much as the
+longest: a move it sent and lost comes back from a peer instead of being made
+again differently (:meth:`resume_waiting_on` names whom it waits for).  Its
+reveals, shuffles, parts and result signatures go on as usual: each is a
+function of the log position and our secrets, the same bytes however often it
+is made, and holding them back would make a waiting seat look like one that
+withholds.
+
 Errors say who was wrong.  Bad input from a peer (malformed, bad signature,
 replayed, out of turn, illegal) is a :class:`Rejected` event naming the peer,
 and the game goes on; a peer whose signed message fails its proof, or that
@@ -109,6 +119,7 @@ class Session:
         withhold_timeout: float = 20.0,
         abandon_timeout: float = 300.0,
         boot: bytes | None = None,
+        resumed: bool = False,
     ) -> None:
         self.ledger = ledger
         self.seat = seat
@@ -122,6 +133,11 @@ class Session:
         self.boot = boot or os.urandom(8)
         self.seq = 0
         self.peers = PeerStates(self.n, seat)
+        # After a resume: the seats that have not told us their log length yet.
+        # Until none is left and we hold as much as the longest, we sign no move
+        # and no accusation (see _catching_up).
+        self._unheard: set[int] = set(self.peers) if resumed else set()
+        self._resuming = resumed
         self.catch_up = CatchUp()
         self.rounds: dict[str, Round] = make_rounds()
         self.outgoing: list[tuple[int | None, bytes]] = []
@@ -164,6 +180,8 @@ class Session:
     def my_turn(self) -> bool:
         if self._own is not None or self.failed is not None:
             return False  # our move is made, only not yet applied (see submit)
+        if self._catching_up():
+            return False  # resumed: a peer may hold our move here already
         expected = self.ledger.expected()
         return self.stopped is None and expected.kind == "action" and expected.seat == self.seat
 
@@ -185,6 +203,31 @@ class Session:
     def silent_peers(self, now: float, after: float = 3.0) -> list[tuple[int, float | None]]:
         """Seats we have not heard from for ``after`` seconds (None: never)."""
         return self.peers.silent(now, after)
+
+    def resume_waiting_on(self) -> list[int]:
+        """After a resume, the seats we wait on before our player may move: those
+        that have not told us their log length yet, and those that hold entries
+        we lack.  Empty once caught up (and always, for a session not resumed),
+        so a screen can say "waiting for Ben" while it is not."""
+        if not self._catching_up():
+            return []
+        length = self.ledger.next_index
+        return sorted(
+            s for s, p in self.peers.items() if s in self._unheard or p.their_len > length
+        )
+
+    def _catching_up(self) -> bool:
+        """True while a resumed session may not sign a move or an accusation (the
+        entries whose content is not fixed by the log and our secrets).  Once
+        False it stays False (from then on every entry we sign is durable before
+        it leaves)."""
+        if not self._resuming:
+            return False
+        length = self.ledger.next_index
+        if self._unheard or any(p.their_len > length for p in self.peers.values()):
+            return True
+        self._resuming = False
+        return False
 
     # -- input -----------------------------------------------------------------
 
@@ -455,8 +498,8 @@ class Session:
                 self.send(sender, "get", {"from": self.ledger.next_index})
 
     def _check_accusations(self, now: float) -> None:
-        if self.stopped is not None:
-            return
+        if self.stopped is not None or self._catching_up():
+            return  # an abort is a signature too: none before we know where the log is
         expected = self.ledger.expected()
         round_ = self.rounds[expected.kind]
         awaited = round_.awaited(self, expected) - {self.seat}
@@ -488,6 +531,7 @@ class Session:
         # A peer (re)started: tell it where we are and resend what we owe it.
         peer = self.peers[message.sender]
         peer.their_len = message.data["len"]
+        self._unheard.discard(message.sender)
         expected = self.ledger.expected()
         round_ = self.rounds[expected.kind]
         if self._waiting_since is not None and message.sender in round_.awaited(self, expected):
@@ -503,6 +547,7 @@ class Session:
         theirs = message.data["len"]
         previous = peer.their_len
         peer.their_len = theirs
+        self._unheard.discard(message.sender)
         if theirs < self.ledger.next_index and theirs != previous:
             self._push_catch_up(message.sender, theirs)
         elif theirs > self.ledger.next_index:

@@ -144,6 +144,10 @@ class TerminalFrontend:
     def status_lines(self, session: Session, now: float) -> list[str]:
         names = self._names(session)
         lines = []
+        behind = session.resume_waiting_on()
+        if behind:
+            who = ", ".join(names[s] for s in behind)
+            lines.append(f"resumed: waiting for {who} to say where the game stands")
         for seat, quiet in session.silent_peers(now, SILENT_AFTER):
             if quiet is None:
                 lines.append(f"waiting for {names[seat]} (not connected yet)")
