@@ -6,6 +6,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -13,6 +14,9 @@ from p2ptable.cli import _game_name, _options, main
 from p2ptable.engine.api import RulesError
 from p2ptable.engine.registry import all_games, get_game
 from p2ptable.ui import text
+
+if TYPE_CHECKING:  # imported by the commands that need them, to keep start-up quick
+    from p2ptable.ui.replay_viewer import Viewer
 
 
 @main.command()
@@ -112,35 +116,109 @@ def verify(file: str, as_json: bool, events: bool) -> None:
     sys.exit(0 if report.valid else 1)
 
 
+STEP_KEYS = "Enter/n next, b back, q quit"
+
+
 @main.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--at", "at", type=int, default=None, help="Show the table after entry N.")
-@click.option("--seat", type=int, default=None, help="Show what seat N saw (default: public).")
-@click.option("--step", is_flag=True, help="Show every entry in turn (Enter for the next).")
-def show(file, at, seat, step):  # noqa: ANN001, ANN201
+@click.option(
+    "--at",
+    "at",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="N",
+    help="Show the table after entry N (0 is the genesis; default: the last entry).",
+)
+@click.option(
+    "--seat",
+    default=None,
+    metavar="SEAT",
+    help="Show what one seat saw: its number (the first seat is 1) or its name "
+    "(default: what everyone saw).",
+)
+@click.option(
+    "--step",
+    is_flag=True,
+    help=f"Page through the entries from --at (or the start): {STEP_KEYS}.",
+)
+def show(file: Path, at: int | None, seat: str | None, step: bool) -> None:
     """Replay viewer: the table after any entry of a replay FILE (re-checked as it goes)."""
-    from p2ptable.ui.replay_viewer import ReplayError, frames
+    from p2ptable.replay.verify import unreadable
+    from p2ptable.ui.replay_viewer import ReplayError, Viewer, seat_index
     from p2ptable.ui.style import color_enabled
 
     color = color_enabled(os.environ, sys.stdout.isatty())
+    try:
+        viewer = Viewer(file, color=color)
+    except OSError as exc:
+        raise click.ClickException(unreadable(file, exc)) from None
+    except ReplayError as exc:
+        raise click.ClickException(f"the replay is invalid at {exc}") from None
+    index = None
+    if seat is not None:
+        try:
+            index = seat_index(seat, viewer.names)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--seat") from None
+    if at is not None and at > viewer.last:
+        raise click.BadParameter(
+            f"{at} is past the end: the last entry of {file} is {viewer.last}", param_hint="--at"
+        )
     shown = None
     try:
-        for frame in frames(file, seat=seat, color=color):
-            if step:
-                click.echo(f"--- after entry {frame.index} ---")
-                click.echo(frame.screen)
-                if sys.stdin.isatty() and click.getchar() in ("q", "Q"):
-                    return
-            shown = frame
-            if at is not None and frame.index >= at:
-                break
+        if step:
+            _step(viewer, index, at or 0)
+        else:
+            for frame in viewer.frames(index, upto=at):
+                shown = frame
     except ReplayError as exc:
-        if shown is not None and not step:
-            click.echo(f"--- after entry {shown.index} ---")
-            click.echo(shown.screen)
+        if shown is not None:
+            _echo_frame(shown.index, shown.screen)
         raise click.ClickException(f"the replay is invalid at {exc}") from None
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--seat") from None
-    if not step and shown is not None:
-        click.echo(f"--- after entry {shown.index} ---")
-        click.echo(shown.screen)
+    if shown is not None:
+        _echo_frame(shown.index, shown.screen)
+
+
+def _echo_frame(index: int, screen: str) -> None:
+    click.echo(f"--- after entry {index} ---")
+    click.echo(screen)
+
+
+def _step(viewer: Viewer, seat: int | None, start: int) -> None:
+    """Show one entry at a time and read a key after each: forward, back or quit.
+    A terminal answers with single keys; piped input with lines (so tests and
+    scripts can drive it).  The end of the input, or the last entry, ends it."""
+    index = start
+    while True:
+        _echo_frame(index, viewer.screen(index, seat))
+        key = _read_key(f"entry {index} of {viewer.last} — {STEP_KEYS}")
+        while key not in _STEPS:
+            key = _read_key(f"keys: {STEP_KEYS}")
+        move = _STEPS[key]
+        if move == 0 or (move > 0 and index == viewer.last):
+            if index == viewer.last:
+                viewer.check_tail()  # a damaged tail is an error, even when paged to
+            return
+        index = max(0, index + move)
+
+
+# Key (first character of a line, lower case; or a terminal's key) -> step.
+_STEPS = {"": 1, "n": 1, " ": 1, "\x1b[c": 1, "\x1b[b": 1, "b": -1, "p": -1, "\x1b[d": -1,
+          "\x1b[a": -1, "q": 0, "\x03": 0, "\x04": 0}  # fmt: skip
+
+
+def _read_key(prompt: str) -> str:
+    if sys.stdin.isatty():
+        click.echo(prompt + " ", nl=False)
+        try:
+            key = click.getchar()
+        except (KeyboardInterrupt, EOFError):
+            key = "q"
+        click.echo()
+        key = key.lower()
+        return "" if key in ("\r", "\n") else key
+    click.echo(prompt)
+    line = sys.stdin.readline()
+    if not line:  # the end of the input: stop
+        return "q"
+    return line.strip().lower()[:1]
