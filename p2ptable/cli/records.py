@@ -46,7 +46,15 @@ def rules(game: str) -> None:
 @click.argument("game")
 @click.option("--players", "-n", type=int, required=True, help="Number of seats.")
 @click.option("--seed", required=True, help="Any text; the same seed gives the same file.")
-@click.option("--out", "-o", "out", type=click.Path(dir_okay=False), required=True)
+@click.option(
+    "--out",
+    "-o",
+    "out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    metavar="FILE",
+    help="Where to write the replay. Its folder must exist; a file already there is replaced.",
+)
 @click.option("--variant", default=None, help="Game variant (see `p2ptable games`).")
 @click.option("--scoring", default=None, help="Scoring rules (see `p2ptable games`).")
 @click.option("--option", multiple=True, metavar="NAME=VALUE", help="Any other game option.")
@@ -61,7 +69,7 @@ def sim(
     game: str,
     players: int,
     seed: str,
-    out: str,
+    out: Path,
     variant: str | None,
     scoring: str | None,
     option: tuple[str, ...],
@@ -90,22 +98,41 @@ def sim(
         )
     except (RulesError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
+    except OSError as exc:
+        raise click.ClickException(_cannot_write(out, exc)) from None
     click.echo(text.result_lines(result.outcome, result.names))
     click.echo(f"Replay written to {result.path} ({result.entries} entries).")
 
 
+def _cannot_write(path: Path, exc: OSError) -> str:
+    """Why ``path`` could not be written.  A missing folder is not created: a typo
+    in a folder name should be an error, not a new folder (as with cp or tar)."""
+    folder = path.parent
+    if not folder.exists():
+        return f"cannot write {path}: the folder {folder} does not exist (create it first)"
+    if not folder.is_dir():
+        return f"cannot write {path}: {folder} is not a folder"
+    return f"cannot write {path}: {exc.strerror or exc}"
+
+
 @main.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON report.")
+@click.argument("file", type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON report (also for a bad FILE).")
 @click.option("--events", is_flag=True, help="Also list every verified entry.")
 def verify(file: str, as_json: bool, events: bool) -> None:
     """Re-check every signature, random value and rule in a replay FILE.
 
     Exit status 0 when the file is valid, 1 when it is not.
     """
-    from p2ptable.replay.verify import verify_file
+    from p2ptable.replay.verify import unreadable, unreadable_report, verify_file
 
-    report = verify_file(Path(file))
+    try:
+        report = verify_file(file)
+    except OSError as exc:
+        # No file to judge: an error in words, or the JSON report of an invalid file.
+        if not as_json:
+            raise click.ClickException(unreadable(file, exc)) from None
+        report = unreadable_report(file, exc)
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=2, sort_keys=True))
     else:
