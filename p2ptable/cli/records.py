@@ -1,4 +1,4 @@
-"""The commands about games and their records: games, rules, sim, verify, show."""
+"""The commands about games and their records: games, rules, sim, verify, show, replays."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from p2ptable.engine.registry import all_games, get_game
 from p2ptable.ui import text
 
 if TYPE_CHECKING:  # imported by the commands that need them, to keep start-up quick
+    from p2ptable.replay.catalog import Saved
     from p2ptable.ui.replay_viewer import Viewer
 
 
@@ -249,3 +250,48 @@ def _read_key(prompt: str) -> str:
     if not line:  # the end of the input: stop
         return "q"
     return line.strip().lower()[:1]
+
+
+@main.command()
+@click.option(
+    "--dir",
+    "folder",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    metavar="FOLDER",
+    help="List the replays in FOLDER instead of your data directory.",
+)
+def replays(folder: Path | None) -> None:
+    """List your saved replays, newest first: date, game, players, how it ended.
+
+    The files are read, not verified: check one with `p2ptable verify FILE`.
+    """
+    from p2ptable.net.persistence import data_dir
+    from p2ptable.replay.catalog import list_replays
+
+    where = folder if folder is not None else data_dir()
+    try:
+        saved = list_replays(where)
+    except FileNotFoundError:
+        if folder is not None:
+            raise click.BadParameter(f"no such folder: {folder}", param_hint="--dir") from None
+        saved = []  # nothing played yet: the folder is made by the first game
+    except OSError as exc:
+        raise click.ClickException(f"cannot list {where}: {exc.strerror or exc}") from None
+    if not saved:
+        click.echo(f"No replays in {where}.")
+        return
+    click.echo(f"Replays in {where}, newest first (read, not verified):")
+    for item in saved:
+        click.echo(_saved_line(item))
+        click.echo(f"    {item.path}")
+
+
+def _saved_line(item: Saved) -> str:
+    import time
+
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(item.modified)) if item.modified else "?"
+    game = item.game or "?"
+    players = ", ".join(item.players) or "-"
+    entries = f"  ({item.entries} entries)" if item.entries else ""
+    return f"{when}  {game:<15}  {players:<22}  {item.ended}{entries}"
