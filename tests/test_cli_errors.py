@@ -348,6 +348,7 @@ def test_bad_input_is_refused_by_the_real_program(real_runs, command, case):
 def _check(case: Bad, files: dict[str, str], code: int, out: str, err: str) -> None:
     says = filled(case.says, files)
     assert "Traceback" not in out + err
+    assert "This is a bug in p2ptable" not in out + err
     assert code != 0, out + err
     if case.form == "json":
         assert code == 1 and not err
@@ -470,3 +471,51 @@ def real_runs(files, tmp_path_factory):  # noqa: ANN201
     finally:
         runs.close()
         shutil.rmtree(root / "data", ignore_errors=True)
+
+
+# -- the last resort: what no command expected ------------------------------------
+
+
+def test_an_unexpected_exception_is_one_line_that_says_it_is_a_bug(monkeypatch, files):
+    def broken(path):  # noqa: ANN001
+        raise KeyError("seats")
+
+    monkeypatch.delenv("P2PTABLE_DEBUG", raising=False)
+    monkeypatch.setattr("p2ptable.replay.verify.verify_file", broken)
+    result = _runner().invoke(main, ["verify", files["good"]])
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    assert result.stderr.startswith("Error: unexpected KeyError: 'seats' (at test_cli_errors.py:")
+    assert result.stderr.endswith(
+        "This is a bug in p2ptable: please report it with the command you ran "
+        "(P2PTABLE_DEBUG=1 shows the traceback).\n"
+    )
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_the_machine_failing_is_not_called_a_bug(monkeypatch):
+    def full():
+        raise OSError(28, "No space left on device", "game.p2pt")
+
+    monkeypatch.delenv("P2PTABLE_DEBUG", raising=False)
+    monkeypatch.setattr("p2ptable.cli.records.all_games", full)
+    result = _runner().invoke(main, ["games"])
+    assert (result.exit_code, result.stderr) == (1, "Error: game.p2pt: No space left on device\n")
+
+
+def test_an_unexpected_message_stays_on_one_line(monkeypatch, files):
+    def broken(path):  # noqa: ANN001
+        raise ValueError("first line\nsecond line")
+
+    monkeypatch.delenv("P2PTABLE_DEBUG", raising=False)
+    monkeypatch.setattr("p2ptable.replay.verify.verify_file", broken)
+    result = _runner().invoke(main, ["verify", files["good"]])
+    assert result.stderr.startswith("Error: unexpected ValueError: first line second line (at ")
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_p2ptable_debug_lets_the_traceback_through(monkeypatch, files):
+    monkeypatch.setenv("P2PTABLE_DEBUG", "1")
+    monkeypatch.setattr("p2ptable.replay.verify.verify_file", lambda path: 1 / 0)
+    result = _runner().invoke(main, ["verify", files["good"]])
+    assert isinstance(result.exception, ZeroDivisionError)
