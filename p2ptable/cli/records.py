@@ -192,19 +192,19 @@ def show(file: Path, at: int | None, seat: str | None, step: bool) -> None:
         raise click.BadParameter(
             f"{at} is past the end: the last entry of {file} is {viewer.last}", param_hint="--at"
         )
-    shown = None
+    target = viewer.last if at is None else at
     try:
         if step:
             _step(viewer, index, at or 0)
-        else:
-            for frame in viewer.frames(index, upto=at):
-                shown = frame
+            return
+        screen = viewer.screen(target, index)
+        if target == viewer.last:
+            viewer.check_tail()
     except ReplayError as exc:
-        if shown is not None:
-            _echo_frame(shown.index, shown.screen)
+        if not step:  # what the file proves, up to its first bad entry
+            _echo_frame(viewer.checked, viewer.screen(viewer.checked, index))
         raise click.ClickException(f"the replay is invalid at {exc}") from None
-    if shown is not None:
-        _echo_frame(shown.index, shown.screen)
+    _echo_frame(target, screen)
 
 
 def _echo_frame(index: int, screen: str) -> None:

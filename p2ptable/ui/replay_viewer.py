@@ -19,7 +19,7 @@ or a seat's name) into the index.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,14 +31,6 @@ from p2ptable.replay.verify import secrets_in_log
 from p2ptable.sealed.errors import SealedUsageError
 from p2ptable.ui.screens import screens_for
 from p2ptable.ui.text import event_line
-
-
-@dataclass(frozen=True)
-class Frame:
-    """The table after entry ``index``, ready to print."""
-
-    index: int
-    screen: str
 
 
 class ReplayError(Exception):
@@ -111,6 +103,11 @@ class Viewer:
         """The index of the file's last intact entry (not yet checked)."""
         return len(self._payloads) - 1
 
+    @property
+    def checked(self) -> int:
+        """The index of the last entry checked so far (0: only the genesis)."""
+        return len(self._moments) - 1
+
     def screen(self, index: int, seat: int | None = None) -> str:
         """The table after entry ``index`` as everyone saw it, or as ``seat`` did;
         checks every entry up to it first (ReplayError at the first bad one)."""
@@ -126,15 +123,6 @@ class Viewer:
             return self._screens.render_final(view, self.names, self.color)
         recent = self._recent[: moment.recent]
         return self._screens.render(view, self.names, recent, (), self.color)
-
-    def frames(self, seat: int | None = None, upto: int | None = None) -> Iterator[Frame]:
-        """One screen per entry, in order, up to ``upto`` (default: the end); then a
-        ReplayError if the file is damaged after its last intact entry."""
-        end = self.last if upto is None else min(upto, self.last)
-        for index in range(end + 1):
-            yield Frame(index, self.screen(index, seat))
-        if end == self.last:
-            self.check_tail()
 
     def check_tail(self) -> None:
         """ReplayError if the file goes on past its last intact entry (torn, damaged)."""
