@@ -48,9 +48,16 @@ def list_replays(folder: Path) -> list[Saved]:
     found = []
     with os.scandir(folder) as items:
         for item in items:
-            if item.name.endswith(SUFFIX) and not item.is_dir():
+            if item.name.endswith(SUFFIX) and not _is_dir(item):
                 found.append(describe(Path(item.path)))
     return sorted(found, key=lambda s: (-s.modified, s.path.name))
+
+
+def _is_dir(item: os.DirEntry) -> bool:
+    try:
+        return item.is_dir()
+    except OSError:  # cannot tell: describe() will say what is wrong with it
+        return False
 
 
 def describe(path: Path) -> Saved:
