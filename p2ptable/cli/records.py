@@ -1,4 +1,4 @@
-"""The commands about games and their records: games, rules, sim, verify, show."""
+"""The commands about games and their records: games, rules, sim, verify, show, replays."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -13,6 +14,10 @@ from p2ptable.cli import _game_name, _options, main
 from p2ptable.engine.api import RulesError
 from p2ptable.engine.registry import all_games, get_game
 from p2ptable.ui import text
+
+if TYPE_CHECKING:  # imported by the commands that need them, to keep start-up quick
+    from p2ptable.replay.catalog import Saved
+    from p2ptable.ui.replay_viewer import Viewer
 
 
 @main.command()
@@ -42,7 +47,15 @@ def rules(game: str) -> None:
 @click.argument("game")
 @click.option("--players", "-n", type=int, required=True, help="Number of seats.")
 @click.option("--seed", required=True, help="Any text; the same seed gives the same file.")
-@click.option("--out", "-o", "out", type=click.Path(dir_okay=False), required=True)
+@click.option(
+    "--out",
+    "-o",
+    "out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    metavar="FILE",
+    help="Where to write the replay. Its folder must exist; a file already there is replaced.",
+)
 @click.option("--variant", default=None, help="Game variant (see `p2ptable games`).")
 @click.option("--scoring", default=None, help="Scoring rules (see `p2ptable games`).")
 @click.option("--option", multiple=True, metavar="NAME=VALUE", help="Any other game option.")
@@ -57,7 +70,7 @@ def sim(
     game: str,
     players: int,
     seed: str,
-    out: str,
+    out: Path,
     variant: str | None,
     scoring: str | None,
     option: tuple[str, ...],
@@ -86,22 +99,41 @@ def sim(
         )
     except (RulesError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
+    except OSError as exc:
+        raise click.ClickException(_cannot_write(out, exc)) from None
     click.echo(text.result_lines(result.outcome, result.names))
     click.echo(f"Replay written to {result.path} ({result.entries} entries).")
 
 
+def _cannot_write(path: Path, exc: OSError) -> str:
+    """Why ``path`` could not be written.  A missing folder is not created: a typo
+    in a folder name should be an error, not a new folder (as with cp or tar)."""
+    folder = path.parent
+    if not folder.exists():
+        return f"cannot write {path}: the folder {folder} does not exist (create it first)"
+    if not folder.is_dir():
+        return f"cannot write {path}: {folder} is not a folder"
+    return f"cannot write {path}: {exc.strerror or exc}"
+
+
 @main.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON report.")
+@click.argument("file", type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON report (also for a bad FILE).")
 @click.option("--events", is_flag=True, help="Also list every verified entry.")
 def verify(file: str, as_json: bool, events: bool) -> None:
     """Re-check every signature, random value and rule in a replay FILE.
 
     Exit status 0 when the file is valid, 1 when it is not.
     """
-    from p2ptable.replay.verify import verify_file
+    from p2ptable.replay.verify import unreadable, unreadable_report, verify_file
 
-    report = verify_file(Path(file))
+    try:
+        report = verify_file(file)
+    except OSError as exc:
+        # No file to judge: an error in words, or the JSON report of an invalid file.
+        if not as_json:
+            raise click.ClickException(unreadable(file, exc)) from None
+        report = unreadable_report(file, exc)
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=2, sort_keys=True))
     else:
@@ -112,35 +144,154 @@ def verify(file: str, as_json: bool, events: bool) -> None:
     sys.exit(0 if report.valid else 1)
 
 
+STEP_KEYS = "Enter/n next, b back, q quit"
+
+
 @main.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--at", "at", type=int, default=None, help="Show the table after entry N.")
-@click.option("--seat", type=int, default=None, help="Show what seat N saw (default: public).")
-@click.option("--step", is_flag=True, help="Show every entry in turn (Enter for the next).")
-def show(file, at, seat, step):  # noqa: ANN001, ANN201
+@click.option(
+    "--at",
+    "at",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="N",
+    help="Show the table after entry N (0 is the genesis; default: the last entry).",
+)
+@click.option(
+    "--seat",
+    default=None,
+    metavar="SEAT",
+    help="Show what one seat saw: its number (the first seat is 1) or its name "
+    "(default: what everyone saw).",
+)
+@click.option(
+    "--step",
+    is_flag=True,
+    help=f"Page through the entries from --at (or the start): {STEP_KEYS}.",
+)
+def show(file: Path, at: int | None, seat: str | None, step: bool) -> None:
     """Replay viewer: the table after any entry of a replay FILE (re-checked as it goes)."""
-    from p2ptable.ui.replay_viewer import ReplayError, frames
+    from p2ptable.replay.verify import unreadable
+    from p2ptable.ui.replay_viewer import ReplayError, Viewer, seat_index
     from p2ptable.ui.style import color_enabled
 
     color = color_enabled(os.environ, sys.stdout.isatty())
-    shown = None
     try:
-        for frame in frames(file, seat=seat, color=color):
-            if step:
-                click.echo(f"--- after entry {frame.index} ---")
-                click.echo(frame.screen)
-                if sys.stdin.isatty() and click.getchar() in ("q", "Q"):
-                    return
-            shown = frame
-            if at is not None and frame.index >= at:
-                break
+        viewer = Viewer(file, color=color)
+    except OSError as exc:
+        raise click.ClickException(unreadable(file, exc)) from None
     except ReplayError as exc:
-        if shown is not None and not step:
-            click.echo(f"--- after entry {shown.index} ---")
-            click.echo(shown.screen)
         raise click.ClickException(f"the replay is invalid at {exc}") from None
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--seat") from None
-    if not step and shown is not None:
-        click.echo(f"--- after entry {shown.index} ---")
-        click.echo(shown.screen)
+    index = None
+    if seat is not None:
+        try:
+            index = seat_index(seat, viewer.names)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--seat") from None
+    if at is not None and at > viewer.last:
+        raise click.BadParameter(
+            f"{at} is past the end: the last entry of {file} is {viewer.last}", param_hint="--at"
+        )
+    target = viewer.last if at is None else at
+    try:
+        if step:
+            _step(viewer, index, at or 0)
+            return
+        screen = viewer.screen(target, index)
+        if target == viewer.last:
+            viewer.check_tail()
+    except ReplayError as exc:
+        if not step:  # what the file proves, up to its first bad entry
+            _echo_frame(viewer.checked, viewer.screen(viewer.checked, index))
+        raise click.ClickException(f"the replay is invalid at {exc}") from None
+    _echo_frame(target, screen)
+
+
+def _echo_frame(index: int, screen: str) -> None:
+    click.echo(f"--- after entry {index} ---")
+    click.echo(screen)
+
+
+def _step(viewer: Viewer, seat: int | None, start: int) -> None:
+    """Show one entry at a time and read a key after each: forward, back or quit.
+    A terminal answers with single keys; piped input with lines (so tests and
+    scripts can drive it).  The end of the input, or the last entry, ends it."""
+    index = start
+    while True:
+        _echo_frame(index, viewer.screen(index, seat))
+        key = _read_key(f"entry {index} of {viewer.last} — {STEP_KEYS}")
+        while key not in _STEPS:
+            key = _read_key(f"keys: {STEP_KEYS}")
+        move = _STEPS[key]
+        if move == 0 or (move > 0 and index == viewer.last):
+            if index == viewer.last:
+                viewer.check_tail()  # a damaged tail is an error, even when paged to
+            return
+        index = max(0, index + move)
+
+
+# Key (first character of a line, lower case; or a terminal's key) -> step.
+_STEPS = {"": 1, "n": 1, " ": 1, "\x1b[c": 1, "\x1b[b": 1, "b": -1, "p": -1, "\x1b[d": -1,
+          "\x1b[a": -1, "q": 0, "\x03": 0, "\x04": 0}  # fmt: skip
+
+
+def _read_key(prompt: str) -> str:
+    if sys.stdin.isatty():
+        click.echo(prompt + " ", nl=False)
+        try:
+            key = click.getchar()
+        except (KeyboardInterrupt, EOFError):
+            key = "q"
+        click.echo()
+        key = key.lower()
+        return "" if key in ("\r", "\n") else key
+    click.echo(prompt)
+    line = sys.stdin.readline()
+    if not line:  # the end of the input: stop
+        return "q"
+    return line.strip().lower()[:1]
+
+
+@main.command()
+@click.option(
+    "--dir",
+    "folder",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    metavar="FOLDER",
+    help="List the replays in FOLDER instead of your data directory.",
+)
+def replays(folder: Path | None) -> None:
+    """List your saved replays, newest first: date, game, players, how it ended.
+
+    The files are read, not verified: check one with `p2ptable verify FILE`.
+    """
+    from p2ptable.net.persistence import data_dir
+    from p2ptable.replay.catalog import list_replays
+
+    where = folder if folder is not None else data_dir()
+    try:
+        saved = list_replays(where)
+    except FileNotFoundError:
+        if folder is not None:
+            raise click.BadParameter(f"no such folder: {folder}", param_hint="--dir") from None
+        saved = []  # nothing played yet: the folder is made by the first game
+    except OSError as exc:
+        raise click.ClickException(f"cannot list {where}: {exc.strerror or exc}") from None
+    if not saved:
+        click.echo(f"No replays in {where}.")
+        return
+    click.echo(f"Replays in {where}, newest first (read, not verified):")
+    for item in saved:
+        click.echo(_saved_line(item))
+        click.echo(f"    {item.path}")
+
+
+def _saved_line(item: Saved) -> str:
+    import time
+
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(item.modified)) if item.modified else "?"
+    game = item.game or "?"
+    players = ", ".join(item.players) or "-"
+    entries = f"  ({item.entries} entries)" if item.entries else ""
+    return f"{when}  {game:<15}  {players:<22}  {item.ended}{entries}"

@@ -184,4 +184,20 @@ def _replay(payloads: list[bytes], report: VerifyReport) -> Ledger:
 
 
 def verify_file(path: str | Path) -> VerifyReport:
+    """Check a replay file (OSError if it cannot be read: see unreadable_report)."""
     return verify_bytes(Path(path).read_bytes())
+
+
+def unreadable_report(path: str | Path, exc: OSError) -> VerifyReport:
+    """The report on a file that could not be read: invalid at entry 0, the
+    reason saying why (no such file, a folder, no permission)."""
+    return VerifyReport(error={"entry": 0, "reason": unreadable(path, exc), "culprit": None})
+
+
+def unreadable(path: str | Path, exc: OSError) -> str:
+    """Why ``path`` could not be read, for a person."""
+    if isinstance(exc, FileNotFoundError):
+        return f"no such file: {path}"
+    if isinstance(exc, IsADirectoryError):
+        return f"{path} is a folder, not a replay file"
+    return f"cannot read {path}: {exc.strerror or exc}"

@@ -5,13 +5,24 @@ Every step is re-checked: the viewer drives the same :class:`Ledger` as
 game's public view (or one seat's view), like the live terminal.  For a game with
 hidden hands whose log ends with the seats' deck secrets, the ledger reads every
 hand as it is dealt, so ``--seat N`` shows exactly what seat N held at every moment.
+
+How it works: :class:`Viewer` opens the file and checks its genesis (so the seats
+are known before anything is shown), then appends entries to its ledger only as far
+as it is asked to look.  Game states are frozen values, so the state after each
+entry is kept as it passes; going back re-renders an earlier state from that list,
+and nothing shown ever comes from anywhere but the checked ledger.
+
+People count seats from 1 (seat 1 is the first seat); the library, the log and
+JSON count from 0.  :func:`seat_index` turns what a person typed (a number from 1,
+or a seat's name) into the index.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from p2ptable.replay.entries import Entry, MalformedEntry
 from p2ptable.replay.ledger import InvalidEntry, Ledger
@@ -22,14 +33,6 @@ from p2ptable.ui.screens import screens_for
 from p2ptable.ui.text import event_line
 
 
-@dataclass(frozen=True)
-class Frame:
-    """The table after entry ``index``, ready to print."""
-
-    index: int
-    screen: str
-
-
 class ReplayError(Exception):
     """The file cannot be shown past ``index`` (the reason says why)."""
 
@@ -38,40 +41,102 @@ class ReplayError(Exception):
         self.index = index
 
 
-def frames(path: str | Path, seat: int | None = None, color: bool = False) -> Iterator[Frame]:
-    """One rendered screen per entry, in order; ReplayError at the first bad entry."""
-    read = parse_frames(Path(path).read_bytes())
-    if not read.payloads:
-        reason = read.error.reason if read.error else "empty file"
-        raise ReplayError(0, reason)
-    secrets = secrets_in_log(read.payloads)
-    try:
-        genesis = Entry.decode(read.payloads[0])
-        try:
-            ledger = Ledger(genesis, readers=dict(enumerate(secrets or ())))
-        except SealedUsageError:  # secrets that do not fit the keys: show the public log
-            ledger = Ledger(genesis)
-    except (MalformedEntry, InvalidEntry) as exc:
-        raise ReplayError(0, str(exc)) from None
-    names = [s.name for s in ledger.seats]
-    if seat is not None and not 0 <= seat < len(names):
-        raise ValueError(f"no seat {seat}: seats are 0..{len(names) - 1}")
-    screens = screens_for(ledger.game.name)
-    recent: list[str] = []
+@dataclass(frozen=True)
+class _Moment:
+    """What a screen after one entry is rendered from."""
 
-    def render() -> str:
-        view = ledger.game.view(ledger.state, seat)
-        if ledger.finished:
-            return screens.render_final(view, names, color)
-        return screens.render(view, names, recent, (), color)
+    state: Any
+    finished: bool
+    recent: int  # how many event lines had been logged by then
 
-    yield Frame(0, render())
-    for index, payload in enumerate(read.payloads[1:], start=1):
+
+def seat_index(text: str, names: Sequence[str]) -> int:
+    """The 0-based seat for what a person typed: a number counted from 1, or a
+    seat's name (any case).  ValueError with a sentence for anything else."""
+    listed = ", ".join(f"{number} {name}" for number, name in enumerate(names, start=1))
+    cleaned = text.strip()
+    if cleaned.lstrip("+-").isdigit():
+        number = int(cleaned)
+        if number < 1:
+            raise ValueError(f"seats count from 1, not {number}: the seats are {listed}")
+        if number > len(names):
+            raise ValueError(f"no seat {number}: this game has {len(names)} seats: {listed}")
+        return number - 1
+    wanted = cleaned.casefold()
+    for seat, name in enumerate(names):
+        if name.casefold() == wanted:
+            return seat
+    raise ValueError(f"no seat named {text!r}: the seats are {listed}")
+
+
+class Viewer:
+    """A replay file opened for viewing: genesis checked, later entries on demand."""
+
+    def __init__(self, path: str | Path, color: bool = False) -> None:
+        """Read and check the genesis: ReplayError if it is bad, OSError if the file
+        cannot be read."""
+        read = parse_frames(Path(path).read_bytes())
+        if not read.payloads:
+            raise ReplayError(0, read.error.reason if read.error else "empty file")
+        self._payloads = read.payloads
+        self._error = read.error
+        secrets = secrets_in_log(read.payloads)
         try:
-            applied = ledger.append(Entry.decode(payload))
-        except (MalformedEntry, InvalidEntry) as exc:
-            raise ReplayError(index, str(exc)) from None
-        recent.append(event_line(applied, ledger))
-        yield Frame(index, render())
-    if read.error is not None:
-        raise ReplayError(read.error.index, read.error.reason)
+            genesis = Entry.decode(read.payloads[0])
+            try:
+                ledger = Ledger(genesis, readers=dict(enumerate(secrets or ())))
+            except SealedUsageError:  # secrets that do not fit the keys: show the public log
+                ledger = Ledger(genesis)
+        except MalformedEntry as exc:
+            raise ReplayError(0, f"malformed genesis: {exc}") from None
+        except InvalidEntry as exc:
+            raise ReplayError(0, exc.reason) from None
+        self._ledger = ledger
+        self.names: list[str] = [s.name for s in ledger.seats]
+        self.color = color
+        self._screens = screens_for(ledger.game.name)
+        self._recent: list[str] = []
+        self._moments = [_Moment(ledger.state, ledger.finished, 0)]
+
+    @property
+    def last(self) -> int:
+        """The index of the file's last intact entry (not yet checked)."""
+        return len(self._payloads) - 1
+
+    @property
+    def checked(self) -> int:
+        """The index of the last entry checked so far (0: only the genesis)."""
+        return len(self._moments) - 1
+
+    def screen(self, index: int, seat: int | None = None) -> str:
+        """The table after entry ``index`` as everyone saw it, or as ``seat`` did;
+        checks every entry up to it first (ReplayError at the first bad one)."""
+        if not 0 <= index <= self.last:
+            raise IndexError(f"entry {index} is not in the file (0..{self.last})")
+        if seat is not None and not 0 <= seat < len(self.names):
+            raise IndexError(f"no seat index {seat}")
+        while len(self._moments) <= index:
+            self._check_next()
+        moment = self._moments[index]
+        view = self._ledger.game.view(moment.state, seat)
+        if moment.finished:
+            return self._screens.render_final(view, self.names, self.color)
+        recent = self._recent[: moment.recent]
+        return self._screens.render(view, self.names, recent, (), self.color)
+
+    def check_tail(self) -> None:
+        """ReplayError if the file goes on past its last intact entry (torn, damaged)."""
+        if self._error is not None:
+            raise ReplayError(self._error.index, self._error.reason)
+
+    def _check_next(self) -> None:
+        index = len(self._moments)
+        ledger = self._ledger
+        try:
+            applied = ledger.append(Entry.decode(self._payloads[index]))
+        except MalformedEntry as exc:
+            raise ReplayError(index, f"malformed: {exc}") from None
+        except InvalidEntry as exc:
+            raise ReplayError(index, exc.reason) from None
+        self._recent.append(event_line(applied, ledger))
+        self._moments.append(_Moment(ledger.state, ledger.finished, len(self._recent)))
