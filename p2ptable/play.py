@@ -8,6 +8,7 @@ wrong raises ValueError (or LobbyError, ResumeError) with the words to show.
 
 from __future__ import annotations
 
+import ipaddress
 import random
 import sys
 from dataclasses import dataclass, replace
@@ -68,6 +69,39 @@ def _result(status: int, replay: Path | None, ledger: Ledger | None) -> PlayResu
     return PlayResult(status, replay, names, ledger.result, stopped)
 
 
+def check_name(name: str) -> str:
+    """A seat name people can read: 1 to 32 printable characters."""
+    if not (0 < len(name) <= lobbies.MAX_NAME and name.isprintable() and name.strip()):
+        raise ValueError(
+            f"a name must be 1 to {lobbies.MAX_NAME} printable characters, not {name!r}"
+        )
+    return name
+
+
+def check_advertise(address: str) -> str:
+    """The address others reach us at: an IPv4 address (it goes into the
+    roster, and every peer connects to it)."""
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        parsed = None
+    if parsed is None or parsed.version != 4 or parsed.is_unspecified or parsed.is_multicast:
+        raise ValueError(
+            f"--advertise must be this machine's IPv4 address, such as 192.168.1.20, "
+            f"not {address!r}"
+        )
+    return address
+
+
+def check_seats(game: str, seats: int) -> None:
+    the_game = get_game(game)
+    if not the_game.min_seats <= seats <= the_game.max_seats:
+        raise ValueError(
+            f"{the_game.title} takes {the_game.min_seats} to {the_game.max_seats} players, "
+            f"not {seats}"
+        )
+
+
 def make_frontend(bot: str | None, quiet: bool, delay: float = 0.0) -> Frontend:
     """A person at this terminal, or a bot: watched on a screen when this is a
     terminal and not ``quiet``, otherwise printing only the end of the game."""
@@ -122,12 +156,14 @@ def host(
     """Open a table and play at seat 0 once every seat is filled."""
     check_new_replay(replay)
     check_port(port)
+    check_name(name)
+    check_seats(game, seats)
     the_game = get_game(game)
     opts = normalize_options(the_game, seats, options)
     the_game.initial(seats, opts)  # refuse impossible combinations before anyone joins
-    code = code or lobbies.new_code()
+    code = lobbies.new_code() if code is None else code
     lobbies.normalize_code(code)
-    advertise = advertise or lan_address()
+    advertise = check_advertise(advertise) if advertise is not None else lan_address()
     config = PeerConfig(
         name=name,
         host=True,
@@ -166,6 +202,7 @@ def join(
     """Join the table at ``address`` (HOST:PORT) and play."""
     check_new_replay(replay)
     check_port(port)
+    check_name(name)
     host_ip, host_port = split_address(address)
     lobbies.normalize_code(code)
     advertise = address_towards(host_ip)
@@ -205,6 +242,14 @@ def play(
     The bots live as long as this process: if you leave (Ctrl-C, a crash), they
     leave too, and `p2ptable resume REPLAY` brings the whole table back."""
     check_new_replay(replay)
+    check_name(name)
+    the_game = get_game(game)
+    if not the_game.min_seats <= bots + 1 <= the_game.max_seats:
+        low, high = max(1, the_game.min_seats - 1), the_game.max_seats - 1
+        raise ValueError(
+            f"{the_game.title} takes {the_game.min_seats} to {the_game.max_seats} players: "
+            f"--bots must be {low} to {high}, not {bots}"
+        )
     code = lobbies.new_code()
     procs = BotProcesses()
     result: PlayResult | None = None

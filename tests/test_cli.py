@@ -29,24 +29,8 @@ def test_every_command_has_help(runner):
         )
 
 
-# Issue 11: "Every option has help text."  Options of the live commands without
-# help today (the lead's part): host --variant --scoring --option --quiet; join
-# --quiet; play --variant --scoring --option --opponents --quiet; resume --quiet.
-LIVE_WITHOUT_HELP = {"host", "join", "play", "resume"}
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(
-            name,
-            marks=[pytest.mark.xfail(strict=True, reason="live commands: lead's part")]
-            if name in LIVE_WITHOUT_HELP
-            else [],
-        )
-        for name in main.commands
-    ],
-)
+# Issue 11: "Every option has help text."
+@pytest.mark.parametrize("name", list(main.commands))
 def test_every_option_has_help(runner, name):
     command = main.commands[name]
     missing = [

@@ -121,9 +121,7 @@ def _finish(result) -> None:  # noqa: ANN001 - a play.PlayResult
 
 @main.command()
 @click.argument("game")
-@click.option(
-    "--seats", type=click.IntRange(1, 64), required=True, help="Number of players, you included."
-)
+@click.option("--seats", type=int, required=True, help="Number of players, you included.")
 @click.option("--name", required=True, help="Your name at the table.")
 @_game_options
 @click.option(
@@ -229,7 +227,7 @@ def join(address, code, name, port, timeout, replay, quiet, bot, bot_delay, stat
 @click.argument("game")
 @click.option(
     "--bots",
-    type=click.IntRange(1, 5),
+    type=int,
     default=3,
     show_default=True,
     help="How many bot opponents.",
@@ -258,7 +256,7 @@ def play_cmd(
         play.play,
         _game_name(game),
         bots,
-        name or _login_name(),
+        _login_name() if name is None else name,
         _options(variant, scoring, option),
         bot_kind=opponents,
         you=bot,
