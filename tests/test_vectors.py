@@ -357,7 +357,7 @@ WIRE = REPLAY["wire"]
 
 
 def test_wire_vector_constants():
-    assert bytes.fromhex(WIRE["tag_person"]) == TAG_PERSON == b"p2ptable/wire/v2"
+    assert bytes.fromhex(WIRE["tag_person"]) == TAG_PERSON == b"p2ptable/wire/v3"
     assert bytes.fromhex(WIRE["link_info"]) == LINK_INFO == b"p2ptable/link/v1"
     assert WIRE["tag_len"] == TAG_LEN == 16
     assert WIRE["game_id"] == game_id().hex()
@@ -411,10 +411,10 @@ def test_link_key_derivation_by_hand():
 
 def test_wire_frame_by_hand():
     # frame = tag || envelope; tag = 16-byte keyed BLAKE2b (RFC 7693) of the envelope
-    # under the link key, personalised "p2ptable/wire/v2".
+    # under the link key, personalised "p2ptable/wire/v3".
     key = bytes.fromhex(WIRE["link_key"])
     envelope = bytes.fromhex(WIRE["envelope_hex"])
-    tag = hashlib.blake2b(envelope, key=key, digest_size=16, person=b"p2ptable/wire/v2").digest()
+    tag = hashlib.blake2b(envelope, key=key, digest_size=16, person=b"p2ptable/wire/v3").digest()
     assert tag.hex() == WIRE["tag"]
     frame = tag + envelope
     assert frame.hex() == WIRE["frame_hex"]
@@ -438,7 +438,7 @@ def test_wire_frame_by_hand():
     # One flipped bit anywhere in the envelope, or another key, breaks the tag.
     flipped = bytearray(envelope)
     flipped[-1] ^= 1
-    person = b"p2ptable/wire/v2"
+    person = b"p2ptable/wire/v3"
     forged = hashlib.blake2b(bytes(flipped), key=key, digest_size=16, person=person).digest()
     assert forged != tag
     other = hashlib.blake2b(envelope, key=bytes(32), digest_size=16, person=person).digest()

@@ -65,7 +65,7 @@ def is_usable_link(public: bytes) -> bool:
     return True
 
 
-TAG_PERSON = b"p2ptable/wire/v2"  # BLAKE2b's 16-byte personalisation: the wire version
+TAG_PERSON = b"p2ptable/wire/v3"  # BLAKE2b's 16-byte personalisation: the wire version
 
 
 def tag(key: bytes, data: bytes) -> bytes:

@@ -17,10 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from p2ptable.crypto.signing import verify_signature
 from p2ptable.engine.api import Action
 from p2ptable.net import lobby as lobbies
+from p2ptable.net.genesis_round import GenesisRound
 from p2ptable.net.idle_gc import QUIET, IdleCollector
+from p2ptable.net.peers import PeerStates, boot_bytes
 from p2ptable.net.persistence import (
     Resume,
     SeatLock,
@@ -28,11 +29,10 @@ from p2ptable.net.persistence import (
     hold_seat_lock,
     save_secrets,
 )
-from p2ptable.net.session import Failed, Finished, Rejected, Session, Stopped, link_keys
-from p2ptable.net.wire import Message, RemoteProtocolError, open_frame, seal
+from p2ptable.net.session import Failed, Finished, Rejected, Session, Stopped
 from p2ptable.net.zmq_transport import BAD, GAME, LOBBY, ZmqTransport
 from p2ptable.replay import authoring
-from p2ptable.replay.entries import Entry, game_id_of, signed_message
+from p2ptable.replay.entries import Entry
 from p2ptable.replay.ledger import Ledger
 from p2ptable.replay.logfile import LogWriter
 
@@ -150,15 +150,14 @@ class Peer:
         self.members: list[lobbies.Member] = []
         self.seat: int | None = None
         self.replay_path: Path | None = None
-        self._buffer: list[bytes] = []
-        self._buffered_bytes = 0
-        self._flood_noted = False
-        self._gsigs: dict[int, bytes] = {}
-        self._links: list[bytes | None] = []
-        self._gsig_boot = b""
-        self._gsig_seq = 0
-        self._next_gsig = 0.0
-        self._genesis_body: bytes | None = None
+        # Game frames that come before we know the genesis body (a fast peer's
+        # signature): kept, bounded, for the genesis round.
+        self._early: list[bytes] = []
+        self._early_bytes = 0
+        self._early_dropped = 0
+        self.genesis_round: GenesisRound | None = None
+        self._saved_boots: dict[int, int] = {}
+        self._boot = 1  # our start counter (wire.md 4.5), 1 for a new game
         self._stats: list[dict] = []
         self._early_notes: list[str] = []
         self._ignored_lobby = 0  # lobby frames from anyone but our lobby's partner
@@ -191,8 +190,13 @@ class Peer:
     def _resume(self, resume: Resume) -> None:
         ledger = resume.ledger
         self.replay_path = resume.replay
-        self.note(f"resumed at entry {ledger.next_index}")
+        # A new start counter, on disk before any frame of this run leaves, so our
+        # peers can tell our frames from recordings of an earlier run.
         self.seat = resume.seat
+        self._boot = resume.boot + 1
+        self._saved_boots = dict(resume.peer_boots)
+        self._save_secrets([*resume.endpoints], self._saved_boots)
+        self.note(f"resumed at entry {ledger.next_index} (start {self._boot})")
         self.members = [
             lobbies.Member(s.name, s.key, s.chain_head, s.link, endpoint)
             for s, endpoint in zip(ledger.seats, resume.endpoints, strict=True)
@@ -204,18 +208,29 @@ class Peer:
         if resume.notice:
             self.ui.say(f"Note: {resume.notice}.")
             self.note(resume.notice)
-        self._open_session(ledger, now, resumed=True)
+        peers = PeerStates(len(ledger.seats), self.seat, resume.peer_boots)
+        self._open_session(ledger, now, resumed=True, peers=peers)
         self.ui.show(self.session, list(resume.applied), now)  # the story so far
         self._flush_session(now)
 
-    def _open_session(self, ledger: Ledger, now: float, resumed: bool = False) -> None:
+    def _open_session(
+        self,
+        ledger: Ledger,
+        now: float,
+        resumed: bool = False,
+        seq: int = 0,
+        peers: PeerStates | None = None,
+    ) -> None:
         assert self.seat is not None
         self.session = Session(
             ledger,
             self.seat,
             self.secrets,
             now,
+            boot=boot_bytes(self._boot),
             resumed=resumed,
+            seq=seq,
+            peers=peers,
             withhold_timeout=self.config.withhold_timeout,
             abandon_timeout=self.config.abandon_timeout,
         )
@@ -256,9 +271,7 @@ class Peer:
                 for item in incoming:
                     self._dispatch(item, now)
                 self._flush_lobby()
-                if self.session is None and self._genesis_body is not None:
-                    if now >= self._next_gsig:
-                        self._send_gsig()
+                self._genesis_step(now)
                 if self.session is not None:
                     # Send what the input produced, and note what it applied, then do
                     # the automatic steps now due (e.g. our reveal), one at a time,
@@ -358,7 +371,9 @@ class Peer:
     def _wake_at(self, now: float) -> float:
         """The next time the loop must run even if nothing arrives."""
         if self.session is None:
-            return self._next_gsig if self._genesis_body is not None else now + MAX_SLEEP
+            if self.genesis_round is not None:
+                return self.genesis_round.wake_at(now)
+            return now + MAX_SLEEP
         return min(self.session.wake_at(now), self.ui.wake_at(self.session, now))
 
     def _submit(self, action: Action, now: float) -> None:
@@ -388,20 +403,17 @@ class Peer:
         elif item.channel not in (GAME, LOBBY):
             self.note(f"rejected a message on unknown channel {item.channel[:8]!r}")
         elif item.channel == GAME:
-            if self.session is None:
-                self._buffer.append(item.payload)
-                self._buffered_bytes += len(item.payload)
-                while (
-                    len(self._buffer) > MAX_EARLY_FRAMES or self._buffered_bytes > MAX_EARLY_BYTES
-                ):
-                    # A flood before the game starts: drop the oldest, say so once.
-                    self._buffered_bytes -= len(self._buffer.pop(0))
-                    if not self._flood_noted:
-                        self._flood_noted = True
-                        self.note("dropping early game frames: too many before the genesis")
-                self._gather_genesis()
-            else:
+            if self.session is not None:
                 self.session.receive(item.payload, now, advance=False)
+            elif self.genesis_round is not None:
+                self.genesis_round.receive(item.payload, now)
+            elif len(self._early) < MAX_EARLY_FRAMES and (
+                self._early_bytes + len(item.payload) <= MAX_EARLY_BYTES
+            ):
+                self._early.append(item.payload)
+                self._early_bytes += len(item.payload)
+            else:
+                self._early_dropped += 1  # a flood before we know the table
 
     def _lobby_frame(self, item) -> None:  # noqa: ANN001 - an Incoming
         """A lobby frame: the host's lobby takes knocks on its ROUTER; a joiner's
@@ -418,7 +430,7 @@ class Peer:
             lobby.log.clear()
         elif (
             isinstance(lobby, lobbies.JoinerLobby)
-            and self._genesis_body is None
+            and self.genesis_round is None
             and item.via == self.host_endpoint
         ):
             try:
@@ -449,9 +461,8 @@ class Peer:
         if self.lobby is None:
             return
         body = self.lobby.genesis
-        if body is None or self._genesis_body is not None:
+        if body is None or self.genesis_round is not None:
             return
-        self._genesis_body = body
         self.members = list(self.lobby.members)
         if isinstance(self.lobby, lobbies.JoinerLobby):
             # We reached the host at the address we were given; its own guess at
@@ -462,55 +473,34 @@ class Peer:
                 host.name, host.key, host.chain, host.link, self.host_endpoint, host.deck
             )
         self.seat = next(i for i, m in enumerate(self.members) if m.key == self.secrets.key.public)
-        game_id = game_id_of(body)
         self._connect_mesh()
-        sig = authoring.sign_genesis(body, self.secrets)
-        self._gsigs[self.seat] = sig
-        self._links = link_keys(self.secrets, self.seat, [m.link for m in self.members], game_id)
-        self._gsig_boot = os.urandom(8)
-        self._send_gsig()
+        now = time.monotonic()
+        self.genesis_round = GenesisRound(
+            body,
+            [m.key for m in self.members],
+            [m.link for m in self.members],
+            self.seat,
+            self.secrets,
+            boot_bytes(self._boot),
+            now,
+        )
+        for frame in self._early:
+            self.genesis_round.receive(frame, now)
+        self._early, self._early_bytes = [], 0
         self.ui.say("Table full: every seat is signing the genesis.")
-        self._gather_genesis()
+        self._genesis_step(now)
 
-    def _send_gsig(self) -> None:
-        """Our genesis signature to every other seat; repeated every second until
-        our session starts, so a peer that connected late still gets it."""
-        assert self._genesis_body is not None and self.seat is not None
-        game_id = game_id_of(self._genesis_body)
-        data = {"sig": self._gsigs[self.seat]}
-        self._gsig_seq += 1
-        for i, member in enumerate(self.members):
-            link = self._links[i]
-            if link is not None:
-                message = Message("gsig", game_id, self.seat, self._gsig_boot, self._gsig_seq, data)
-                self.transport.send(member.endpoint, GAME, seal(message, link))
-        self._next_gsig = time.monotonic() + 1.0
-
-    def _gather_genesis(self) -> None:
-        body = self._genesis_body
-        if body is None:
+    def _genesis_step(self, now: float) -> None:
+        """The genesis round's frames out; the session started once it is complete."""
+        round_ = self.genesis_round
+        if round_ is None or self.session is not None:
             return
-        game_id = game_id_of(body)
-        keys = [m.key for m in self.members]
-        rest = []
-        for frame in self._buffer:
-            try:
-                message = open_frame(frame, game_id, self._links)
-            except RemoteProtocolError:
-                rest.append(frame)
-                continue
-            if message.kind == "gsig":
-                sig = message.data["sig"]
-                if verify_signature(keys[message.sender], sig, signed_message(game_id, body)):
-                    self._gsigs[message.sender] = sig
-            else:
-                rest.append(frame)
-        self._buffer = rest
-        self._buffered_bytes = sum(len(f) for f in rest)
-        if len(self._gsigs) == len(self.members):
-            self._start_session(
-                authoring.assemble_genesis(body, [self._gsigs[i] for i in range(len(self.members))])
-            )
+        round_.tick(now)
+        for dest, frame in round_.take_outgoing():
+            self._send_frame(dest, frame)
+        genesis = round_.genesis
+        if genesis is not None:
+            self._start_session(genesis)
 
     def _start_session(self, genesis: Entry) -> None:
         assert self.seat is not None
@@ -522,21 +512,22 @@ class Peer:
         self._writer = LogWriter(self.replay_path, new=True)
         self._writer.append(genesis.encode())
         self._writer.sync()  # a power cut before our first move leaves a resumable replay
-        save_secrets(
-            self.replay_path,
-            self.secrets,
-            self.seat,
-            [m.endpoint for m in self.members],
-            self.transport.port,
-        )
+        round_ = self.genesis_round
+        assert round_ is not None
+        self._saved_boots = round_.peers.boots()
+        self._save_secrets([m.endpoint for m in self.members], self._saved_boots)
         now = time.monotonic()
-        self._open_session(ledger, now)
+        self._open_session(ledger, now, seq=round_.seq, peers=round_.peers)
+        if round_.dropped or self._early_dropped:
+            self.note(
+                f"before the genesis: dropped {round_.dropped + self._early_dropped} game "
+                "frames that did not open or did not fit"
+            )
         if self.on_genesis:
             self.on_genesis(self.replay_path)
-        for frame in self._buffer:
+        assert self.session is not None
+        for frame in round_.take_kept():
             self.session.receive(frame, now, advance=False)
-        self._buffer.clear()
-        self._buffered_bytes = 0
         self._flush_session(now)
         self._advance_session(now)
 
@@ -548,6 +539,7 @@ class Peer:
         stamp = time.monotonic()  # when the session had applied what it reports
         deliver(self.session, self._writer.append, self._send_frame, self._writer.sync)
         if events:
+            self._keep_peer_boots()
             for event in events:
                 if hasattr(event, "index"):
                     self._stats.append({"i": event.index, "kind": event.kind, "applied": stamp})
@@ -561,6 +553,27 @@ class Peer:
                 elif isinstance(event, Failed):
                     self.note(f"stopped by a bug of p2ptable: {event.reason}\n{event.trace}")
             self.ui.show(self.session, events, now)
+
+    def _save_secrets(self, endpoints: list[str], peer_boots: dict[int, int]) -> None:
+        assert self.replay_path is not None and self.seat is not None
+        save_secrets(
+            self.replay_path,
+            self.secrets,
+            self.seat,
+            endpoints,
+            self.transport.port,
+            boot=self._boot,
+            peer_boots=peer_boots,
+        )
+
+    def _keep_peer_boots(self) -> None:
+        """A peer restarted (its start counter rose): note it with our secrets, so
+        a recording of its earlier run is refused after we restart too."""
+        assert self.session is not None
+        boots = self.session.peers.boots()
+        if boots != self._saved_boots:
+            self._saved_boots = boots
+            self._save_secrets([m.endpoint for m in self.members], boots)
 
     def _send_frame(self, dest: int | None, frame: bytes) -> None:
         targets = range(len(self.members)) if dest is None else [dest]

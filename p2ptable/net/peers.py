@@ -12,7 +12,7 @@ once per seat and index.  The session asks both; neither sends anything.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from p2ptable.net.wire import Message, RemoteProtocolError
 
@@ -20,20 +20,33 @@ MAX_BUFFERED = 4096  # entries kept for later
 MAX_FUTURE_BYTES = 32 * 1024 * 1024  # entries kept for later, as received
 
 
+def boot_number(boot: bytes) -> int:
+    """A frame's ``boot``: the sender's start counter, 8 bytes big-endian."""
+    return int.from_bytes(boot, "big")
+
+
+def boot_bytes(number: int) -> bytes:
+    return number.to_bytes(8, "big")
+
+
 @dataclass
 class PeerState:
-    boots: set[bytes] = field(default_factory=set)
-    boot: bytes | None = None
+    boot: int = -1  # the sender's start counter we last accepted (-1: none yet)
     seq: int = -1
     last_contact: float | None = None
     their_len: int = 0
 
 
 class PeerStates:
-    """Every other seat's freshness and contact."""
+    """Every other seat's freshness and contact.  ``known_boots`` are the start
+    counters seen before we restarted (kept with our secrets), so a frame
+    recorded from an earlier run of a peer is refused after our restart too."""
 
-    def __init__(self, seats: int, me: int) -> None:
+    def __init__(self, seats: int, me: int, known_boots: dict[int, int] | None = None) -> None:
         self.by_seat = {s: PeerState() for s in range(seats) if s != me}
+        for seat, boot in (known_boots or {}).items():
+            if seat in self.by_seat:
+                self.by_seat[seat].boot = boot
 
     def __getitem__(self, seat: int) -> PeerState:
         return self.by_seat[seat]
@@ -48,22 +61,30 @@ class PeerStates:
         return self.by_seat.values()
 
     def check_fresh(self, message: Message) -> None:
-        """RemoteProtocolError unless ``message`` is newer than all we saw from
-        its sender in this boot, or the first of a boot we have not seen."""
+        """RemoteProtocolError unless ``message`` is newer than all we accepted
+        from its sender: a later ``seq`` of its current start, or a start counter
+        above it (it restarted: its secrets keep the counter, bound into every
+        authenticated frame, so only the seat itself can send a higher one).  A
+        frame recorded from an earlier start is refused and changes nothing: a
+        replay can never displace the sender's current start (wire.md 4.5)."""
         peer = self.by_seat.get(message.sender)
         if peer is None:
             raise RemoteProtocolError("message claims to come from our own seat", message.sender)
-        if message.boot == peer.boot:
+        boot = boot_number(message.boot)
+        if boot == peer.boot:
             if message.seq <= peer.seq:
                 raise RemoteProtocolError(
                     f"replayed message (seq {message.seq} already seen)", message.sender
                 )
-        elif message.boot in peer.boots:
+        elif boot < peer.boot:
             raise RemoteProtocolError("replayed message from an earlier run", message.sender)
         else:
-            peer.boots.add(message.boot)
-            peer.boot = message.boot
+            peer.boot = boot
         peer.seq = message.seq
+
+    def boots(self) -> dict[int, int]:
+        """Every seat's start counter we accepted (for our secrets file)."""
+        return {seat: peer.boot for seat, peer in self.by_seat.items() if peer.boot >= 0}
 
     def last_contacts(self) -> dict[int, float | None]:
         return {seat: peer.last_contact for seat, peer in self.by_seat.items()}

@@ -27,7 +27,7 @@ import json
 import os
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from p2ptable.replay import authoring
@@ -64,6 +64,8 @@ class Resume:
     replay: Path
     notice: str | None = None
     applied: tuple[Applied, ...] = ()  # what the log's entries did, for the screen
+    boot: int = 1  # the start counter of the run that wrote the secrets
+    peer_boots: dict[int, int] = field(default_factory=dict)
 
 
 class ResumeError(Exception):
@@ -155,7 +157,11 @@ def load_resume(replay: Path) -> Resume:
         else:
             notice = None
         endpoints, port = saved["endpoints"], saved["port"]
-        return Resume(ledger, seat, secrets, endpoints, port, replay, notice, tuple(applied))
+        peer_boots = {int(k): v for k, v in saved["peer_boots"].items()}
+        return Resume(
+            ledger, seat, secrets, endpoints, port, replay, notice, tuple(applied),
+            saved["boot"], peer_boots,
+        )  # fmt: skip
     finally:
         if probe is not None:
             probe.release()
@@ -289,14 +295,33 @@ def _read_secrets(path: Path) -> dict:
             raise ResumeError(f"the secrets file's {name!r} is not 64 hex digits")
     if saved["chain_len"] < 1:
         raise ResumeError(f"the secrets file's chain_len {saved['chain_len']} is not positive")
+    # The start counters (wire.md 4.5): ours, and the peers' we accepted.  Files
+    # written before they existed have neither: 1 and none.
+    boot = saved.setdefault("boot", 1)
+    if type(boot) is not int or not 1 <= boot < 2**63:
+        raise ResumeError("the secrets file's 'boot' is not a start counter")
+    peer_boots = saved.setdefault("peer_boots", {})
+    if not isinstance(peer_boots, dict) or not all(
+        isinstance(k, str) and k.isdigit() and type(v) is int and 0 <= v < 2**63
+        for k, v in peer_boots.items()
+    ):
+        raise ResumeError("the secrets file's 'peer_boots' is not a map of start counters")
     return saved
 
 
 def save_secrets(
-    replay: Path, secrets: authoring.SeatSecrets, seat: int, endpoints: list[str], port: int
+    replay: Path,
+    secrets: authoring.SeatSecrets,
+    seat: int,
+    endpoints: list[str],
+    port: int,
+    boot: int = 1,
+    peer_boots: dict[int, int] | None = None,
 ) -> Path:
     """Store what `p2ptable resume` needs, readable by the owner only, durably: it
-    is on disk (under its name) when this returns."""
+    is on disk (under its name) when this returns.  ``boot`` is this seat's start
+    counter and ``peer_boots`` the other seats' we accepted (wire.md 4.5): a
+    resume starts with ``boot + 1``, saved before any frame is sent."""
     from p2ptable.replay.logfile import sync_dir, sync_fd
 
     path = secrets_path(replay)
@@ -309,6 +334,8 @@ def save_secrets(
         "deck": f"{secrets.deck:064x}",
         "endpoints": endpoints,
         "port": port,
+        "boot": boot,
+        "peer_boots": {str(k): v for k, v in sorted((peer_boots or {}).items())},
     }
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)

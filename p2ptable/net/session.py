@@ -54,7 +54,6 @@ traceback, the session stops taking input (the log on disk stays valid, and
 
 from __future__ import annotations
 
-import os
 import traceback
 
 from p2ptable.crypto.links import link_key
@@ -120,7 +119,13 @@ class Session:
         abandon_timeout: float = 300.0,
         boot: bytes | None = None,
         resumed: bool = False,
+        seq: int = 0,
+        peers: PeerStates | None = None,
     ) -> None:
+        """``boot`` is our start counter (8 bytes, wire.md 4.5; it must grow with
+        every start, and comes from our secrets file), ``seq`` the first frame
+        number to use and ``peers`` the freshness already seen (both from the
+        genesis round, net/genesis_round.py)."""
         self.ledger = ledger
         self.seat = seat
         self.secrets = secrets
@@ -130,9 +135,9 @@ class Session:
         self.n = len(ledger.seats)
         self.keys = [s.key for s in ledger.seats]
         self.links = link_keys(secrets, seat, [s.link for s in ledger.seats], ledger.game_id)
-        self.boot = boot or os.urandom(8)
-        self.seq = 0
-        self.peers = PeerStates(self.n, seat)
+        self.boot = boot or bytes(7) + b"\x01"
+        self.seq = seq
+        self.peers = peers or PeerStates(self.n, seat)
         # After a resume: the seats that have not told us their log length yet.
         # Until none is left and we hold as much as the longest, we sign no move
         # and no accusation (see _catching_up).
