@@ -45,7 +45,7 @@ class BotPlayer:
         if self._policy is None:
             from p2ptable.bots import make_bot
 
-            self._policy = make_bot(session.ledger.game, self.kind, self.rng)
+            self._policy = make_bot(session.game, self.kind, self.rng)
         return self._policy
 
     def choose(self, session: Session, now: float) -> Action | None:
@@ -53,18 +53,18 @@ class BotPlayer:
         if not session.my_turn():
             return None
         if self.delay > 0:
-            index = session.ledger.next_index
+            index = session.log_length
             if self._turn_seen is None or self._turn_seen[0] != index:
                 self._turn_seen = (index, now)
             if now - self._turn_seen[1] < self.delay:
                 return None
-        return self.policy(session)(session.ledger.game, session.ledger.state, session.seat)
+        return session.ask(self.policy(session))
 
     def wake_at(self, session: Session, now: float) -> float:
         if not session.my_turn():
             return now + IDLE
         seen = self._turn_seen
-        if self.delay > 0 and seen is not None and seen[0] == session.ledger.next_index:
+        if self.delay > 0 and seen is not None and seen[0] == session.log_length:
             return seen[1] + self.delay  # the end of our think time
         return now  # our turn: decide at once
 
@@ -83,9 +83,9 @@ class BotFrontend:
     def show(self, session: Session, events: list, now: float) -> None:
         for event in events:
             if isinstance(event, Finished):
-                self.say(result_lines(event.outcome, [s.name for s in session.ledger.seats]))
+                self.say(result_lines(event.outcome, session.names))
             elif isinstance(event, Stopped):
-                self.say(stop_words(event, [s.name for s in session.ledger.seats]))
+                self.say(stop_words(event, session.names))
 
     def choose(self, session: Session | None, now: float, typed: bool) -> Action | None:
         return None if session is None else self.player.choose(session, now)

@@ -85,7 +85,7 @@ def sim(
 
     def show(applied, ledger) -> None:  # noqa: ANN001 - click-side callback
         if not quiet:
-            click.echo(text.event_line(applied, ledger))
+            click.echo(text.event_line(applied, [s.name for s in ledger.seats]))
 
     try:
         result = simulate(
@@ -138,8 +138,9 @@ def verify(file: str, as_json: bool, events: bool) -> None:
         click.echo(json.dumps(report.to_json(), indent=2, sort_keys=True))
     else:
         if events and report.ledger is not None:
+            names = [s.name for s in report.ledger.seats]
             for applied in report.events:
-                click.echo(text.event_line(applied, report.ledger))
+                click.echo(text.event_line(applied, names))
         click.echo(text.verify_summary(file, report))
     sys.exit(0 if report.valid else 1)
 

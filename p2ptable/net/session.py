@@ -176,6 +176,21 @@ class Session:
         """What our seat may see of the table (the game's view function)."""
         return self.ledger.game.view(self.ledger.state, self.seat)
 
+    def public_view(self) -> dict:
+        """What anyone may see of the table (the end of the game, for everyone)."""
+        return self.ledger.game.view(self.ledger.state, None)
+
+    @property
+    def log_length(self) -> int:
+        """How many entries our log holds (a position that moves with every entry)."""
+        return self.ledger.next_index
+
+    def ask(self, policy) -> Action:  # noqa: ANN001 - an engine.playout.Policy
+        """What ``policy`` (a bot) chooses for our seat now.  It is handed our
+        ledger's state, which holds only what our seat may see (another seat's
+        hidden cards are None), so it may look ahead with the rules."""
+        return policy(self.ledger.game, self.ledger.state, self.seat)
+
     def legal_actions(self) -> tuple[Action, ...]:
         """Our legal moves now (none when it is not our turn)."""
         if not self.my_turn():

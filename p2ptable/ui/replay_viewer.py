@@ -138,5 +138,5 @@ class Viewer:
             raise ReplayError(index, f"malformed: {exc}") from None
         except InvalidEntry as exc:
             raise ReplayError(index, exc.reason) from None
-        self._recent.append(event_line(applied, ledger))
+        self._recent.append(event_line(applied, [s.name for s in ledger.seats]))
         self._moments.append(_Moment(ledger.state, ledger.finished, len(self._recent)))

@@ -85,7 +85,7 @@ class TerminalFrontend:
     def show(self, session: Session, events: list, now: float) -> None:
         for event in events:
             if isinstance(event, Applied):
-                self.recent.append(event_line(event, session.ledger))
+                self.recent.append(event_line(event, session.names))
         del self.recent[:-RECENT_KEPT]
         if not events and now - self._last_clock < CLOCK:
             return
@@ -116,13 +116,13 @@ class TerminalFrontend:
             self.say("The game has not started yet: waiting for the table to fill.")
             return None
         actions = self._actions(session)
-        screens = screens_for(session.ledger.game.name)
-        view = session.ledger.game.view(session.ledger.state, session.seat)
-        names = self._names(session)
+        screens = screens_for(session.game.name)
+        view = session.view()
+        names = session.names
         choice = prompt.parse_choice(line, actions, lambda a: screens.describe(view, a, names))
         self._last_screen = ""  # redraw even if the screen is the same
         if isinstance(choice, prompt.Help):
-            self.message = prompt.help_text(session.ledger.game.name)
+            self.message = prompt.help_text(session.game.name)
         elif isinstance(choice, prompt.Invalid):
             self.message = choice.message
         else:
@@ -134,12 +134,10 @@ class TerminalFrontend:
     # -- drawing -----------------------------------------------------------------
 
     def _names(self, session: Session) -> list[str]:
-        return [s.name for s in session.ledger.seats]
+        return session.names
 
     def _actions(self, session: Session) -> Sequence[Action]:
-        if not session.my_turn():
-            return ()
-        return session.ledger.game.legal_actions(session.ledger.state, session.seat)
+        return session.legal_actions()
 
     def status_lines(self, session: Session, now: float) -> list[str]:
         names = self._names(session)
@@ -158,10 +156,9 @@ class TerminalFrontend:
         return lines
 
     def screen(self, session: Session, now: float) -> str:
-        game = session.ledger.game
-        screens = screens_for(game.name)
-        view = game.view(session.ledger.state, session.seat)
-        names = self._names(session)
+        screens = screens_for(session.game.name)
+        view = session.view()
+        names = session.names
         below: list[str] = []
         actions = self._actions(session) if self.bot is None else ()
         if actions:
@@ -191,9 +188,8 @@ class TerminalFrontend:
         self.out.flush()
 
     def final(self, session: Session) -> None:
-        game = session.ledger.game
-        screens = screens_for(game.name)
-        view = game.view(session.ledger.state, None)
+        screens = screens_for(session.game.name)
+        view = session.public_view()
         self.say(
             ("\n" if not self.tty else CLEAR)
             + screens.render_final(view, self._names(session), self.color)

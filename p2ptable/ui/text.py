@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from p2ptable.engine.api import Outcome
 
 if TYPE_CHECKING:
-    from p2ptable.replay.ledger import Applied, Ledger
+    from p2ptable.replay.ledger import Applied
     from p2ptable.replay.verify import VerifyReport
 
 
@@ -32,9 +32,8 @@ def seat_name(names: Sequence[str], seat: int | None) -> str:
     return "chance" if seat is None else names[seat]
 
 
-def event_line(applied: Applied, ledger: Ledger) -> str:
-    """One narrative line: index, who, what."""
-    names = [s.name for s in ledger.seats]
+def event_line(applied: Applied, names: Sequence[str]) -> str:
+    """One narrative line: index, who, what (``names``: the seats' names)."""
     text = name_seats(applied.text, names)
     if applied.kind in ("result", "abort", "secrets"):
         return f"{applied.index:5d}  {applied.kind:<9} {text}"
