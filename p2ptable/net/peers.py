@@ -1,13 +1,11 @@
-"""What a session knows of the other seats' peers: freshness, contact, catch-up.
+"""What a session knows of the other seats' peers: freshness and contact.
 
 How it works
 ------------
 :class:`PeerStates` owns, for every other seat, the replay protection of its
 frames (``boot`` and ``seq``, protocol/wire.md 4.5), when it was last heard
-from, and the log length it last claimed.  :class:`CatchUp` owns what arrives
-from ahead of our log: entries kept for later (as received, bounded in count
-and bytes), the senders to ask for what lies between, and the fork probes sent
-once per seat and index.  The session asks both; neither sends anything.
+from, and the log length it last claimed.  It sends nothing; the session and
+the genesis round ask it.
 """
 
 from __future__ import annotations
@@ -15,9 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from p2ptable.net.wire import Message, RemoteProtocolError
-
-MAX_BUFFERED = 4096  # entries kept for later
-MAX_FUTURE_BYTES = 32 * 1024 * 1024  # entries kept for later, as received
 
 
 def boot_number(boot: bytes) -> int:
@@ -99,40 +94,3 @@ class PeerStates:
 
     def all_have(self, length: int) -> bool:
         return all(p.their_len >= length for p in self.by_seat.values())
-
-
-class CatchUp:
-    """Entries from ahead of our log, and who to ask for what is missing."""
-
-    def __init__(self) -> None:
-        self.future: dict[int, bytes] = {}
-        self.future_bytes = 0
-        self.gaps: dict[int, int] = {}  # sender -> an entry it sent from ahead of our log
-        self.fork_probes: set[tuple[int, int]] = set()
-
-    def keep(self, index: int, raw: bytes, sender: int) -> None:
-        """Entry ``index`` arrived before the ones under it: keep it (within the
-        bounds) and note that ``sender`` has what lies between."""
-        fits = self.future_bytes + len(raw) <= MAX_FUTURE_BYTES
-        if index not in self.future and len(self.future) < MAX_BUFFERED and fits:
-            self.future[index] = raw
-            self.future_bytes += len(raw)
-        self.gaps[sender] = max(index, self.gaps.get(sender, index))
-
-    def take(self, index: int) -> bytes | None:
-        """The entry kept for ``index``, if any (it is forgotten)."""
-        raw = self.future.pop(index, None)
-        if raw is not None:
-            self.future_bytes -= len(raw)
-        return raw
-
-    def take_gaps(self) -> dict[int, int]:
-        gaps, self.gaps = self.gaps, {}
-        return gaps
-
-    def first_probe(self, sender: int, index: int) -> bool:
-        """True the first time a fork is probed at ``sender``'s entry ``index``."""
-        if (sender, index) in self.fork_probes:
-            return False
-        self.fork_probes.add((sender, index))
-        return True

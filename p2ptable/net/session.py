@@ -60,12 +60,13 @@ from p2ptable.crypto.links import link_key
 from p2ptable.engine.api import Action, Game
 from p2ptable.net import accusations
 from p2ptable.net.accusations import PING_EVERY, Accusation
+from p2ptable.net.catch_up import CatchUp
 from p2ptable.net.events import Event, Failed, Finished, Rejected, Stopped
-from p2ptable.net.peers import CatchUp, PeerStates
+from p2ptable.net.peers import PeerStates
 from p2ptable.net.rounds import ALL, Round, make_rounds
 from p2ptable.net.wire import Message, RemoteProtocolError, open_frame, seal_many
 from p2ptable.replay import authoring
-from p2ptable.replay.entries import Entry, MalformedEntry, make_body, sign_body
+from p2ptable.replay.entries import Entry, make_body, sign_body
 from p2ptable.replay.ledger import InvalidEntry, Ledger
 
 # The events are importable from here, where the session that emits them lives.
@@ -80,9 +81,6 @@ __all__ = [
     "link_keys",
 ]
 
-FORK_LOOKBACK = 16
-BATCH = 256
-BATCH_BYTES = 128 * 1024  # a catch-up frame stays well under wire.MAX_FRAME
 MAX_STEPS = 10_000  # automatic steps in a row: more than a game has, so only a bug
 
 
@@ -359,7 +357,7 @@ class Session:
                 return True
             progressed = self._step(now)
             if not progressed:
-                self._ask_for_gaps()
+                self.catch_up.ask_for_gaps(self)
             return progressed
         except Exception as exc:  # noqa: BLE001 - ours
             self._fail(exc)
@@ -384,7 +382,7 @@ class Session:
                 # and then the ledger refused it: a bug of ours, which every peer
                 # meets alike (they refuse it too).
                 raise LocalProtocolError(f"our own entry was refused: {exc.reason}") from None
-            self._drain_future()
+            self.catch_up.drain(self)
 
     # -- the Table that rounds are handed (net/rounds.py) -------------------------
 
@@ -407,7 +405,18 @@ class Session:
         self._apply(entry)
         # Durable if we signed it alone (our shuffle): we send it at once.
         self.writes.append((entry.encode(), _signer(entry) == self.seat))
-        self._drain_future()
+        self.catch_up.drain(self)
+
+    # -- the Log that catch-up is handed (net/catch_up.py) -------------------------
+
+    def apply_entry(self, entry: Entry) -> None:
+        self._apply(entry)
+
+    def persist(self, raw: bytes) -> None:
+        self.writes.append((raw, False))
+
+    def before_apply(self, entry: Entry) -> None:
+        self.rounds["shuffle"].arrived(self, entry)  # type: ignore[attr-defined]
 
     def send_first(self, entry: Entry, kind: str, data: dict) -> None:
         self.writes.append((entry.encode(), True))
@@ -453,70 +462,6 @@ class Session:
             )
             self.events.append(self.stopped)
 
-    def _take_entry(self, raw: bytes, sender: int, relayed: bool) -> None:
-        try:
-            entry = Entry.decode(raw)
-        except MalformedEntry as exc:
-            raise RemoteProtocolError(f"malformed entry: {exc}") from None
-        body = entry.body
-        if body["t"] == "genesis":
-            return
-        index = body["i"]
-        if body["t"] == "abort" and self.stopped is not None:
-            return
-        if not relayed and (body["t"] not in ("action", "shuffle") or body["seat"] != sender):
-            raise RemoteProtocolError(
-                "an entry message must carry the sender's own action or shuffle"
-            )
-        if index < self.ledger.next_index:
-            if entry.hash != self.ledger.hashes[index]:
-                self.accuse(accusations.conflicting_entry(self.ledger, self.seat, index, entry))
-            return
-        if index > self.ledger.next_index:
-            self.catch_up.keep(index, raw, sender)
-            return
-        self.rounds["shuffle"].arrived(self, entry)  # type: ignore[attr-defined]
-        try:
-            self._apply(entry)
-        except InvalidEntry as exc:
-            accusation = accusations.cheat(self.ledger, self.seat, entry, exc)
-            if accusation is not None:
-                self.accuse(accusation)
-            if body["prev"] != self.ledger.head and self.catch_up.first_probe(sender, index):
-                # It does not link to ours: our logs forked earlier.  Fetch its
-                # recent entries once; the first that differs from ours is the
-                # evidence (accusations.conflicting_entry).
-                self.send(sender, "get", {"from": max(1, index - FORK_LOOKBACK)})
-            raise RemoteProtocolError(exc.reason) from None
-        self.writes.append((raw, False))
-        self._drain_future()
-
-    def _drain_future(self) -> None:
-        while self.stopped is None:
-            raw = self.catch_up.take(self.ledger.next_index)
-            if raw is None:
-                return
-            entry = Entry.decode(raw)  # it decoded when it arrived
-            try:
-                self._apply(entry)
-            except InvalidEntry as exc:
-                accusation = accusations.cheat(self.ledger, self.seat, entry, exc)
-                if accusation is not None:
-                    self.accuse(accusation)
-                self.events.append(Rejected(None, exc.reason))
-                return
-            self.writes.append((raw, False))
-
-    def _ask_for_gaps(self) -> None:
-        """Entries came from ahead of our log: ask each sender for what lies before
-        them, unless our own steps (a chance entry we assembled) closed the gap."""
-        gaps = self.catch_up.take_gaps()
-        if self.stopped is not None:
-            return
-        for sender, index in gaps.items():
-            if index >= self.ledger.next_index:
-                self.send(sender, "get", {"from": self.ledger.next_index})
-
     def _check_accusations(self, now: float) -> None:
         if self.stopped is not None or self._catching_up():
             return  # an abort is a signature too: none before we know where the log is
@@ -560,57 +505,16 @@ class Session:
         self._send_ping(message.sender)
         for each in dict.fromkeys(self.rounds.values()):
             each.resend(self, message.sender)
-        self._push_catch_up(message.sender, peer.their_len)
+        self.catch_up.push(self, message.sender, peer.their_len)
 
     def _on_ping(self, message: Message, now: float) -> None:
         peer = self.peers[message.sender]
-        theirs = message.data["len"]
-        previous = peer.their_len
-        peer.their_len = theirs
+        previous, peer.their_len = peer.their_len, message.data["len"]
         self._unheard.discard(message.sender)
-        if theirs < self.ledger.next_index and theirs != previous:
-            self._push_catch_up(message.sender, theirs)
-        elif theirs > self.ledger.next_index:
-            self.send(message.sender, "get", {"from": self.ledger.next_index})
-        elif theirs == self.ledger.next_index and message.data["head"] != self.ledger.head:
-            # Same length, different head: our logs forked, which only a seat signing
-            # two different entries can cause.  Fetch their recent entries; the
-            # first one that differs from ours is the evidence.
-            self.send(message.sender, "get", {"from": max(1, theirs - FORK_LOOKBACK)})
-
-    def _on_get(self, message: Message, now: float) -> None:
-        self._push_catch_up(message.sender, message.data["from"])
-
-    def _push_catch_up(self, dest: int, start: int) -> None:
-        if 0 < start < self.ledger.next_index:
-            batch: list[bytes] = []
-            size = 0
-            for e in self.ledger.entries[start : start + BATCH]:
-                data = e.encode()
-                if batch and size + len(data) > BATCH_BYTES:
-                    break  # the peer asks again for the rest
-                batch.append(data)
-                size += len(data)
-            self.send(dest, "entries", {"from": start, "entries": batch})
-
-    def _on_entries(self, message: Message, now: float) -> None:
-        for raw in message.data["entries"]:
-            if not isinstance(raw, bytes):
-                raise RemoteProtocolError("catch-up entries must be bytes")
-            self._take_entry(raw, message.sender, relayed=True)
-            if self.stopped is not None:
-                return
-
-    def _on_entry(self, message: Message, now: float) -> None:
-        self._take_entry(message.data["entry"], message.sender, relayed=False)
+        self.catch_up.on_ping(self, message, previous)
 
     def _on_gsig(self, message: Message, now: float) -> None:
         pass  # a late genesis signature: the genesis is already complete
-
-    def _on_stop(self, message: Message, now: float) -> None:
-        # Another peer caught a cheater: its abort entry carries the evidence, which
-        # our ledger re-checks before we stop too.
-        self._take_entry(message.data["entry"], message.sender, relayed=True)
 
 
 def _signer(entry: Entry) -> int | None:
@@ -618,13 +522,14 @@ def _signer(entry: Entry) -> int | None:
     return sigs[0][0] if len(sigs) == 1 else None
 
 
-# The messages the session handles itself; the rest are rounds' contributions.
+# The messages the session handles itself (with its catch-up); the rest are the
+# rounds' contributions (each round's ``message``).
 _HANDLERS = {
     "hello": Session._on_hello,
     "ping": Session._on_ping,
-    "get": Session._on_get,
-    "entries": Session._on_entries,
-    "entry": Session._on_entry,
     "gsig": Session._on_gsig,
-    "stop": Session._on_stop,
+    "get": lambda session, message, now: session.catch_up.on_get(session, message),
+    "entries": lambda session, message, now: session.catch_up.on_entries(session, message),
+    "entry": lambda session, message, now: session.catch_up.on_entry(session, message),
+    "stop": lambda session, message, now: session.catch_up.on_stop(session, message),
 }
