@@ -1,117 +1,220 @@
 #!/usr/bin/env python3
-"""Cost of the sealed-deck cryptography, measured in one process.
+"""Cost of a hidden-hand game's sealed deck, on the path games use, in one process.
 
-Measures, for 6 seats and an 88-card deck (the sizes of the networked target):
+Measures, for 6 seats and the largest deck a game deals (Vorsicht Lehrer!'s 58-card
+school deck), the calls a peer makes in play: the ledger (replay/ledger.py) with its
+sealed book (replay/sealed_book.py), entries written as a seat writes them
+(replay/authoring.py), every message drawing its randomness from ``sealed_rand``:
 
-  * keys: 6 key pairs with their Schnorr proofs, and checking all 6;
-  * shuffle: proving one shuffle of 88 cards, decoding its bytes (every point
-    validated) and verifying it once;
-  * deal: 42 cards, 7 to each seat: every seat's shares and DLEQ proofs (35 each),
-    and one verifier checking all of them, then one seat reading its hand;
-  * reveal: verifying one hand-card reveal;
-  * transfer: proving and verifying one hand-card transfer.
+  * shuffle: one seat's ``shuffle`` entry made (the proof and the signature,
+    ``authoring.shuffle_entry``), and checked from its bytes (decoding, the
+    signature, every point, the proof: ``Ledger.append``), for each of the 6 seats
+    in turn;
+  * set-up deal: Vorsicht Lehrer!'s own (4 cards to each seat, one ``open``):
+    every seat's signed part made, one part checked as it arrives
+    (``evidence.part_problem``), the bundle appended (every part's signature and
+    proofs again, the peer's own hand read);
+  * deal of 42: 7 cards to each of the 6 seats as one open, on the same shuffled
+    deck, through the sealed book: every seat's part (shares with proofs) made, one
+    part checked, the whole open checked and applied (one reader's hand read);
+  * reveal: the proof of one hand card made, and checked (``SealedBook``).
 
-Each figure is the median of ``--repeat`` runs.  From them it estimates the wall
-time of the same work across 6 peer processes sharing 2 cores (network time not
-included): the shuffle phase is 6 rounds of "the shuffler proves, then the 5 others
-verify on 2 cores", and the deal is every peer making its shares and checking the
-5 others' at once, on 2 cores.  Usage: scripts/bench_sealed.py [--repeat N]
+Every figure is the median over ``--repeat`` rounds (the shuffle figures over 6
+shuffles a round).  The *speed check*, the fixed pure-Python loop of
+scripts/bench_latency.py (best of 5), is timed before every round and after the
+last; each figure is also printed as a multiple of its median, so figures taken on
+different days or machines compare as ratios.  The live figures between 6 peer
+processes come from ``scripts/bench_latency.py --game vorsicht-lehrer``.
+
+Usage: scripts/bench_sealed.py [--repeat N]
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import platform
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import p2ptable.sealed as sd  # noqa: E402
+from p2ptable.engine.api import normalize_options  # noqa: E402
+from p2ptable.games import get_game  # noqa: E402
+from p2ptable.games.vorsicht_lehrer.state import full_school_deck  # noqa: E402
+from p2ptable.replay import authoring  # noqa: E402
+from p2ptable.replay.entries import Entry  # noqa: E402
+from p2ptable.replay.evidence import part_problem  # noqa: E402
+from p2ptable.replay.ledger import Ledger  # noqa: E402
+from p2ptable.replay.sealed_book import SealedBook, sealed_rand  # noqa: E402
+from p2ptable.sealed.deck import SealedState  # noqa: E402
+from p2ptable.sealed.group import Rand  # noqa: E402
 
-SEATS, CARDS, HAND, CORES = 6, 88, 7, 2
+GAME = "vorsicht-lehrer"
+SEATS, HAND = 6, 7
+NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay")
+T = TypeVar("T")
 
 
-def timed(fn, repeat: int):
-    times, result = [], None
-    for _ in range(repeat):
+def speed_check() -> float:
+    """Seconds for a fixed pure-Python loop (best of 5): the loop of
+    scripts/bench_latency.py, so the figures of both scripts compare as ratios."""
+    best = float("inf")
+    for _ in range(5):
         start = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), result
+        total = 0
+        for i in range(1_000_000):
+            total += i
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def timed(fn: Callable[..., T], into: list[float], *args: object) -> T:
+    start = time.perf_counter()
+    result = fn(*args)
+    into.append(time.perf_counter() - start)
+    return result
+
+
+class Round:
+    """One table from its genesis to a dealt 42-card open, every step timed."""
+
+    def __init__(self, seed: bytes) -> None:
+        self.seats = [authoring.SeatSecrets.from_seed(seed, i) for i in range(SEATS)]
+        opts = normalize_options(get_game(GAME), SEATS, {})
+        genesis = authoring.local_genesis(GAME, opts, NAMES, self.seats, 64, seed[:16])
+        # The peer of seat 0: it reads its own cards only.
+        self.ledger = Ledger(genesis, readers={0: self.seats[0].deck})
+        assert self.ledger.book is not None
+        assert len(self.ledger.book.state.deck) == len(full_school_deck())
+
+    def chance(self) -> None:
+        """Resolve the chance steps due now (who starts), as every peer does."""
+        ledger = self.ledger
+        while ledger.expected().kind == "chance":
+            pre = {s: authoring.reveal(ledger, s, self.seats[s]) for s in range(SEATS)}
+            ledger.append(authoring.chance_entry(ledger, pre))
+
+    def shuffles(self, prove: list[float], verify: list[float]) -> int:
+        size = 0
+        for seat in range(SEATS):
+            self.chance()
+            mine = self.seats[seat]
+            entry = timed(authoring.shuffle_entry, prove, self.ledger, seat, mine)
+            data = entry.encode()
+            size = len(data)
+            timed(lambda d: self.ledger.append(Entry.decode(d)), verify, data)
+        return size
+
+    def setup_deal(self, make: list[float], check: list[float], append: list[float]) -> int:
+        ledger = self.ledger
+        self.chance()
+        expected = ledger.expected()
+        assert expected.kind == "open", expected
+        parts = timed(
+            lambda: {s: authoring.part_entry(ledger, s, self.seats[s]) for s in range(SEATS)},
+            make,
+        )
+        problem = timed(lambda: part_problem(ledger, 1, parts[1].body["msg"]), check)
+        assert problem is None, problem
+        bundle = authoring.bundle_entry(ledger, parts).encode()
+        timed(lambda: ledger.append(Entry.decode(bundle)), append)
+        return len(expected.targets)
+
+    def big_deal(
+        self, state: SealedState, make: list[float], check: list[float], apply: list[float]
+    ) -> SealedBook:
+        """42 cards, 7 to each seat, as one open on the shuffled deck ``state``."""
+        ledger = self.ledger
+        book = SealedBook(ledger.game_id, ledger.book.table.keys, {0: self.seats[0].deck})
+        book.state = state
+        to = tuple(s for _ in range(HAND) for s in range(SEATS))
+
+        def rand(seat: int) -> Rand:
+            return sealed_rand(self.seats[seat].deck, ledger.game_id, ledger.head, "open")
+
+        parts = timed(
+            lambda: [
+                book.make_part("open", to, s, self.seats[s].deck, rand(s)) for s in range(SEATS)
+            ],
+            make,
+        )
+        timed(lambda: book.check_part("open", to, 1, parts[1]), check)
+        timed(lambda: book.apply_open(to, parts), apply)
+        assert len(book.hand(0)) == HAND
+        return book
+
+    def reveal(self, book: SealedBook, make: list[float], check: list[float]) -> None:
+        secret = self.seats[0].deck
+        card = book.hand(0)[0]
+        rand = sealed_rand(secret, book.table.game_id, b"", "reveal bench")
+        value = timed(lambda: book.make_reveal(0, secret, 0, rand), make)
+        timed(lambda: book.apply_reveal(0, 0, card, value), check)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
-    repeat = parser.parse_args().repeat
-    rand = os.urandom
-    game_id = os.urandom(32)
-    xs = [sd.new_secret(rand) for _ in range(SEATS)]
+    repeat = max(1, parser.parse_args().repeat)
+    names = [
+        "check",
+        "shuffle-prove",
+        "shuffle-verify",
+        "setup-make",
+        "setup-check",
+        "setup-append",
+        "deal-make",
+        "deal-check",
+        "deal-apply",
+        "reveal-make",
+        "reveal-check",
+    ]
+    t: dict[str, list[float]] = {name: [] for name in names}
+    size = setup_cards = 0
+    for r in range(repeat):
+        t["check"].append(speed_check())
+        game = Round(b"bench-sealed/%d" % r + bytes(16))
+        size = game.shuffles(t["shuffle-prove"], t["shuffle-verify"])
+        shuffled = game.ledger.book.state
+        setup_cards = game.setup_deal(t["setup-make"], t["setup-check"], t["setup-append"])
+        book = game.big_deal(shuffled, t["deal-make"], t["deal-check"], t["deal-apply"])
+        game.reveal(book, t["reveal-make"], t["reveal-check"])
+    t["check"].append(speed_check())
+    med = {name: statistics.median(values) for name, values in t.items()}
+    base = med["check"]
+    cards = len(full_school_deck())
 
-    t_keys, keys = timed(
-        lambda: [sd.make_key(game_id, s, xs[s], rand) for s in range(SEATS)], repeat
-    )
-    t_table, table = timed(lambda: sd.make_table(game_id, keys), repeat)
-    state = sd.add_cards(sd.new_state(table), range(CARDS))
+    def row(label: str, name: str, note: str = "") -> None:
+        ms = med[name] * 1000
+        print(f"  {label:<44} {ms:8.2f} ms  {med[name] / base:7.2f} x check  {note}".rstrip())
 
-    t_prove, msg = timed(lambda: sd.make_shuffle(state, 0, rand), repeat)
-    t_verify, _ = timed(lambda: sd.apply_shuffle(state, msg), repeat)
-    data = msg.encode()
-    t_decode, _ = timed(lambda: sd.decode_message(data, 0), repeat)
-    for seat in range(SEATS):  # the whole phase once, to reach a dealable state
-        state = sd.apply_shuffle(state, sd.make_shuffle(state, seat, rand))
-
-    to = tuple(s for _ in range(HAND) for s in range(SEATS))
-    t_shares, shares = timed(
-        lambda: [sd.make_shares(state, s, xs[s], to, rand) for s in range(SEATS)], repeat
-    )
-
-    def check_all():
-        round_ = sd.begin_open(state, to)
-        for m in shares:
-            round_ = sd.add_shares(round_, m)
-        return sd.finish_open(round_)[0]
-
-    t_check, dealt = timed(check_all, repeat)
-    t_read, _ = timed(lambda: sd.read_hand(dealt, 0, xs[0]), repeat)
-    reveal = sd.make_reveal(dealt, 0, xs[0], 0, rand)
-    t_reveal, _ = timed(lambda: sd.apply_reveal(dealt, reveal), max(repeat, 20))
-    t_tprove, transfer = timed(lambda: sd.make_transfer(dealt, 0, xs[0], 1, 1, rand), repeat)
-    t_tverify, _ = timed(lambda: sd.apply_transfer(dealt, transfer), max(repeat, 20))
-
-    # 6-process estimates on 2 cores.
-    per_share_msg = t_check / SEATS  # checking one seat's 35 shares
-    t_check_shuffle = t_decode + t_verify  # what each of the 5 other peers does
-    shuffle_round = t_prove + (SEATS - 1) * t_check_shuffle / CORES
-    shuffle_phase = SEATS * shuffle_round
-    shuffle_floor = SEATS * (t_prove + (SEATS - 1) * t_check_shuffle) / CORES
-    deal_cpu = SEATS * (t_shares / SEATS + (SEATS - 1) * per_share_msg + t_read)
-    deal_wall = deal_cpu / CORES
-
-    ms = lambda t: f"{t * 1000:8.1f} ms"  # noqa: E731
-    print(f"sealed decks: {SEATS} seats, {CARDS} cards, secp256k1 (coincurve)")
+    print(f"sealed deck on the game path: {SEATS} seats, {cards}-card school deck ({GAME})")
     print(f"  {platform.processor() or platform.machine()}, Python {platform.python_version()}")
-    print(f"keys: make 6 with proofs    {ms(t_keys)}")
-    print(f"keys: check 6 proofs        {ms(t_table)}")
-    print(f"shuffle 88: prove           {ms(t_prove)}   ({len(data)} bytes)")
-    print(f"shuffle 88: decode bytes    {ms(t_decode)}   (every point validated)")
-    print(f"shuffle 88: verify          {ms(t_verify)}")
-    print(f"deal 42: all shares+proofs  {ms(t_shares)}   ({SEATS} x {len(shares[0].shares)})")
-    print(f"deal 42: verify all shares  {ms(t_check)}   ({len(to) * (SEATS - 1)} proofs)")
-    print(f"deal 42: read own hand      {ms(t_read)}")
-    print(f"reveal: verify one          {ms(t_reveal)}")
-    print(f"transfer: prove / verify    {ms(t_tprove)} / {ms(t_tverify).strip()}")
-    print(f"estimate, 6 processes on {CORES} cores (CPU only, no network):")
-    print(
-        f"  shuffle phase (6 rounds)  {ms(shuffle_phase)}   (target < 1500 ms;"
-        f" pipelined floor {ms(shuffle_floor).strip()})"
+    print(f"  medians of {repeat} rounds; speed check {base * 1e3:.1f} ms")
+    row(f"shuffle {cards}: make the entry (prove, sign)", "shuffle-prove", f"({size} bytes)")
+    row(f"shuffle {cards}: check the entry (append)", "shuffle-verify")
+    per = setup_cards // SEATS
+    row(f"set-up deal {setup_cards} ({per} each): make every part", "setup-make")
+    row(f"set-up deal {setup_cards}: check one arriving part", "setup-check")
+    row(f"set-up deal {setup_cards}: append the bundle", "setup-append")
+    row(f"deal {SEATS * HAND} ({HAND} each): make every part", "deal-make")
+    row(f"deal {SEATS * HAND}: check one part", "deal-check")
+    row(f"deal {SEATS * HAND}: check and apply the open", "deal-apply")
+    row("reveal: make the proof", "reveal-make")
+    row("reveal: check it", "reveal-check")
+    shuffle_cpu = SEATS * (med["shuffle-prove"] + SEATS * med["shuffle-verify"])
+    deal_cpu = SEATS * (
+        med["deal-make"] / SEATS + (SEATS - 1) * med["deal-check"] + med["deal-apply"]
     )
-    print(f"  deal 42 cards             {ms(deal_wall)}   (target < 500 ms)")
-    print(f"  verify one reveal         {ms(t_reveal)}   (target < 2 ms)")
+    print("CPU of a 6-peer table (every peer checks every entry and every part):")
+    for label, cpu in (
+        ("shuffle phase: 6 proofs, 36 checks", shuffle_cpu),
+        (f"deal {SEATS * HAND}: 6 parts, 30 checks, 6 opens", deal_cpu),
+    ):
+        print(f"  {label:<44} {cpu * 1000:8.1f} ms  {cpu / base:7.1f} x check")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""Game-agnostic rules API, the registry of games and a pure playout driver."""
+"""The game-agnostic rules API and a pure playout driver (no game lives here:
+the registry of games is ``p2ptable.games``)."""
 
 from p2ptable.engine.api import (
     Action,
@@ -18,7 +19,6 @@ from p2ptable.engine.api import (
     Turn,
     normalize_options,
 )
-from p2ptable.engine.registry import all_games, get_game
 
 __all__ = [
     "Action",
@@ -36,7 +36,5 @@ __all__ = [
     "Seat",
     "Simultaneous",
     "Turn",
-    "all_games",
-    "get_game",
     "normalize_options",
 ]

@@ -1,25 +1,21 @@
-"""The registered games, by their command-line name.
+"""Moved: the registry of games is ``p2ptable.games`` (``get_game``, ``all_games``).
 
-Games register here by import so that ``p2ptable rules``, ``sim`` and ``verify``
-can find a game from the name stored in a replay's genesis entry.
+The engine is the game-agnostic API and imports no game.  This module only keeps
+``from p2ptable.engine.registry import get_game`` working for the callers that
+still say so; it forwards on first use and is to be deleted once they import from
+``p2ptable.games``.
 """
 
 from __future__ import annotations
 
-from p2ptable.engine.api import Game
+from typing import Any
+
+_MOVED = ("all_games", "get_game")
 
 
-def all_games() -> dict[str, Game]:
-    """Every playable game, keyed by name (``pet-quartet``, ...)."""
-    from p2ptable.games.pet_quartet import GAME as PET_QUARTET
-    from p2ptable.games.vorsicht_lehrer import GAME as VORSICHT_LEHRER
+def __getattr__(name: str) -> Any:
+    if name in _MOVED:
+        import p2ptable.games  # deferred: importing the engine never loads a game
 
-    return {g.name: g for g in (PET_QUARTET, VORSICHT_LEHRER)}
-
-
-def get_game(name: str) -> Game:
-    """The game called ``name``; KeyError with the known names otherwise."""
-    games = all_games()
-    if name not in games:
-        raise KeyError(f"unknown game {name!r} (known: {', '.join(sorted(games))})")
-    return games[name]
+        return getattr(p2ptable.games, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

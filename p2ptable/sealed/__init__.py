@@ -11,10 +11,11 @@ How it works, in layers (each module has its own "how it works"):
 * ``messages``: the public messages and their canonical bytes;
 * ``deck`` and ``dealing``: the public state and every operation, as ``make_*``
   (the acting seat) and ``apply_*`` (everyone) pure functions;
-* ``audit``: the record of operations, replay, and the end-of-game audit;
-* ``table_protocol`` (with ``envelope`` and ``table_events``): one seat's side of a
-  whole table among N seats, sans-IO: keys, every shuffle, a deal, reveals in
-  turn, the secrets; bytes in, bytes and events out.
+* ``audit``: the record of operations, replay, and the end-of-game audit (what
+  the test vectors, vectors/sealed.json, are checked with).
+
+A game's log carries these operations through ``p2ptable.replay.sealed_book``;
+the session (``p2ptable.net``) runs that log between peers.
 
 Nothing here does I/O, reads a clock or draws randomness by itself: randomness is a
 ``Rand`` argument (``os.urandom`` in play, :class:`SeededRandom` in tests).  A peer
@@ -73,39 +74,19 @@ from p2ptable.sealed.messages import (
     decode_message,
     message_from_value,
 )
-from p2ptable.sealed.table_events import (
-    Cheated,
-    Done,
-    HandDealt,
-    KeysReady,
-    Phase,
-    Rejected,
-    Revealed,
-    Shuffled,
-)
-from p2ptable.sealed.table_events import Event as TableEvent
-from p2ptable.sealed.table_protocol import SealedSeat
 
 __all__ = [
     "AddCards",
     "AuditReport",
-    "Cheated",
-    "Done",
-    "HandDealt",
     "KeyMessage",
-    "KeysReady",
     "Message",
     "Op",
     "Open",
     "OpenRound",
-    "Phase",
     "Rand",
-    "Rejected",
     "Reveal",
     "RevealMessage",
-    "Revealed",
     "SealedDeckError",
-    "SealedSeat",
     "SealedState",
     "SealedUsageError",
     "SecretMessage",
@@ -113,10 +94,8 @@ __all__ = [
     "SharesMessage",
     "Shuffle",
     "ShuffleMessage",
-    "Shuffled",
     "Snapshot",
     "Table",
-    "TableEvent",
     "Transfer",
     "TransferMessage",
     "add_cards",

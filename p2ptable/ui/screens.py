@@ -3,9 +3,10 @@
 How it works
 ------------
 A game's terminal presentation is four things: the live screen, the final screen,
-how to word an action for the menu, and a few lines of help.  :data:`SCREENS` maps
-a game's name to its :class:`GameScreens`; a game that has none gets the generic
-one, which pretty-prints the view and shows actions by their text.  Every renderer
+how to word an action for the menu, and a few lines of help, held in a
+:class:`GameScreens`.  Each registered game's package gives its own
+(``GamePackage.screens``, in ``p2ptable.games``); a game that has none gets the
+generic one, which pretty-prints the view and shows actions by their text.  Every renderer
 takes a *view* (what one seat may see) and returns a string: no I/O, no state.
 """
 
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from p2ptable.engine.api import Action
-from p2ptable.ui import pet_quartet_screen, vorsicht_lehrer_screen
+from p2ptable.games import get_package
 from p2ptable.ui.style import Style, fit, recent_block, recent_room
 from p2ptable.ui.text import name_seats
 
@@ -110,25 +111,14 @@ def describe_generic(view: View, action: Action, names: Sequence[str]) -> str:
 
 GENERIC = GameScreens(render_generic, render_generic_final, describe_generic, "")
 
-SCREENS: dict[str, GameScreens] = {
-    "pet-quartet": GameScreens(
-        pet_quartet_screen.render,
-        pet_quartet_screen.render_final,
-        pet_quartet_screen.describe_action_for_menu,
-        pet_quartet_screen.HELP,
-    ),
-    "vorsicht-lehrer": GameScreens(
-        vorsicht_lehrer_screen.render,
-        vorsicht_lehrer_screen.render_final,
-        vorsicht_lehrer_screen.describe_action_for_menu,
-        vorsicht_lehrer_screen.HELP,
-    ),
-}
-
 
 def screens_for(game_name: str) -> GameScreens:
-    """The presentation of ``game_name``, or the generic one."""
-    return SCREENS.get(game_name, GENERIC)
+    """The presentation of ``game_name``, from its package, or the generic one."""
+    try:
+        package = get_package(game_name)
+    except KeyError:
+        return GENERIC
+    return package.screens()
 
 
 def screen_for(game_name: str) -> ScreenRenderer:

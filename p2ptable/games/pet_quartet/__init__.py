@@ -1,24 +1,32 @@
 """Pet Quartet: adopt musical pets, score soloists and quartets.
 
-``GAME`` is the object the engine registry knows.  It only forwards to the modules
-named for what they hold: ``state`` (the frozen values), ``rules`` (the transitions
-and the phase table), ``scoring``, ``view`` (what a seat sees, log phrases) and
-``bots``.  ``RULES.md`` is how to play and how p2ptable reads the rulebook wherever
-it leaves a choice (``rules_notes``, for players), then the phases and tests behind
-each decision (for developers).
+``PACKAGE`` is what the registry (``p2ptable.games``) lists: ``GAME`` (the rules,
+behind the engine's game protocol), its screens, bots and notes.  ``GAME`` only
+forwards to the modules named for what they hold: ``state`` (the frozen values),
+``rules`` (the transitions and the phase table), ``scoring``, ``view`` (what a seat
+sees, log phrases) and ``bots``; its screens are in ``ui/pet_quartet_screen.py``.
+``RULES.md`` is how to play and how p2ptable reads the rulebook wherever it leaves a
+choice (``rules_notes``, for players), then the phases and tests behind each
+decision (for developers).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from p2ptable.engine.api import Action, Decision, OptionSpec, Outcome, normalize_options
 from p2ptable.games.notes import player_notes
-from p2ptable.games.pet_quartet import rules, scoring
+from p2ptable.games.package import GamePackage
+from p2ptable.games.pet_quartet import bots, rules, scoring
 from p2ptable.games.pet_quartet import view as views
 from p2ptable.games.pet_quartet.state import SCORINGS, VARIANTS, PetQuartetState
+
+if TYPE_CHECKING:
+    from p2ptable.ui.screens import GameScreens
+
+RULES_MD = Path(__file__).with_name("RULES.md")
 
 
 class PetQuartet:
@@ -73,9 +81,22 @@ class PetQuartet:
         return views.describe_chance(state, outcome)
 
     def rules_notes(self) -> str:
-        return player_notes(Path(__file__).with_name("RULES.md"))
+        return player_notes(RULES_MD)
 
 
 GAME = PetQuartet()
 
-__all__ = ["GAME", "PetQuartet", "PetQuartetState"]
+
+def _screens() -> GameScreens:
+    """The terminal's presentation, imported only when asked for."""
+    from p2ptable.ui import pet_quartet_screen as screen
+    from p2ptable.ui.screens import GameScreens
+
+    return GameScreens(
+        screen.render, screen.render_final, screen.describe_action_for_menu, screen.HELP
+    )
+
+
+PACKAGE = GamePackage(GAME, _screens, {"greedy": bots.greedy_policy}, RULES_MD)
+
+__all__ = ["GAME", "PACKAGE", "PetQuartet", "PetQuartetState"]
