@@ -18,7 +18,7 @@ import zmq
 
 from p2ptable.bots.seat import BotFrontend, BotPlayer
 from p2ptable.engine.api import Outcome, normalize_options
-from p2ptable.engine.registry import get_game
+from p2ptable.games import get_game
 from p2ptable.net import lobby as lobbies
 from p2ptable.net.addresses import (
     DEFAULT_PORT,

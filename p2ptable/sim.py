@@ -25,7 +25,7 @@ from pathlib import Path
 from p2ptable.bots import make_bot
 from p2ptable.crypto.signing import sha256
 from p2ptable.engine.api import Outcome, normalize_options
-from p2ptable.engine.registry import get_game
+from p2ptable.games import get_game
 from p2ptable.randomness.chain import DEFAULT_LENGTH
 from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry

@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from p2ptable.bots import make_bot  # noqa: E402
 from p2ptable.engine.playout import play, random_chance  # noqa: E402
-from p2ptable.engine.registry import get_game  # noqa: E402
+from p2ptable.games import get_game  # noqa: E402
 
 CONFIGS = [
     (2, {"variant": "standard"}),

@@ -16,7 +16,7 @@ import pytest
 
 from p2ptable.engine.api import Action, BadOptions, Chance, GameOver, Simultaneous, Turn
 from p2ptable.engine.playout import History, play, random_chance, random_policy, replay
-from p2ptable.engine.registry import all_games
+from p2ptable.games import all_games
 
 SEEDS = (0, 1)
 MAX_STEPS = 5_000

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from p2ptable.engine.api import Action, normalize_options
-from p2ptable.engine.registry import get_game
+from p2ptable.games import get_game
 from p2ptable.games.vorsicht_lehrer.state import full_school_deck
 from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry, MalformedEntry, make_body, sign_body

@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 
 from p2ptable import __version__
-from p2ptable.engine.registry import get_game
+from p2ptable.games import get_game
 
 
 def _game_name(value: str) -> str:

@@ -12,7 +12,7 @@ import click
 
 from p2ptable.cli import _game_name, _options, main
 from p2ptable.engine.api import RulesError
-from p2ptable.engine.registry import all_games, get_game
+from p2ptable.games import all_games, get_game
 from p2ptable.ui import text
 
 if TYPE_CHECKING:  # imported by the commands that need them, to keep start-up quick

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from p2ptable.crypto.links import link_public
 from p2ptable.crypto.signing import SigningKey, sha256
 from p2ptable.engine.api import Action
-from p2ptable.engine.registry import get_game
+from p2ptable.games import get_game
 from p2ptable.randomness.chain import DEFAULT_LENGTH, HashChain
 from p2ptable.randomness.derive import derive_outcome
 from p2ptable.replay.entries import (

@@ -10,8 +10,7 @@ import pytest
 from pet_quartet_helpers import start, tile_picks
 
 from p2ptable.engine.api import BadOptions, Chance, ChanceStep, Game, Turn
-from p2ptable.engine.registry import get_game
-from p2ptable.games import pet_quartet
+from p2ptable.games import get_game, pet_quartet
 from p2ptable.games.pet_quartet import GAME
 from p2ptable.games.pet_quartet.state import TILES
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from p2ptable.engine.registry import get_game
+from p2ptable.games import get_game
 from p2ptable.games.notes import DEVELOPER_NOTES
 
 GAMES = ["pet-quartet", "vorsicht-lehrer"]
