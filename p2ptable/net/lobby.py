@@ -42,6 +42,7 @@ from p2ptable.crypto.encoding import EncodingError, pack, unpack_canonical
 from p2ptable.crypto.links import is_usable_link
 from p2ptable.crypto.signing import verify_signature
 from p2ptable.engine.registry import get_game
+from p2ptable.net.endpoints import parse_endpoint
 from p2ptable.replay import authoring
 from p2ptable.replay.sealed_book import parse_deck_key
 
@@ -159,6 +160,13 @@ def genesis_for(
     )
 
 
+def _own_endpoint(endpoint: str) -> None:
+    try:
+        parse_endpoint(endpoint)
+    except ValueError as exc:
+        raise LobbyError(f"our own address cannot be announced: {exc}") from None
+
+
 @dataclass
 class HostLobby:
     """The host's side: admits joiners who know the code, until the table is full."""
@@ -175,6 +183,7 @@ class HostLobby:
     log: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
+        _own_endpoint(self.endpoint)
         self._key = code_key(self.code, self.table)
         self._pending: dict[bytes, tuple[bytes, bytes, bytes]] = {}  # ident -> nonces, key
         me = self.me
@@ -248,8 +257,15 @@ class HostLobby:
             return self._deny(ident, f"a name must be 1..{MAX_NAME} printable characters")
         if any(m.name == name for m in self.members):
             return self._deny(ident, f"the name {name!r} is taken")
-        if not (isinstance(chain, bytes) and len(chain) == 32 and isinstance(endpoint, str)):
-            raise LobbyError("join without chain head or endpoint")
+        if not (isinstance(chain, bytes) and len(chain) == 32):
+            raise LobbyError("join without a chain head")
+        try:
+            parse_endpoint(endpoint)
+        except ValueError as exc:
+            # Every peer will point a socket at it: refuse what ZeroMQ would choke on.
+            return self._deny(ident, f"endpoint: {exc}")
+        if any(m.endpoint == endpoint for m in self.members):
+            return self._deny(ident, f"the endpoint {endpoint} is already at the table")
         if not is_usable_link(link):
             return self._deny(ident, "the link key is not a usable X25519 public key")
         if any(m.key == key or m.chain == chain or m.link == link for m in self.members):
@@ -292,6 +308,7 @@ class JoinerLobby:
 
     def __post_init__(self) -> None:
         normalize_code(self.code)
+        _own_endpoint(self.endpoint)
         self._nonce = os.urandom(16)
         self.host_key: bytes | None = None
         self.table: bytes | None = None
@@ -365,6 +382,15 @@ class JoinerLobby:
             # A host that swaps our chain head or link key for its own would know
             # our random contributions: never sign a roster that changed our entry.
             raise LobbyError("the host's roster does not list us as we joined")
+        for m in members:
+            try:
+                parse_endpoint(m.endpoint)
+            except ValueError as exc:
+                # Every seat connects to every endpoint in the roster.
+                why = f"the host's roster has a bad endpoint for {m.name}: {exc}"
+                raise LobbyError(why) from None
+        if len({m.endpoint for m in members}) != len(members):
+            raise LobbyError("the host's roster lists one endpoint for two seats")
         if _hidden_hands(self.game or ""):
             for m in members:
                 try:

@@ -14,17 +14,18 @@ from p2ptable.replay import authoring
 from p2ptable.replay.ledger import Ledger
 
 CODE = "7KQ-M2X"
+HOST_ENDPOINT = "tcp://10.0.0.1:4000"
 
 
 def host_lobby(seats: int = 3) -> lobby.HostLobby:
     me = authoring.SeatSecrets.from_seed(b"lobby", 0, 8)
     opts = {"scoring": "basic", "variant": "standard"}
-    return lobby.HostLobby("pet-quartet", opts, seats, CODE, me, "Ana", "tcp://h:1")
+    return lobby.HostLobby("pet-quartet", opts, seats, CODE, me, "Ana", HOST_ENDPOINT)
 
 
 def joiner(n: int, name: str, code: str = CODE) -> lobby.JoinerLobby:
     me = authoring.SeatSecrets.from_seed(b"lobby", n, 8)
-    return lobby.JoinerLobby(code, me, name, f"tcp://j{n}:1")
+    return lobby.JoinerLobby(code, me, name, f"tcp://10.0.0.{n + 1}:4000")
 
 
 def exchange(host: lobby.HostLobby, j: lobby.JoinerLobby, ident: bytes, wire: list) -> None:
@@ -164,7 +165,7 @@ def test_a_joiner_refuses_a_roster_with_a_bad_deck_key_before_signing_anything()
     # Found in review: a host listing a deck key whose proof fails (its own, here)
     # made every joiner sign a genesis its own ledger then refused, and crash.
     me = authoring.SeatSecrets.from_seed(b"lobby", 0, 8)
-    host = lobby.HostLobby("vorsicht-lehrer", {"track": "200"}, 2, CODE, me, "Ana", "tcp://h:1")
+    host = lobby.HostLobby("vorsicht-lehrer", {"track": "200"}, 2, CODE, me, "Ana", HOST_ENDPOINT)
     ben = joiner(1, "Ben")
     host.receive(b"b", ben.outgoing.pop())
     ben.receive(host.outgoing.pop()[1])
@@ -177,3 +178,56 @@ def test_a_joiner_refuses_a_roster_with_a_bad_deck_key_before_signing_anything()
     with pytest.raises(lobby.LobbyError, match="bad deck key for Ana"):
         ben.receive(forged)
     assert ben.genesis is None
+
+
+# Issue 12, finding 4: "A joiner who knows the code can crash the host with a bogus
+# endpoint string ... any endpoint (ipc://, another machine) is accepted, and every
+# peer connects there."  "Endpoints are validated ... at the host and at every
+# joiner; a bad one refuses that join."
+@pytest.mark.parametrize("bad", ["bogus", "ipc:///tmp/x", "tcp://nowhere:1", "tcp://10.0.0.2:0", 7])
+def test_the_host_denies_a_join_with_a_bad_endpoint(bad):
+    host = host_lobby(2)
+    ben = joiner(1, "Ben")
+    host.receive(b"b", ben.outgoing.pop())
+    ben.receive(host.outgoing.pop()[1])
+    _, _, data = lobby.open_lobby(ben.outgoing.pop())
+    host.receive(b"b", lobby.seal_lobby("join", dict(data, endpoint=bad), ben.me))
+    kind, _, reply = lobby.open_lobby(host.outgoing.pop()[1])
+    assert kind == "denied" and reply["reason"].startswith("endpoint: ")
+    assert len(host.members) == 1 and host.genesis is None
+
+
+def test_the_host_denies_a_second_seat_on_one_endpoint():
+    host = host_lobby(3)
+    exchange(host, joiner(1, "Ben"), b"b", [])
+    cleo = joiner(2, "Cleo")
+    cleo.endpoint = host.members[1].endpoint  # Ben's
+    with pytest.raises(lobby.LobbyError, match="already at the table"):
+        exchange(host, cleo, b"c", [])
+    assert len(host.members) == 2
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_joiner_refuses_a_roster_with_a_bad_endpoint(seat):
+    host = host_lobby(3)
+    ben = joiner(1, "Ben")
+    exchange(host, ben, b"b", [])
+    cleo = joiner(2, "Cleo")
+    host.receive(b"c", cleo.outgoing.pop())
+    cleo.receive(host.outgoing.pop()[1])
+    host.receive(b"c", cleo.outgoing.pop())
+    _, _, data = lobby.open_lobby(host.outgoing[-1][1])
+    members = [dict(m) for m in data["members"]]
+    members[seat]["endpoint"] = "tcp://nowhere:1"
+    forged = lobby.seal_lobby("roster", dict(data, members=members), host.me)
+    with pytest.raises(lobby.LobbyError, match="bad endpoint for"):
+        cleo.receive(forged)
+    assert cleo.genesis is None
+
+
+def test_our_own_endpoint_must_be_one_others_can_use():
+    me = authoring.SeatSecrets.from_seed(b"lobby", 0, 8)
+    with pytest.raises(lobby.LobbyError, match="our own address"):
+        lobby.HostLobby("pet-quartet", {}, 2, CODE, me, "Ana", "tcp://myhost.local:4000")
+    with pytest.raises(lobby.LobbyError, match="our own address"):
+        lobby.JoinerLobby(CODE, me, "Ana", "tcp://0.0.0.0:4000")
