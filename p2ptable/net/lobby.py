@@ -179,13 +179,14 @@ class HostLobby:
     name: str
     endpoint: str
     table: bytes = field(default_factory=lambda: os.urandom(16))
-    outgoing: list[tuple[bytes, bytes]] = field(default_factory=list)
+    outgoing: list[tuple[str, bytes]] = field(default_factory=list)  # (endpoint, frame)
     log: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         _own_endpoint(self.endpoint)
         self._key = code_key(self.code, self.table)
-        self._pending: dict[bytes, tuple[bytes, bytes, bytes]] = {}  # ident -> nonces, key
+        # joiner's key -> (nonce_j, nonce_h, endpoint) of its latest knock
+        self._pending: dict[bytes, tuple[bytes, bytes, str]] = {}
         me = self.me
         self.members = [
             Member(
@@ -197,37 +198,47 @@ class HostLobby:
                 me.deck_key(self.table),
             )
         ]
-        self.idents: list[bytes] = []
         self.genesis: bytes | None = None
 
     @property
     def full(self) -> bool:
         return len(self.members) == self.seats
 
-    def receive(self, ident: bytes, frame: bytes) -> None:
+    def receive(self, frame: bytes, address: str, now: float) -> None:
+        """A lobby frame that came in from ``address`` (the sender's IP address,
+        as its connection shows it) at ``now`` (seconds, any monotonic clock)."""
         try:
             kind, key, data = open_lobby(frame)
             if kind == "knock":
-                self._knock(ident, key, data)
+                self._knock(key, data, address)
             elif kind == "join":
-                self._join(ident, key, data)
+                self._join(key, data)
             else:
                 raise LobbyError(f"unexpected lobby message {kind!r}")
         except LobbyError as exc:
             self.log.append(f"rejected a lobby message: {exc}")
 
-    def _deny(self, ident: bytes, reason: str) -> None:
-        self.outgoing.append((ident, seal_lobby("denied", {"reason": reason}, self.me)))
+    def _deny(self, endpoint: str, reason: str) -> None:
+        self.outgoing.append((endpoint, seal_lobby("denied", {"reason": reason}, self.me)))
         self.log.append(f"denied a joiner: {reason}")
 
-    def _knock(self, ident: bytes, key: bytes, data: dict) -> None:
+    def _knock(self, key: bytes, data: dict, address: str) -> None:
+        endpoint = data.get("endpoint")
+        try:
+            ip, _ = parse_endpoint(endpoint)
+        except ValueError as exc:
+            raise LobbyError(f"knock with a bad endpoint: {exc}") from None
+        if ip != address:
+            # We answer at the endpoint: never point a socket at a machine other
+            # than the one that knocked.
+            raise LobbyError(f"knock from {address} names another machine ({endpoint})")
         if self.full:
-            return self._deny(ident, "the table is full")
+            return self._deny(endpoint, "the table is full")
         nonce_j = data.get("nonce")
         if not (isinstance(nonce_j, bytes) and len(nonce_j) == 16):
             raise LobbyError("knock without a 16-byte nonce")
         nonce_h = os.urandom(16)
-        self._pending[ident] = (nonce_j, nonce_h, key)
+        self._pending[key] = (nonce_j, nonce_h, endpoint)
         t = _transcript(self.table, nonce_j, nonce_h, self.me.key.public, key)
         reply = {
             "table": self.table,
@@ -237,49 +248,42 @@ class HostLobby:
             "seats": self.seats,
             "proof": _proof(self._key, b"host", t),
         }
-        self.outgoing.append((ident, seal_lobby("challenge", reply, self.me)))
+        self.outgoing.append((endpoint, seal_lobby("challenge", reply, self.me)))
 
-    def _join(self, ident: bytes, key: bytes, data: dict) -> None:
-        if ident not in self._pending or self._pending[ident][2] != key:
+    def _join(self, key: bytes, data: dict) -> None:
+        if key not in self._pending:
             raise LobbyError("join without a knock")
-        nonce_j, nonce_h, _ = self._pending.pop(ident)
+        nonce_j, nonce_h, endpoint = self._pending.pop(key)
         t = _transcript(self.table, nonce_j, nonce_h, self.me.key.public, key)
         proof = data.get("proof")
         if not (
             isinstance(proof, bytes) and hmac.compare_digest(proof, _proof(self._key, b"joiner", t))
         ):
-            return self._deny(ident, "wrong join code")
+            return self._deny(endpoint, "wrong join code")
         if self.full:
-            return self._deny(ident, "the table is full")
-        name, chain, endpoint = data.get("name"), data.get("chain"), data.get("endpoint")
-        link = data.get("link")
+            return self._deny(endpoint, "the table is full")
+        name, chain, link = data.get("name"), data.get("chain"), data.get("link")
         if not (isinstance(name, str) and 0 < len(name) <= MAX_NAME and name.isprintable()):
-            return self._deny(ident, f"a name must be 1..{MAX_NAME} printable characters")
+            return self._deny(endpoint, f"a name must be 1..{MAX_NAME} printable characters")
         if any(m.name == name for m in self.members):
-            return self._deny(ident, f"the name {name!r} is taken")
+            return self._deny(endpoint, f"the name {name!r} is taken")
         if not (isinstance(chain, bytes) and len(chain) == 32):
             raise LobbyError("join without a chain head")
-        try:
-            parse_endpoint(endpoint)
-        except ValueError as exc:
-            # Every peer will point a socket at it: refuse what ZeroMQ would choke on.
-            return self._deny(ident, f"endpoint: {exc}")
         if any(m.endpoint == endpoint for m in self.members):
-            return self._deny(ident, f"the endpoint {endpoint} is already at the table")
+            return self._deny(endpoint, f"the endpoint {endpoint} is already at the table")
         if not is_usable_link(link):
-            return self._deny(ident, "the link key is not a usable X25519 public key")
+            return self._deny(endpoint, "the link key is not a usable X25519 public key")
         if any(m.key == key or m.chain == chain or m.link == link for m in self.members):
-            return self._deny(ident, "key, randomness chain or link key already at the table")
+            return self._deny(endpoint, "key, randomness chain or link key already at the table")
         deck = data.get("deck")
         try:
             deck_key = parse_deck_key(deck, self.table, key)
         except ValueError as exc:
-            return self._deny(ident, f"deck key: {exc}")
+            return self._deny(endpoint, f"deck key: {exc}")
         # Members' keys were checked when they joined; a point has one encoding.
         if any(m.deck and m.deck["key"] == deck_key.to_bytes() for m in self.members):
-            return self._deny(ident, "deck key already at the table")
+            return self._deny(endpoint, "deck key already at the table")
         self.members.append(Member(name, key, chain, link, endpoint, deck))
-        self.idents.append(ident)
         self.log.append(f"{name} joined ({len(self.members)}/{self.seats})")
         if self.full:
             self.genesis = genesis_for(
@@ -291,8 +295,8 @@ class HostLobby:
             "genesis": self.genesis or b"",
         }
         frame = seal_lobby("roster", roster, self.me)
-        for member_ident in self.idents:
-            self.outgoing.append((member_ident, frame))
+        for member in self.members[1:]:
+            self.outgoing.append((member.endpoint, frame))
 
 
 @dataclass
@@ -316,7 +320,8 @@ class JoinerLobby:
         self.options: dict = {}
         self.members: list[Member] = []
         self.genesis: bytes | None = None
-        self.outgoing.append(seal_lobby("knock", {"nonce": self._nonce}, self.me))
+        knock = {"nonce": self._nonce, "endpoint": self.endpoint}
+        self.outgoing.append(seal_lobby("knock", knock, self.me))
 
     def receive(self, frame: bytes) -> None:
         """Handle a frame from the host; LobbyError when joining cannot succeed."""
@@ -324,6 +329,8 @@ class JoinerLobby:
         if self.host_key is not None and key != self.host_key:
             raise LobbyIgnored("a lobby message not signed by the host")
         if kind == "denied":
+            if any(m.key == self.me.key.public for m in self.members):
+                raise LobbyIgnored("a denial after we were seated")
             raise LobbyError(f"the host refused: {data.get('reason')}")
         if kind == "challenge":
             return self._challenge(key, data)
@@ -358,17 +365,21 @@ class JoinerLobby:
             "name": self.name,
             "chain": self.me.chain.head,
             "link": self.me.link_public,
-            "endpoint": self.endpoint,
             "deck": self.me.deck_key(table),
             "proof": _proof(shared, b"joiner", t),
         }
         self.outgoing.append(seal_lobby("join", reply, self.me))
 
     def _roster(self, data: dict) -> None:
+        if self.genesis is not None:
+            raise LobbyIgnored("a roster after the genesis")
         try:
             members = [Member(**m) for m in data["members"]]
         except (TypeError, KeyError) as exc:
             raise LobbyIgnored(f"malformed roster: {exc}") from None
+        if len(members) < len(self.members):
+            # Rosters only grow; one that went by another link may come late.
+            raise LobbyIgnored("an older roster")
         ours = [m for m in members if m.key == self.me.key.public]
         me = Member(
             self.name,

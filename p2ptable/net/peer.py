@@ -164,8 +164,7 @@ class Peer:
     def _connect_mesh(self) -> None:
         for i, member in enumerate(self.members):
             if i != self.seat:
-                identity = b"G" + self.secrets.key.public[:8]
-                self.transport.connect(member.endpoint, identity=identity, listen=False)
+                self.transport.connect(member.endpoint)
 
     # -- the loop ------------------------------------------------------------------
 
@@ -282,12 +281,11 @@ class Peer:
                 return
             try:
                 if isinstance(self.lobby, lobbies.HostLobby):
-                    if item.via == "router" and item.ident is not None:
-                        self.lobby.receive(item.ident, item.payload)
-                        for line in self.lobby.log:
-                            self.ui.say(line)
-                            self.note(line)
-                        self.lobby.log.clear()
+                    self.lobby.receive(item.payload, item.address, now)
+                    for line in self.lobby.log:
+                        self.ui.say(line)
+                        self.note(line)
+                    self.lobby.log.clear()
                 else:
                     self.lobby.receive(item.payload)
                     if self.lobby.members and self.lobby.members != self.members:
@@ -325,8 +323,8 @@ class Peer:
         if self.lobby is None:
             return
         if isinstance(self.lobby, lobbies.HostLobby):
-            for ident, frame in self.lobby.outgoing:
-                self.transport.reply(ident, LOBBY, frame)
+            for endpoint, frame in self.lobby.outgoing:
+                self.transport.reply(endpoint, LOBBY, frame)
         else:
             for frame in self.lobby.outgoing:
                 self.transport.send(self.host_endpoint, LOBBY, frame)

@@ -10,6 +10,7 @@ import pytest
 
 from p2ptable.crypto.encoding import pack
 from p2ptable.net import lobby
+from p2ptable.net.endpoints import parse_endpoint
 from p2ptable.replay import authoring
 from p2ptable.replay.ledger import Ledger
 
@@ -23,23 +24,28 @@ def host_lobby(seats: int = 3) -> lobby.HostLobby:
     return lobby.HostLobby("pet-quartet", opts, seats, CODE, me, "Ana", HOST_ENDPOINT)
 
 
-def joiner(n: int, name: str, code: str = CODE) -> lobby.JoinerLobby:
+def joiner(n: int, name: str, code: str = CODE, endpoint: str = "") -> lobby.JoinerLobby:
     me = authoring.SeatSecrets.from_seed(b"lobby", n, 8)
-    return lobby.JoinerLobby(code, me, name, f"tcp://10.0.0.{n + 1}:4000")
+    return lobby.JoinerLobby(code, me, name, endpoint or f"tcp://10.0.0.{n + 1}:4000")
 
 
-def exchange(host: lobby.HostLobby, j: lobby.JoinerLobby, ident: bytes, wire: list) -> None:
+def deliver(host: lobby.HostLobby, j: lobby.JoinerLobby, frame: bytes, now: float = 0.0) -> None:
+    """``frame`` reaches the host from the joiner's machine."""
+    host.receive(frame, parse_endpoint(j.endpoint)[0], now)
+
+
+def exchange(host: lobby.HostLobby, j: lobby.JoinerLobby, wire: list) -> None:
     """Run the handshake between one joiner and the host until both are quiet."""
     for _ in range(10):
         moved = False
         for frame in j.outgoing:
             wire.append(frame)
-            host.receive(ident, frame)
+            deliver(host, j, frame)
             moved = True
         j.outgoing.clear()
         for target, frame in list(host.outgoing):
             wire.append(frame)
-            if target == ident:
+            if target == j.endpoint:
                 j.receive(frame)
                 moved = True
         host.outgoing.clear()
@@ -51,9 +57,9 @@ def test_a_full_table_gives_everyone_the_same_genesis():
     host = host_lobby(3)
     ben, cleo = joiner(1, "Ben"), joiner(2, "Cleo")
     wire: list[bytes] = []
-    exchange(host, ben, b"b", wire)
+    exchange(host, ben, wire)
     assert host.genesis is None
-    exchange(host, cleo, b"c", wire)
+    exchange(host, cleo, wire)
     # Ben hears about the full table through the roster broadcast.
     assert host.genesis is not None
     assert cleo.genesis == host.genesis
@@ -67,7 +73,7 @@ def test_a_full_table_gives_everyone_the_same_genesis():
 def test_the_genesis_from_a_lobby_is_accepted_by_the_ledger():
     host = host_lobby(2)
     ben = joiner(1, "Ben")
-    exchange(host, ben, b"b", [])
+    exchange(host, ben, [])
     secrets = [host.me, ben.me]
     sigs = [authoring.sign_genesis(host.genesis, s) for s in secrets]
     ledger = Ledger(authoring.assemble_genesis(host.genesis, sigs))
@@ -78,21 +84,21 @@ def test_a_joiner_with_the_wrong_code_learns_it_and_sends_no_proof():
     host = host_lobby(2)
     mallory = joiner(1, "Mallory", code="XXX-YYY")
     with pytest.raises(lobby.LobbyError, match="wrong join code"):
-        exchange(host, mallory, b"m", [])
+        exchange(host, mallory, [])
     assert len(host.members) == 1
 
 
 def test_a_join_with_a_bad_proof_is_denied():
     host = host_lobby(2)
     mallory = joiner(1, "Mallory")
-    host.receive(b"m", mallory.outgoing.pop())
+    deliver(host, mallory, mallory.outgoing.pop())
     challenge = host.outgoing.pop()[1]
     mallory.receive(challenge)
     join_frame = mallory.outgoing.pop()
     # Replace the proof by garbage, re-signed by Mallory's own key.
     kind, key, data = lobby.open_lobby(join_frame)
     forged = lobby.seal_lobby("join", dict(data, proof=bytes(32)), mallory.me)
-    host.receive(b"m", forged)
+    deliver(host, mallory, forged)
     kind, _, data = lobby.open_lobby(host.outgoing.pop()[1])
     assert (kind, data["reason"]) == ("denied", "wrong join code")
     assert len(host.members) == 1
@@ -100,13 +106,13 @@ def test_a_join_with_a_bad_proof_is_denied():
 
 def test_the_table_full_and_taken_names_are_refused():
     host = host_lobby(2)
-    exchange(host, joiner(1, "Ben"), b"b", [])
+    exchange(host, joiner(1, "Ben"), [])
     late = joiner(2, "Cleo")
     with pytest.raises(lobby.LobbyError, match="table is full"):
-        exchange(host, late, b"c", [])
+        exchange(host, late, [])
     host3 = host_lobby(3)
     with pytest.raises(lobby.LobbyError, match="name 'Ana' is taken"):
-        exchange(host3, joiner(1, "Ana"), b"x", [])
+        exchange(host3, joiner(1, "Ana"), [])
 
 
 def test_a_low_order_link_key_is_refused():
@@ -114,10 +120,10 @@ def test_a_low_order_link_key_is_refused():
     # signs a genesis that would stop every game at its first frame.
     host = host_lobby(2)
     ben = joiner(1, "Ben")
-    host.receive(b"b", ben.outgoing.pop())
+    deliver(host, ben, ben.outgoing.pop())
     ben.receive(host.outgoing.pop()[1])
     _, _, data = lobby.open_lobby(ben.outgoing.pop())
-    host.receive(b"b", lobby.seal_lobby("join", dict(data, link=bytes(32)), ben.me))
+    deliver(host, ben, lobby.seal_lobby("join", dict(data, link=bytes(32)), ben.me))
     kind, _, reply = lobby.open_lobby(host.outgoing.pop()[1])
     assert kind == "denied"
     assert "link key" in reply["reason"]
@@ -129,9 +135,9 @@ def test_a_joiner_refuses_a_roster_that_changed_its_entry():
     # know that joiner's random contributions.
     host = host_lobby(2)
     ben = joiner(1, "Ben")
-    host.receive(b"b", ben.outgoing.pop())
+    deliver(host, ben, ben.outgoing.pop())
     ben.receive(host.outgoing.pop()[1])
-    host.receive(b"b", ben.outgoing.pop())
+    deliver(host, ben, ben.outgoing.pop())
     roster_frame = host.outgoing.pop()[1]
     _, _, data = lobby.open_lobby(roster_frame)
     members = [dict(m) for m in data["members"]]
@@ -143,9 +149,9 @@ def test_a_joiner_refuses_a_roster_that_changed_its_entry():
 
 def test_malformed_lobby_frames_are_logged_not_raised():
     host = host_lobby(2)
-    host.receive(b"x", pack([pack({"k": "knock", "key": bytes(32), "d": {}}), 7]))
-    host.receive(b"x", b"\xc1")
-    host.receive(b"x", pack([b"", b""]))
+    host.receive(pack([pack({"k": "knock", "key": bytes(32), "d": {}}), 7]), "10.0.0.9", 0.0)
+    host.receive(b"\xc1", "10.0.0.9", 0.0)
+    host.receive(pack([b"", b""]), "10.0.0.9", 0.0)
     assert len(host.log) == 3
     assert all(line.startswith("rejected a lobby message") for line in host.log)
 
@@ -167,9 +173,9 @@ def test_a_joiner_refuses_a_roster_with_a_bad_deck_key_before_signing_anything()
     me = authoring.SeatSecrets.from_seed(b"lobby", 0, 8)
     host = lobby.HostLobby("vorsicht-lehrer", {"track": "200"}, 2, CODE, me, "Ana", HOST_ENDPOINT)
     ben = joiner(1, "Ben")
-    host.receive(b"b", ben.outgoing.pop())
+    deliver(host, ben, ben.outgoing.pop())
     ben.receive(host.outgoing.pop()[1])
-    host.receive(b"b", ben.outgoing.pop())
+    deliver(host, ben, ben.outgoing.pop())
     roster_frame = host.outgoing.pop()[1]
     _, _, data = lobby.open_lobby(roster_frame)
     members = [dict(m) for m in data["members"]]
@@ -185,25 +191,31 @@ def test_a_joiner_refuses_a_roster_with_a_bad_deck_key_before_signing_anything()
 # peer connects there."  "Endpoints are validated ... at the host and at every
 # joiner; a bad one refuses that join."
 @pytest.mark.parametrize("bad", ["bogus", "ipc:///tmp/x", "tcp://nowhere:1", "tcp://10.0.0.2:0", 7])
-def test_the_host_denies_a_join_with_a_bad_endpoint(bad):
+def test_the_host_answers_no_knock_with_a_bad_endpoint(bad):
     host = host_lobby(2)
     ben = joiner(1, "Ben")
-    host.receive(b"b", ben.outgoing.pop())
-    ben.receive(host.outgoing.pop()[1])
     _, _, data = lobby.open_lobby(ben.outgoing.pop())
-    host.receive(b"b", lobby.seal_lobby("join", dict(data, endpoint=bad), ben.me))
-    kind, _, reply = lobby.open_lobby(host.outgoing.pop()[1])
-    assert kind == "denied" and reply["reason"].startswith("endpoint: ")
-    assert len(host.members) == 1 and host.genesis is None
+    deliver(host, ben, lobby.seal_lobby("knock", dict(data, endpoint=bad), ben.me))
+    assert host.outgoing == []  # nowhere to answer: a socket pointed there could crash us
+    assert host.log[-1].startswith("rejected a lobby message: knock with a bad endpoint")
+
+
+def test_the_host_answers_no_knock_that_names_another_machine():
+    # The answer goes to the endpoint: a knock must not make the host, and then
+    # every seat, connect to a third machine.
+    host = host_lobby(2)
+    ben = joiner(1, "Ben")
+    host.receive(ben.outgoing.pop(), "10.0.0.66", 0.0)
+    assert host.outgoing == []
+    assert "names another machine" in host.log[-1]
 
 
 def test_the_host_denies_a_second_seat_on_one_endpoint():
     host = host_lobby(3)
-    exchange(host, joiner(1, "Ben"), b"b", [])
-    cleo = joiner(2, "Cleo")
-    cleo.endpoint = host.members[1].endpoint  # Ben's
+    exchange(host, joiner(1, "Ben"), [])
+    cleo = joiner(2, "Cleo", endpoint=host.members[1].endpoint)  # Ben's
     with pytest.raises(lobby.LobbyError, match="already at the table"):
-        exchange(host, cleo, b"c", [])
+        exchange(host, cleo, [])
     assert len(host.members) == 2
 
 
@@ -211,11 +223,11 @@ def test_the_host_denies_a_second_seat_on_one_endpoint():
 def test_a_joiner_refuses_a_roster_with_a_bad_endpoint(seat):
     host = host_lobby(3)
     ben = joiner(1, "Ben")
-    exchange(host, ben, b"b", [])
+    exchange(host, ben, [])
     cleo = joiner(2, "Cleo")
-    host.receive(b"c", cleo.outgoing.pop())
+    deliver(host, cleo, cleo.outgoing.pop())
     cleo.receive(host.outgoing.pop()[1])
-    host.receive(b"c", cleo.outgoing.pop())
+    deliver(host, cleo, cleo.outgoing.pop())
     _, _, data = lobby.open_lobby(host.outgoing[-1][1])
     members = [dict(m) for m in data["members"]]
     members[seat]["endpoint"] = "tcp://nowhere:1"
