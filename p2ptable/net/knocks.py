@@ -3,7 +3,8 @@
 Each knock a host answers gives the knocker one online guess at the join code
 (net/join_code.py) and costs the host a SPAKE2 run, so the host counts the knocks
 it answers in a sliding window: at most ``per_address`` from one IP address and
-``total`` from everyone within any ``window`` seconds.  A knock over either limit
+``total`` from everyone within any ``window`` seconds.  A knock whose handshake
+ends in a seat is no guess and stops counting (``refund``).  A knock over either limit
 is not answered with a challenge.  The knocker is told to wait (so a person who
 mistyped the code a few times learns why), but only once per address and window,
 and only for ``max_notices`` addresses at a time: a flood gets silence.
@@ -53,6 +54,15 @@ class KnockLimiter:
             return self._refuse(address, now, "too many join attempts at this table", wait)
         self._counted.append((now, address))
         return None
+
+    def refund(self, address: str, when: float) -> None:
+        """Stop counting the knock counted at ``when`` from ``address``: its
+        handshake ended in a seat, so it was no guess (and players on one machine,
+        bots on loopback, say, must all get in)."""
+        try:
+            self._counted.remove((when, address))
+        except ValueError:
+            pass  # it has left the window already
 
     def _refuse(self, address: str, now: float, what: str, wait: float) -> Refusal:
         notify = address not in self._noticed and len(self._noticed) < self.max_notices

@@ -184,6 +184,7 @@ class _Pending:
     message: bytes  # the joiner's SPAKE2 message X
     confirm: bytes  # the confirmation key C
     endpoint: str
+    address: str
     since: float
 
 
@@ -300,7 +301,7 @@ class HostLobby:
         except PakeError as exc:
             raise LobbyError(f"knock: {exc}") from None
         confirm = join_code.confirmation_key(spake_key, self.table, self.me.key.public, key)
-        self._pending[key] = _Pending(message, confirm, endpoint, now)
+        self._pending[key] = _Pending(message, confirm, endpoint, address, now)
         reply = {
             "re": message,
             "table": self.table,
@@ -352,6 +353,7 @@ class HostLobby:
         if any(m.deck and m.deck["key"] == deck_key.to_bytes() for m in self.members):
             return deny("deck key already at the table")
         self.members.append(Member(name, key, chain, link, endpoint, deck))
+        self.limiter.refund(pending.address, pending.since)  # a seat, not a guess
         self.log.append(f"{name} joined ({len(self.members)}/{self.seats})")
         if self.full:
             self.genesis = genesis_for(

@@ -75,3 +75,36 @@ def test_a_stranger_with_every_seats_routing_id_cannot_cut_a_link(peers, ids):
     blobs = {name: peers.replay(name).read_bytes() for name in names}
     assert len(set(blobs.values())) == 1, "replays differ"
     assert verify_file(peers.replay("Ana")).valid
+
+
+def test_a_stranger_knocking_in_a_loop_gets_five_guesses_and_the_table_still_fills(peers):
+    # Finding 9: "knocks are not rate-limited".  A stranger at another address
+    # (127.0.0.2: loopback, but not the players' 127.0.0.1) knocks 40 times with
+    # guessed codes, and sends junk, while the table waits for Ben.
+    from p2ptable.net import lobby
+    from p2ptable.net.join_code import CodeExchange
+    from p2ptable.replay import authoring
+
+    port = free_port()
+    peers.host("Ana", "pet-quartet", 2, port, "--bot", "random")
+    me = authoring.SeatSecrets.from_seed(b"stranger", 0, 8)
+    sock = zmq.Context.instance().socket(zmq.DEALER)
+    sock.setsockopt(zmq.LINGER, 2000)
+    sock.connect(f"tcp://127.0.0.2:0;127.0.0.1:{port}")  # from 127.0.0.2
+    try:
+        for n in range(40):
+            guess = f"GU{n:04d}"
+            knock = {"pake": CodeExchange(guess, host=False).message,
+                     "endpoint": f"tcp://127.0.0.2:{40000 + n}"}  # fmt: skip
+            sock.send(b"L" + lobby.seal_lobby("knock", knock, me))
+            sock.send(b"L" + b"\xc1" * n)
+    finally:
+        sock.close()
+    time.sleep(1.0)
+    peers.join("Ben", port, "--bot", "random")
+    codes = peers.wait_all()
+    assert all(code == 0 for code in codes.values()), {n: peers.output(n) for n in ["Ana", "Ben"]}
+    log = peers.replay("Ana").with_name("Ana.p2pt.peer.log").read_text()
+    assert log.count("too many join attempts from 127.0.0.2") >= 1
+    assert "Ben joined (2/2)" in log
+    assert verify_file(peers.replay("Ana")).valid

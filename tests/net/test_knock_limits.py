@@ -75,6 +75,20 @@ def test_an_honest_joiner_gets_in_after_a_mistyped_code():
     assert [m.name for m in host.members] == ["Ana", "Ben"]
 
 
+def test_players_on_one_machine_all_get_in_even_after_mistyped_codes():
+    # The limits count guesses; a knock that ends in a seat was none.  Six seats
+    # of bots on loopback, two of them mistyping first, all from one address:
+    host = host_lobby(6)
+    bots = [joiner(n, f"Bot{n}", endpoint=f"tcp://127.0.0.1:{5000 + n}") for n in range(1, 6)]
+    for n, bot in enumerate(bots):
+        if n < 2:
+            typo = joiner(n + 1, f"Bot{n + 1}", code="7KQ-M2Y", endpoint=bot.endpoint)
+            with pytest.raises(lobby.LobbyError, match="wrong join code"):
+                exchange(host, typo, [], now=float(n))
+        exchange(host, bot, [], now=float(n))
+    assert len(host.members) == 6 and host.genesis is not None
+
+
 def test_a_flood_of_knocks_from_many_addresses_grows_no_state():
     host = host_lobby(2)
     frame = knock()

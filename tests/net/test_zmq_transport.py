@@ -172,3 +172,28 @@ def test_links_opened_to_answer_knocks_are_bounded_and_become_the_mesh_link():
     finally:
         host.close()
         receiver.close()
+
+
+def test_a_link_whose_peer_went_away_reconnects_by_itself():
+    # "a seat whose link was disturbed reconnects by itself": the receiver's
+    # process ends and a new one binds the same port (what `resume` does); the
+    # sender does nothing but send.
+    receiver = ZmqTransport("127.0.0.1")
+    port = receiver.port
+    sender = ZmqTransport("127.0.0.1")
+    endpoint = f"tcp://127.0.0.1:{port}"
+    try:
+        sender.connect(endpoint)
+        sender.send(endpoint, GAME, b"one")
+        assert [m.payload for p in poll_until(receiver, 1) for m in p] == [b"one"]
+        receiver.close()
+        time.sleep(0.2)
+        receiver = ZmqTransport("127.0.0.1", port)
+        deadline, got = time.monotonic() + 10, []
+        while b"two" not in got and time.monotonic() < deadline:
+            sender.send(endpoint, GAME, b"two")
+            got += [m.payload for p in poll_until(receiver, 1, limit=0.5) for m in p]
+        assert b"two" in got
+    finally:
+        sender.close()
+        receiver.close()
