@@ -26,11 +26,14 @@ until the host proved it.  When the roster is full it carries the genesis body,
 which every member rebuilds from the roster and checks (including that its own
 entry is exactly what it sent) before signing it (``gsig`` over the game mesh).
 
-What a stranger without the code gets: one guess per knock it is answered (a
-wrong one is refused by the joiner side's own check), and the host answers at
-most ``KNOCKS_PER_ADDRESS`` knocks per address and ``KNOCKS_TOTAL`` in all per
-minute (net/knocks.py), keeps at most ``MAX_PENDING`` unfinished handshakes for
-``PENDING_SECONDS``, and logs at most ``LOG_LINES`` rejections per minute.
+What a stranger without the code gets from knocking: the table's description
+and one guess at the code per knock the host answers (its own check of the
+host's proof tells it the guess was wrong), nothing to test further guesses
+against.  The host answers at most ``KNOCKS_PER_ADDRESS`` knocks per address and
+``KNOCKS_TOTAL`` in all per minute (net/knocks.py), keeps at most ``MAX_PENDING``
+unfinished handshakes for ``PENDING_SECONDS``, and logs at most ``LOG_LINES``
+rejections per minute, so knocking in a loop grows nothing.  protocol/wire.md
+section 3 has the byte layouts, section 8 what an outsider can and cannot do.
 """
 
 from __future__ import annotations
