@@ -2,53 +2,63 @@
 
 Theory of operation
 -------------------
-The host is only the first contact.  A joiner proves it knows the join code, and
-the host proves it knows it too, without the code ever crossing the network:
+The host is only the first contact.  A joiner and the host prove to each other
+that they know the join code with SPAKE2 (net/join_code.py), without the code or
+anything a guess could be tested against ever crossing the network:
 
-    K = scrypt(code, salt = "p2ptable/join/v1" || table_id, n=2**14, r=8, p=1)
-
-    joiner -> host   knock     {key, nonce_j}
-    host   -> joiner challenge {table, nonce_h, game, options, seats,
-                                proof_h = HMAC(K, "host"   || T)}
-    joiner -> host   join      {name, chain, link, endpoint, deck,
-                                proof_j = HMAC(K, "joiner" || T)}
+    joiner -> host   knock     {pake: X, endpoint}
+    host   -> joiner challenge {re: X, table, game, options, seats, pake: Y,
+                                proof: HMAC(C, "host")}
+    joiner -> host   join      {name, chain, link, deck, proof: HMAC(C, "joiner")}
     host   -> all    roster    {table, members, genesis (empty until full)}
-    host   -> joiner denied    {reason}
+    host   -> joiner denied    {re: X, reason}
 
-with ``T = table || nonce_j || nonce_h || key_h || key_j``.  ``deck`` is the
-joiner's sealed-deck key with its proof bound to the table id and the joiner's key
-(replay/sealed_book.py); the genesis carries it for games with hidden hands.  Every lobby frame is
-signed by its sender's key, so once admitted a key cannot be impersonated.  When
-the roster is full, it carries the genesis body, which every member rebuilds from
-the roster and checks (including that its own entry is exactly what it sent)
-before signing it (``gsig`` over the game mesh).  A stranger without the code can
-neither take a seat nor sign anything a seated peer accepts.
+``X`` and ``Y`` are the two SPAKE2 messages, ``C`` the SPAKE2 key bound to the
+table id and both signing keys (``join_code.confirmation_key``).  The host
+answers at the knock's ``endpoint``, which must be on the machine the knock came
+from; ``re`` ties each answer to the knock it answers, so a joiner ignores what
+was meant for another.  Every lobby frame is signed by its sender's key, so once
+admitted a key cannot be impersonated, and the key a proof is bound to is the key
+that signed the frame.  The host shows the table (game, options, seats) to anyone
+who knocks, but names seats and endpoints only in the roster, after the joiner
+proved the code; the joiner sends nothing about itself but its key and endpoint
+until the host proved it.  When the roster is full it carries the genesis body,
+which every member rebuilds from the roster and checks (including that its own
+entry is exactly what it sent) before signing it (``gsig`` over the game mesh).
 
-Anyone who records a handshake, or knocks and receives a challenge, can try codes
-offline; scrypt makes each guess cost tens of milliseconds, and codes are fresh for
-every table (30 bits for the generated ones).
+What a stranger without the code gets from knocking: the table's description
+and one guess at the code per knock the host answers (its own check of the
+host's proof tells it the guess was wrong), nothing to test further guesses
+against.  The host answers at most ``KNOCKS_PER_ADDRESS`` knocks per address and
+``KNOCKS_TOTAL`` in all per minute (net/knocks.py), keeps at most ``MAX_PENDING``
+unfinished handshakes for ``PENDING_SECONDS``, and logs at most ``LOG_LINES``
+rejections per minute, so knocking in a loop grows nothing.  protocol/wire.md
+section 3 has the byte layouts, section 8 what an outsider can and cannot do.
 """
 
 from __future__ import annotations
 
-import hmac
 import os
-import secrets as pysecrets
 from dataclasses import dataclass, field
-
-from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
 from p2ptable.crypto.encoding import EncodingError, pack, unpack_canonical
 from p2ptable.crypto.links import is_usable_link
 from p2ptable.crypto.signing import verify_signature
-from p2ptable.engine.registry import get_game
+from p2ptable.games import get_game
+from p2ptable.net import join_code
+from p2ptable.net.endpoints import parse_endpoint
+from p2ptable.net.join_code import CODE_ALPHABET, MIN_CODE, CodeError, PakeError
+from p2ptable.net.knocks import KNOCK_WINDOW, KnockLimiter
 from p2ptable.replay import authoring
 from p2ptable.replay.sealed_book import parse_deck_key
 
-LOBBY_DOMAIN = b"p2ptable/lobby/v1\x00"
-CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # generated codes avoid 0/O, 1/I/L
+__all__ = ["CODE_ALPHABET", "MIN_CODE", "HostLobby", "JoinerLobby", "LobbyError", "Member"]
+
+LOBBY_DOMAIN = b"p2ptable/lobby/v2\x00"
 MAX_NAME = 32
-MIN_CODE = 6  # characters: about 30 bits, each guess costing an scrypt
+MAX_PENDING = 30  # unfinished handshakes the host remembers
+PENDING_SECONDS = 60.0  # ... and for how long
+LOG_LINES = 20  # rejected lobby frames logged per minute; the rest are counted
 
 
 class LobbyError(Exception):
@@ -59,34 +69,24 @@ class LobbyIgnored(LobbyError):
     """A lobby frame to drop and log; joining goes on."""
 
 
-def new_code() -> str:
-    raw = "".join(pysecrets.choice(CODE_ALPHABET) for _ in range(6))
-    return f"{raw[:3]}-{raw[3:]}"
-
-
 def normalize_code(code: str) -> str:
-    cleaned = code.replace("-", "").replace(" ", "").upper()
-    bad = sorted({c for c in cleaned if not (c.isascii() and c.isalnum())})
-    if len(cleaned) < MIN_CODE or bad:
-        why = f"it contains {', '.join(repr(c) for c in bad)}; " if bad else "too short; "
-        raise LobbyError(
-            f"not a join code: {code!r} ({why}"
-            f"codes are {MIN_CODE} or more letters and digits, e.g. 7KQ-M2X)"
-        )
-    return cleaned
+    """The code as both sides use it (net/join_code.py); LobbyError if it is none."""
+    try:
+        return join_code.normalize_code(code)
+    except CodeError as exc:
+        raise LobbyError(str(exc)) from None
 
 
-def code_key(code: str, table: bytes) -> bytes:
-    kdf = Scrypt(salt=b"p2ptable/join/v1" + table, length=32, n=2**14, r=8, p=1)
-    return kdf.derive(normalize_code(code).encode())
+def check_host_code(code: str) -> str:
+    """The normalized code if a host may open a table with it: LobbyError if it is
+    malformed or weak (too few different characters, a repeated pattern, a run)."""
+    try:
+        return join_code.check_host_code(code)
+    except CodeError as exc:
+        raise LobbyError(str(exc)) from None
 
 
-def _transcript(table: bytes, nonce_j: bytes, nonce_h: bytes, key_h: bytes, key_j: bytes) -> bytes:
-    return table + nonce_j + nonce_h + key_h + key_j
-
-
-def _proof(key: bytes, role: bytes, transcript: bytes) -> bytes:
-    return hmac.new(key, role + transcript, "sha256").digest()
+new_code = join_code.new_code
 
 
 def seal_lobby(kind: str, data: dict, secrets: authoring.SeatSecrets) -> bytes:
@@ -134,6 +134,20 @@ class Member:
             "deck": self.deck,
         }
 
+    @classmethod
+    def parse(cls, data: object) -> Member:
+        """A roster member as the host sent it; LobbyError if a field is missing or
+        of the wrong type (checking what the values mean is the caller's)."""
+        fields = {"name": str, "key": bytes, "chain": bytes, "link": bytes, "endpoint": str}
+        if not (isinstance(data, dict) and set(data) == {*fields, "deck"}):
+            raise LobbyError("a roster member is not a map of the member fields")
+        for name, kind in fields.items():
+            if not isinstance(data[name], kind):
+                raise LobbyError(f"a roster member's {name} is not a {kind.__name__}")
+        if not isinstance(data["deck"], dict | None):
+            raise LobbyError("a roster member's deck is not a map")
+        return cls(**data)
+
 
 def _hidden_hands(game: str) -> bool:
     try:
@@ -159,6 +173,24 @@ def genesis_for(
     )
 
 
+def _own_endpoint(endpoint: str) -> None:
+    try:
+        parse_endpoint(endpoint)
+    except ValueError as exc:
+        raise LobbyError(f"our own address cannot be announced: {exc}") from None
+
+
+@dataclass
+class _Pending:
+    """A knock the host answered: what the joiner's join must match."""
+
+    message: bytes  # the joiner's SPAKE2 message X
+    confirm: bytes  # the confirmation key C
+    endpoint: str
+    address: str
+    since: float
+
+
 @dataclass
 class HostLobby:
     """The host's side: admits joiners who know the code, until the table is full."""
@@ -171,12 +203,15 @@ class HostLobby:
     name: str
     endpoint: str
     table: bytes = field(default_factory=lambda: os.urandom(16))
-    outgoing: list[tuple[bytes, bytes]] = field(default_factory=list)
+    outgoing: list[tuple[str, bytes]] = field(default_factory=list)  # (endpoint, frame)
     log: list[str] = field(default_factory=list)
+    limiter: KnockLimiter = field(default_factory=KnockLimiter)
 
     def __post_init__(self) -> None:
-        self._key = code_key(self.code, self.table)
-        self._pending: dict[bytes, tuple[bytes, bytes, bytes]] = {}  # ident -> nonces, key
+        check_host_code(self.code)
+        _own_endpoint(self.endpoint)
+        self._pending: dict[bytes, _Pending] = {}  # by the joiner's key
+        self._log_window = (float("-inf"), 0, 0)  # (start, lines logged, lines dropped)
         me = self.me
         self.members = [
             Member(
@@ -188,95 +223,154 @@ class HostLobby:
                 me.deck_key(self.table),
             )
         ]
-        self.idents: list[bytes] = []
         self.genesis: bytes | None = None
 
     @property
     def full(self) -> bool:
         return len(self.members) == self.seats
 
-    def receive(self, ident: bytes, frame: bytes) -> None:
+    @property
+    def pending(self) -> int:
+        """Handshakes waiting for their join (bounded by MAX_PENDING)."""
+        return len(self._pending)
+
+    def receive(self, frame: bytes, address: str, now: float) -> None:
+        """A lobby frame that came in from ``address`` (the sender's IP address, as
+        its connection shows it) at ``now`` (seconds, any monotonic clock).  What
+        to send goes to :attr:`outgoing`, what to tell the host's player to
+        :attr:`log`; nothing a sender does raises."""
         try:
             kind, key, data = open_lobby(frame)
             if kind == "knock":
-                self._knock(ident, key, data)
+                self._knock(key, data, address, now)
             elif kind == "join":
-                self._join(ident, key, data)
+                self._join(key, data, now)
             else:
                 raise LobbyError(f"unexpected lobby message {kind!r}")
         except LobbyError as exc:
-            self.log.append(f"rejected a lobby message: {exc}")
+            self._note(
+                f"rejected a lobby message from {address or 'an unknown address'}: {exc}", now
+            )
 
-    def _deny(self, ident: bytes, reason: str) -> None:
-        self.outgoing.append((ident, seal_lobby("denied", {"reason": reason}, self.me)))
+    def _note(self, line: str, now: float) -> None:
+        """Log ``line``, at most LOG_LINES a minute: a flood must not flood the screen."""
+        start, logged, dropped = self._log_window
+        if now - start >= KNOCK_WINDOW:
+            if dropped:
+                self.log.append(f"({dropped} more lobby messages rejected in the last minute)")
+            start, logged, dropped = now, 0, 0
+        if logged < LOG_LINES:
+            self.log.append(line)
+            logged += 1
+        else:
+            dropped += 1
+        self._log_window = (start, logged, dropped)
+
+    def _deny(self, endpoint: str, message: bytes, reason: str) -> None:
+        denied = seal_lobby("denied", {"re": message, "reason": reason}, self.me)
+        self.outgoing.append((endpoint, denied))
         self.log.append(f"denied a joiner: {reason}")
 
-    def _knock(self, ident: bytes, key: bytes, data: dict) -> None:
+    def _knock(self, key: bytes, data: dict, address: str, now: float) -> None:
+        endpoint, message = data.get("endpoint"), data.get("pake")
+        try:
+            ip, _ = parse_endpoint(endpoint)
+        except ValueError as exc:
+            raise LobbyError(f"knock with a bad endpoint: {exc}") from None
+        if ip != address:
+            # We answer at the endpoint: never point a socket at a machine other
+            # than the one that knocked.
+            raise LobbyError(f"knock from {address} names another machine ({endpoint})")
+        if not (isinstance(message, bytes) and len(message) == join_code.ELEMENT):
+            raise LobbyError(f"knock without a {join_code.ELEMENT}-byte SPAKE2 message")
+        if any(m.key == key for m in self.members):
+            raise LobbyError("knock from a key already at the table")
+        held = self._pending.get(key)
+        if held is not None and held.message == message:
+            raise LobbyError("the same knock again")  # a replay: the first stands
+        refusal = self.limiter.check(address, now)
+        if refusal is not None:
+            if not refusal.notify:
+                raise LobbyError(refusal.reason)  # told once already: now only counted
+            return self._deny(endpoint, message, refusal.reason)
         if self.full:
-            return self._deny(ident, "the table is full")
-        nonce_j = data.get("nonce")
-        if not (isinstance(nonce_j, bytes) and len(nonce_j) == 16):
-            raise LobbyError("knock without a 16-byte nonce")
-        nonce_h = os.urandom(16)
-        self._pending[ident] = (nonce_j, nonce_h, key)
-        t = _transcript(self.table, nonce_j, nonce_h, self.me.key.public, key)
+            return self._deny(endpoint, message, "the table is full")
+        self._forget(now)
+        if key not in self._pending and len(self._pending) >= MAX_PENDING:
+            return self._deny(endpoint, message, "the host is busy; try again in a minute")
+        exchange = join_code.CodeExchange(self.code, host=True)
+        try:
+            spake_key = exchange.finish(message)
+        except PakeError as exc:
+            raise LobbyError(f"knock: {exc}") from None
+        confirm = join_code.confirmation_key(spake_key, self.table, self.me.key.public, key)
+        self._pending[key] = _Pending(message, confirm, endpoint, address, now)
         reply = {
+            "re": message,
             "table": self.table,
-            "nonce": nonce_h,
             "game": self.game,
             "options": self.options,
             "seats": self.seats,
-            "proof": _proof(self._key, b"host", t),
+            "pake": exchange.message,
+            "proof": join_code.proof(confirm, b"host"),
         }
-        self.outgoing.append((ident, seal_lobby("challenge", reply, self.me)))
+        self.outgoing.append((endpoint, seal_lobby("challenge", reply, self.me)))
 
-    def _join(self, ident: bytes, key: bytes, data: dict) -> None:
-        if ident not in self._pending or self._pending[ident][2] != key:
+    def _forget(self, now: float) -> None:
+        for key in [k for k, p in self._pending.items() if now - p.since >= PENDING_SECONDS]:
+            del self._pending[key]
+
+    def _join(self, key: bytes, data: dict, now: float) -> None:
+        self._forget(now)
+        pending = self._pending.pop(key, None)
+        if pending is None:
             raise LobbyError("join without a knock")
-        nonce_j, nonce_h, _ = self._pending.pop(ident)
-        t = _transcript(self.table, nonce_j, nonce_h, self.me.key.public, key)
-        proof = data.get("proof")
-        if not (
-            isinstance(proof, bytes) and hmac.compare_digest(proof, _proof(self._key, b"joiner", t))
-        ):
-            return self._deny(ident, "wrong join code")
+        endpoint, message = pending.endpoint, pending.message
+
+        def deny(reason: str) -> None:
+            self._deny(endpoint, message, reason)
+
+        if not join_code.proof_matches(data.get("proof"), pending.confirm, b"joiner"):
+            return deny("wrong join code")
         if self.full:
-            return self._deny(ident, "the table is full")
-        name, chain, endpoint = data.get("name"), data.get("chain"), data.get("endpoint")
-        link = data.get("link")
+            return deny("the table is full")
+        name, chain, link = data.get("name"), data.get("chain"), data.get("link")
         if not (isinstance(name, str) and 0 < len(name) <= MAX_NAME and name.isprintable()):
-            return self._deny(ident, f"a name must be 1..{MAX_NAME} printable characters")
+            return deny(f"a name must be 1..{MAX_NAME} printable characters")
         if any(m.name == name for m in self.members):
-            return self._deny(ident, f"the name {name!r} is taken")
-        if not (isinstance(chain, bytes) and len(chain) == 32 and isinstance(endpoint, str)):
-            raise LobbyError("join without chain head or endpoint")
+            return deny(f"the name {name!r} is taken")
+        if not (isinstance(chain, bytes) and len(chain) == 32):
+            raise LobbyError("join without a chain head")
+        if any(m.endpoint == endpoint for m in self.members):
+            return deny(f"the endpoint {endpoint} is already at the table")
         if not is_usable_link(link):
-            return self._deny(ident, "the link key is not a usable X25519 public key")
+            return deny("the link key is not a usable X25519 public key")
         if any(m.key == key or m.chain == chain or m.link == link for m in self.members):
-            return self._deny(ident, "key, randomness chain or link key already at the table")
+            return deny("key, randomness chain or link key already at the table")
         deck = data.get("deck")
         try:
             deck_key = parse_deck_key(deck, self.table, key)
         except ValueError as exc:
-            return self._deny(ident, f"deck key: {exc}")
+            return deny(f"deck key: {exc}")
         # Members' keys were checked when they joined; a point has one encoding.
         if any(m.deck and m.deck["key"] == deck_key.to_bytes() for m in self.members):
-            return self._deny(ident, "deck key already at the table")
+            return deny("deck key already at the table")
         self.members.append(Member(name, key, chain, link, endpoint, deck))
-        self.idents.append(ident)
+        self.limiter.refund(pending.address, pending.since)  # a seat, not a guess
         self.log.append(f"{name} joined ({len(self.members)}/{self.seats})")
         if self.full:
             self.genesis = genesis_for(
                 self.game, self.options, self.members, self.me.chain.length, self.table
             )
+            self._pending.clear()
         roster = {
             "table": self.table,
             "members": [m.as_dict() for m in self.members],
             "genesis": self.genesis or b"",
         }
         frame = seal_lobby("roster", roster, self.me)
-        for member_ident in self.idents:
-            self.outgoing.append((member_ident, frame))
+        for member in self.members[1:]:
+            self.outgoing.append((member.endpoint, frame))
 
 
 @dataclass
@@ -292,66 +386,98 @@ class JoinerLobby:
 
     def __post_init__(self) -> None:
         normalize_code(self.code)
-        self._nonce = os.urandom(16)
+        _own_endpoint(self.endpoint)
+        self._exchange = join_code.CodeExchange(self.code, host=False)
         self.host_key: bytes | None = None
         self.table: bytes | None = None
         self.game: str | None = None
         self.options: dict = {}
         self.members: list[Member] = []
         self.genesis: bytes | None = None
-        self.outgoing.append(seal_lobby("knock", {"nonce": self._nonce}, self.me))
+        knock = {"pake": self._exchange.message, "endpoint": self.endpoint}
+        self.outgoing.append(seal_lobby("knock", knock, self.me))
+
+    @property
+    def seated(self) -> bool:
+        return any(m.key == self.me.key.public for m in self.members)
 
     def receive(self, frame: bytes) -> None:
-        """Handle a frame from the host; LobbyError when joining cannot succeed."""
-        kind, key, data = open_lobby(frame)
+        """Handle a frame that came to our inbox on the lobby channel: LobbyError
+        when joining cannot succeed, LobbyIgnored for a frame to drop and log.
+
+        Anyone can reach our inbox, so only the host can stop us: a frame that
+        does not open, is not signed by the host, or answers another knock is
+        ignored."""
+        try:
+            kind, key, data = open_lobby(frame)
+        except LobbyError as exc:
+            raise LobbyIgnored(str(exc)) from None
         if self.host_key is not None and key != self.host_key:
             raise LobbyIgnored("a lobby message not signed by the host")
+        if kind in ("challenge", "denied") and data.get("re") != self._exchange.message:
+            raise LobbyIgnored(f"a {kind} for another knock")
         if kind == "denied":
+            if self.seated:
+                raise LobbyIgnored("a denial after we were seated")
             raise LobbyError(f"the host refused: {data.get('reason')}")
         if kind == "challenge":
             return self._challenge(key, data)
         if kind == "roster":
             if key != self.host_key:
-                raise LobbyError("roster not signed by the host")
+                raise LobbyIgnored("a roster before the host proved the code")
             return self._roster(data)
-        raise LobbyError(f"unexpected lobby message {kind!r}")
+        raise LobbyIgnored(f"unexpected lobby message {kind!r}")
 
     def _challenge(self, key: bytes, data: dict) -> None:
-        table, nonce, proof = data.get("table"), data.get("nonce"), data.get("proof")
+        if self.host_key is not None:
+            raise LobbyIgnored("a second challenge")
+        table, game, options, seats = (data.get(f) for f in ("table", "game", "options", "seats"))
         if not (
             isinstance(table, bytes)
             and len(table) == 16
-            and isinstance(nonce, bytes)
-            and isinstance(proof, bytes)
-            and isinstance(data.get("game"), str)
-            and isinstance(data.get("options"), dict)
+            and isinstance(game, str)
+            and isinstance(options, dict)
+            and isinstance(seats, int)
+            and not isinstance(seats, bool)
         ):
             raise LobbyError("malformed challenge from the host")
-        if self.host_key is not None:
-            raise LobbyIgnored("a second challenge")
-        shared = code_key(self.code, table)
-        t = _transcript(table, self._nonce, nonce, key, self.me.key.public)
-        if not hmac.compare_digest(proof, _proof(shared, b"host", t)):
+        try:
+            spake_key = self._exchange.finish(data.get("pake"))
+        except PakeError as exc:
+            raise LobbyError(f"malformed challenge from the host: {exc}") from None
+        confirm = join_code.confirmation_key(spake_key, table, key, self.me.key.public)
+        if not join_code.proof_matches(data.get("proof"), confirm, b"host"):
             raise LobbyError(
                 "wrong join code: it does not match the table's (check what the host printed)"
             )
-        self.host_key, self.table = key, table
-        self.game, self.options = data["game"], data["options"]
+        # From here on the host has proved the code: what it says is the table's.
+        self.host_key, self.table, self.game, self.options = key, table, game, options
         reply = {
             "name": self.name,
             "chain": self.me.chain.head,
             "link": self.me.link_public,
-            "endpoint": self.endpoint,
             "deck": self.me.deck_key(table),
-            "proof": _proof(shared, b"joiner", t),
+            "proof": join_code.proof(confirm, b"joiner"),
         }
         self.outgoing.append(seal_lobby("join", reply, self.me))
 
     def _roster(self, data: dict) -> None:
+        if self.genesis is not None:
+            raise LobbyIgnored("a roster after the genesis")
+        raw, genesis = data.get("members"), data.get("genesis")
+        if not (isinstance(raw, list) and isinstance(genesis, bytes)):
+            raise LobbyIgnored("malformed roster")
+        if data.get("table") != self.table:
+            raise LobbyIgnored("a roster for another table")
         try:
-            members = [Member(**m) for m in data["members"]]
-        except (TypeError, KeyError) as exc:
+            members = [Member.parse(m) for m in raw]
+        except LobbyError as exc:
             raise LobbyIgnored(f"malformed roster: {exc}") from None
+        if len(members) < len(self.members):
+            # Rosters only grow; one that went by another link may come late.
+            raise LobbyIgnored("an older roster")
+        if not members or members[0].key != self.host_key:
+            raise LobbyError("the host's roster does not seat the host first")
         ours = [m for m in members if m.key == self.me.key.public]
         me = Member(
             self.name,
@@ -365,6 +491,15 @@ class JoinerLobby:
             # A host that swaps our chain head or link key for its own would know
             # our random contributions: never sign a roster that changed our entry.
             raise LobbyError("the host's roster does not list us as we joined")
+        for m in members:
+            try:
+                parse_endpoint(m.endpoint)
+            except ValueError as exc:
+                # Every seat connects to every endpoint in the roster.
+                why = f"the host's roster has a bad endpoint for {m.name}: {exc}"
+                raise LobbyError(why) from None
+        if len({m.endpoint for m in members}) != len(members):
+            raise LobbyError("the host's roster lists one endpoint for two seats")
         if _hidden_hands(self.game or ""):
             for m in members:
                 try:
@@ -374,10 +509,10 @@ class JoinerLobby:
                     why = f"the host's roster has a bad deck key for {m.name}: {exc}"
                     raise LobbyError(why) from None
         self.members = members
-        if data["genesis"]:
+        if genesis:
             expected = genesis_for(
                 self.game or "", self.options, members, self.me.chain.length, self.table or b""
             )
-            if data["genesis"] != expected:
+            if genesis != expected:
                 raise LobbyError("the host's genesis does not match the roster")
             self.genesis = expected

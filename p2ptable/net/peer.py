@@ -238,8 +238,7 @@ class Peer:
     def _connect_mesh(self) -> None:
         for i, member in enumerate(self.members):
             if i != self.seat:
-                identity = b"G" + self.secrets.key.public[:8]
-                self.transport.connect(member.endpoint, identity=identity, listen=False)
+                self.transport.connect(member.endpoint)
 
     # -- the loop ------------------------------------------------------------------
 
@@ -397,7 +396,7 @@ class Peer:
 
     def _dispatch(self, item, now: float) -> None:  # noqa: ANN001
         if item.channel == LOBBY:
-            self._lobby_frame(item)
+            self._lobby_frame(item, now)
         elif item.channel == BAD:
             self.note(f"rejected a message: {item.payload.decode()}")
         elif item.channel not in (GAME, LOBBY):
@@ -415,28 +414,26 @@ class Peer:
             else:
                 self._early_dropped += 1  # a flood before we know the table
 
-    def _lobby_frame(self, item) -> None:  # noqa: ANN001 - an Incoming
-        """A lobby frame: the host's lobby takes knocks on its ROUTER; a joiner's
-        takes only what the host sends back on the link to it.  Anything else (a
-        stranger writing to our ROUTER, anything after our genesis began) is
-        counted and dropped: no lobby frame from anyone ends a peer, except the
-        host's own refusal or a host that breaks the handshake."""
+    def _lobby_frame(self, item, now: float) -> None:  # noqa: ANN001 - an Incoming
+        """A lobby frame: the host's lobby takes knocks (it rate-limits them by the
+        sender's address); a joiner's takes what its host sends until the genesis
+        round begins.  Anything a joiner's lobby cannot use (a stranger writing to
+        our inbox, anything after the genesis began) is counted and dropped: no
+        lobby frame from anyone ends a peer, except the host's own refusal or a
+        host that breaks the handshake."""
         lobby = self.lobby
-        if isinstance(lobby, lobbies.HostLobby) and item.via == "router" and item.ident:
-            lobby.receive(item.ident, item.payload)
+        if isinstance(lobby, lobbies.HostLobby):
+            lobby.receive(item.payload, item.address, now)
             for line in lobby.log:
                 self.ui.say(line)
                 self.note(line)
             lobby.log.clear()
-        elif (
-            isinstance(lobby, lobbies.JoinerLobby)
-            and self.genesis_round is None
-            and item.via == self.host_endpoint
-        ):
+        elif isinstance(lobby, lobbies.JoinerLobby) and self.genesis_round is None:
             try:
                 lobby.receive(item.payload)
-            except lobbies.LobbyIgnored as exc:
-                self.note(f"ignored a lobby message from the host: {exc}")
+            except lobbies.LobbyIgnored:
+                self._ignored_lobby += 1
+                return
             if lobby.members and lobby.members != self.members:
                 self.members = list(lobby.members)
                 names = ", ".join(m.name for m in self.members)
@@ -450,8 +447,8 @@ class Peer:
         if self.lobby is None:
             return
         if isinstance(self.lobby, lobbies.HostLobby):
-            for ident, frame in self.lobby.outgoing:
-                self.transport.reply(ident, LOBBY, frame)
+            for endpoint, frame in self.lobby.outgoing:
+                self.transport.reply(endpoint, LOBBY, frame)
         else:
             for frame in self.lobby.outgoing:
                 self.transport.send(self.host_endpoint, LOBBY, frame)

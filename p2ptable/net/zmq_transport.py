@@ -1,22 +1,40 @@
-"""The thin ZeroMQ adapter: one ROUTER bound per peer, one DEALER per other peer.
+"""The thin ZeroMQ adapter: one inbox bound per peer, one link per peer it sends to.
 
 Nothing here knows the protocol.  Every message is one ZeroMQ frame: a channel
 byte (``L`` lobby, ``G`` game) followed by the payload (one frame, not two: each
-frame is a separate call and copy on both sides, for every message).  A peer
-sends only through its DEALER to another peer's ROUTER, except the host's lobby
-replies, which go back through its ROUTER to the joiner's DEALER.  Options:
-LINGER 0 (closing never blocks), HANDOVER on the ROUTER (a resumed peer reclaims
-its identity), a maximum message size so a hostile peer cannot make us buffer
-huge frames, and TCP keepalive.
+frame is a separate call and copy on both sides, for every message).
+
+Every peer binds one DEALER socket, its *inbox*, and connects one DEALER, a
+*link*, to the inbox of each peer it sends to; messages only ever travel from a
+link to an inbox, the host's lobby replies included (it opens a link to the
+endpoint the joiner announced).  No socket sets a routing id and there is no
+ROUTER.  A ROUTER files each connection under a routing id that the connecting
+side may choose: a stranger who chose a seat's id took the seat's connection over
+(with ROUTER_HANDOVER), or crashed the process (libzmq asserts when the id it
+generates next, predictable because it comes from an unseeded ``rand()``, is
+already taken).  A bound DEALER fair-queues its connections and files none, so a
+stranger's connection is one more queue and displaces nothing; whoever sent a
+message is told by its signature or tag, never by its socket.
+
+Links the host opens to answer knocks are kept in a small least-recently-used
+set (at most ``MAX_REPLY_LINKS``; the oldest is closed with a linger so its last
+frame still leaves); a link becomes permanent when the peer ``connect``s to that
+endpoint for the game.  Options: LINGER 0 (closing never blocks), a maximum
+message size so a hostile peer cannot make us buffer huge frames, and TCP
+keepalive.  Each message hands on the sender's IP address as ZeroMQ reports it
+(``Peer-Address``), which the lobby's rate limits count by.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import zmq
 
 MAX_MESSAGE = 512 * 1024
+MAX_REPLY_LINKS = 32
+REPLY_LINGER_MS = 1000
 LOBBY = b"L"
 GAME = b"G"
 BAD = b"?"  # a message of the wrong shape (payload: what is wrong with it)
@@ -28,51 +46,51 @@ def _shape_error(count: int) -> bytes:
     return b"an empty frame (no channel byte)"
 
 
-def _recv_one(sock: zmq.Socket) -> tuple[bytes, bytes, int] | None:
-    """One whole message from ``sock``: its first two frames (b"" if absent) and
-    how many frames it had; None if there was none after all.
+def _recv_one(sock: zmq.Socket) -> tuple[bytes, int, str] | None:
+    """One whole message from ``sock``: its first frame, how many frames it had
+    and the sender's address; None if there was none after all.
 
     ``copy=False`` frames say whether more parts follow (``more``) without a
-    socket-option call; the parts of one message arrive together, so reading them
-    all never blocks."""
+    socket-option call, and carry the connection's metadata; the parts of one
+    message arrive together, so reading them all never blocks."""
     try:
         part = sock.recv(zmq.NOBLOCK, copy=False)
     except zmq.Again:
         return None
-    first, second, count = part.bytes, b"", 1
+    first, count = part.bytes, 1
+    try:
+        address = part.get("Peer-Address")
+    except zmq.ZMQError:  # no such property on this transport
+        address = ""
     while part.more:
         part = sock.recv(zmq.NOBLOCK, copy=False)
         count += 1
-        if count == 2:
-            second = part.bytes
-    return first, second, count
+    return first, count, address
 
 
 @dataclass(frozen=True)
 class Incoming:
-    via: str  # "router" or the endpoint of the DEALER it came in on
-    ident: bytes | None  # the ROUTER-side identity (for lobby replies)
     channel: bytes
     payload: bytes
+    address: str  # the sender's IP address, as its TCP connection shows it ("" if unknown)
 
 
 class ZmqTransport:
     def __init__(self, bind_host: str = "0.0.0.0", port: int = 0) -> None:
         self.ctx = zmq.Context.instance()
-        self.router = self._socket(zmq.ROUTER)
-        self.router.setsockopt(zmq.ROUTER_HANDOVER, 1)
+        self.inbox = self._socket()
         if port:
-            self.router.bind(f"tcp://{bind_host}:{port}")
+            self.inbox.bind(f"tcp://{bind_host}:{port}")
             self.port = port
         else:
-            self.port = self.router.bind_to_random_port(f"tcp://{bind_host}")
-        self.dealers: dict[str, zmq.Socket] = {}
+            self.port = self.inbox.bind_to_random_port(f"tcp://{bind_host}")
+        self.links: dict[str, zmq.Socket] = {}
+        self._replies: OrderedDict[str, zmq.Socket] = OrderedDict()
         self.poller = zmq.Poller()
-        self.poller.register(self.router, zmq.POLLIN)
-        self._by_socket: dict[zmq.Socket, str] = {}
+        self.poller.register(self.inbox, zmq.POLLIN)
 
-    def _socket(self, kind: int) -> zmq.Socket:
-        sock = self.ctx.socket(kind)
+    def _socket(self) -> zmq.Socket:
+        sock = self.ctx.socket(zmq.DEALER)
         sock.setsockopt(zmq.LINGER, 0)
         sock.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE)
         sock.setsockopt(zmq.TCP_KEEPALIVE, 1)
@@ -80,33 +98,42 @@ class ZmqTransport:
         sock.setsockopt(zmq.RCVHWM, 10_000)
         return sock
 
-    def connect(self, endpoint: str, identity: bytes | None = None, listen: bool = True) -> None:
-        """A DEALER to ``endpoint``.  ``listen=False`` for send-only links (the game
-        mesh: replies come in on our ROUTER), so each wake-up polls fewer sockets."""
-        if endpoint in self.dealers:
-            return
-        sock = self._socket(zmq.DEALER)
-        if identity:
-            sock.setsockopt(zmq.ROUTING_ID, identity)
+    def _link(self, endpoint: str) -> zmq.Socket:
+        sock = self._socket()
         sock.setsockopt(zmq.RECONNECT_IVL, 100)
         sock.setsockopt(zmq.RECONNECT_IVL_MAX, 1000)
         sock.connect(endpoint)
-        self.dealers[endpoint] = sock
-        self._by_socket[sock] = endpoint
-        if listen:
-            self.poller.register(sock, zmq.POLLIN)
+        return sock
+
+    def connect(self, endpoint: str) -> None:
+        """A link to ``endpoint``, kept until ``close`` (the game mesh).  The
+        caller has checked ``endpoint`` (net/endpoints.py) if it came from the
+        network: ZeroMQ raises on a malformed one."""
+        if endpoint in self.links:
+            return
+        reply = self._replies.pop(endpoint, None)  # lobby frames went this way: keep the order
+        self.links[endpoint] = reply if reply is not None else self._link(endpoint)
 
     def send(self, endpoint: str, channel: bytes, payload: bytes) -> None:
         try:
-            self.dealers[endpoint].send(channel + payload, zmq.NOBLOCK)
+            self.links[endpoint].send(channel + payload, zmq.NOBLOCK)
         except zmq.Again:
             pass  # the peer is gone and its queue is full: catch-up will repair
 
-    def reply(self, ident: bytes, channel: bytes, payload: bytes) -> None:
+    def reply(self, endpoint: str, channel: bytes, payload: bytes) -> None:
+        """Send to ``endpoint`` without keeping a link for good: the host's lobby
+        answers to joiners, most of whom may never be seated."""
+        sock = self.links.get(endpoint)
+        if sock is None:
+            sock = self._replies.pop(endpoint, None) or self._link(endpoint)
+            self._replies[endpoint] = sock  # the most recently used, last
+            while len(self._replies) > MAX_REPLY_LINKS:
+                _, oldest = self._replies.popitem(last=False)
+                oldest.close(linger=REPLY_LINGER_MS)
         try:
-            self.router.send_multipart([ident, channel + payload], zmq.NOBLOCK)
-        except (zmq.Again, zmq.ZMQError):
-            pass  # the joiner went away
+            sock.send(channel + payload, zmq.NOBLOCK)
+        except zmq.Again:
+            pass  # the joiner is not there: it will knock again or give up
 
     def register_fd(self, fd: int) -> None:
         self.poller.register(fd, zmq.POLLIN)
@@ -121,32 +148,22 @@ class ZmqTransport:
     def poll(self, timeout_ms: int) -> tuple[list[Incoming], bool]:
         """Messages that arrived, and whether a registered fd (stdin) is readable.
 
-        At most one message per socket per call: a socket holding more is readable
-        again at once, and almost every wake-up brings one message.  Reading on
-        until the socket is empty would end every wake-up in pyzmq's "try again"
-        error, which it builds in Python: more than the whole receive costs."""
+        At most one message per call: the inbox holding more is readable again at
+        once, and almost every wake-up brings one message.  Reading on until it is
+        empty would end every wake-up in pyzmq's "try again" error, which it
+        builds in Python: more than the whole receive costs."""
         out: list[Incoming] = []
         fd_ready = False
         for sock, _ in self.poller.poll(timeout_ms):
-            if sock is self.router:
+            if sock is self.inbox:
                 got = _recv_one(sock)
                 if got is None:
                     continue
-                ident, data, count = got
-                if count == 2 and data:
-                    out.append(Incoming("router", ident, data[:1], data[1:]))
-                else:  # not [identity, channel + payload]: let the peer log it
-                    out.append(Incoming("router", ident, BAD, _shape_error(count - 1)))
-            elif isinstance(sock, zmq.Socket):
-                got = _recv_one(sock)
-                if got is None:
-                    continue
-                data, _, count = got
-                where = self._by_socket[sock]
+                data, count, address = got
                 if count == 1 and data:
-                    out.append(Incoming(where, None, data[:1], data[1:]))
-                else:
-                    out.append(Incoming(where, None, BAD, _shape_error(count)))
+                    out.append(Incoming(data[:1], data[1:], address))
+                else:  # not one frame of channel + payload: let the peer log it
+                    out.append(Incoming(BAD, _shape_error(count), address))
             else:
                 fd_ready = True
         return out, fd_ready
@@ -154,5 +171,5 @@ class ZmqTransport:
     def close(self, linger_ms: int = 0) -> None:
         """Close every socket; ``linger_ms`` lets frames already queued (our
         last result signature, an abort) still leave."""
-        for sock in [self.router, *self.dealers.values()]:
+        for sock in [self.inbox, *self.links.values(), *self._replies.values()]:
             sock.close(linger=linger_ms)

@@ -1,7 +1,9 @@
 """Filling a table: the join-code handshake and the roster (sans-IO).
 
 Issue 3: "The join code keeps strangers out. A peer that doesn't know it cannot take
-a seat or inject messages, and the code is never sent in clear."
+a seat or inject messages, and the code is never sent in clear."  What the code
+proves and how often a stranger may try is in test_join_code.py and
+test_knock_limits.py; arbitrary input in test_lobby_fuzz.py.
 """
 
 from __future__ import annotations
@@ -13,46 +15,16 @@ from p2ptable.net import lobby
 from p2ptable.replay import authoring
 from p2ptable.replay.ledger import Ledger
 
-CODE = "7KQ-M2X"
-
-
-def host_lobby(seats: int = 3) -> lobby.HostLobby:
-    me = authoring.SeatSecrets.from_seed(b"lobby", 0, 8)
-    opts = {"scoring": "basic", "variant": "standard"}
-    return lobby.HostLobby("pet-quartet", opts, seats, CODE, me, "Ana", "tcp://h:1")
-
-
-def joiner(n: int, name: str, code: str = CODE) -> lobby.JoinerLobby:
-    me = authoring.SeatSecrets.from_seed(b"lobby", n, 8)
-    return lobby.JoinerLobby(code, me, name, f"tcp://j{n}:1")
-
-
-def exchange(host: lobby.HostLobby, j: lobby.JoinerLobby, ident: bytes, wire: list) -> None:
-    """Run the handshake between one joiner and the host until both are quiet."""
-    for _ in range(10):
-        moved = False
-        for frame in j.outgoing:
-            wire.append(frame)
-            host.receive(ident, frame)
-            moved = True
-        j.outgoing.clear()
-        for target, frame in list(host.outgoing):
-            wire.append(frame)
-            if target == ident:
-                j.receive(frame)
-                moved = True
-        host.outgoing.clear()
-        if not moved:
-            return
+from .lobby_table import CODE, HOST_ENDPOINT, deliver, exchange, host_lobby, joiner
 
 
 def test_a_full_table_gives_everyone_the_same_genesis():
     host = host_lobby(3)
     ben, cleo = joiner(1, "Ben"), joiner(2, "Cleo")
     wire: list[bytes] = []
-    exchange(host, ben, b"b", wire)
+    exchange(host, ben, wire)
     assert host.genesis is None
-    exchange(host, cleo, b"c", wire)
+    exchange(host, cleo, wire)
     # Ben hears about the full table through the roster broadcast.
     assert host.genesis is not None
     assert cleo.genesis == host.genesis
@@ -66,7 +38,7 @@ def test_a_full_table_gives_everyone_the_same_genesis():
 def test_the_genesis_from_a_lobby_is_accepted_by_the_ledger():
     host = host_lobby(2)
     ben = joiner(1, "Ben")
-    exchange(host, ben, b"b", [])
+    exchange(host, ben, [])
     secrets = [host.me, ben.me]
     sigs = [authoring.sign_genesis(host.genesis, s) for s in secrets]
     ledger = Ledger(authoring.assemble_genesis(host.genesis, sigs))
@@ -77,21 +49,22 @@ def test_a_joiner_with_the_wrong_code_learns_it_and_sends_no_proof():
     host = host_lobby(2)
     mallory = joiner(1, "Mallory", code="XXX-YYY")
     with pytest.raises(lobby.LobbyError, match="wrong join code"):
-        exchange(host, mallory, b"m", [])
+        exchange(host, mallory, [])
+    assert mallory.outgoing == [] and mallory.host_key is None  # no join, nothing trusted
     assert len(host.members) == 1
 
 
 def test_a_join_with_a_bad_proof_is_denied():
     host = host_lobby(2)
     mallory = joiner(1, "Mallory")
-    host.receive(b"m", mallory.outgoing.pop())
+    deliver(host, mallory, mallory.outgoing.pop())
     challenge = host.outgoing.pop()[1]
     mallory.receive(challenge)
     join_frame = mallory.outgoing.pop()
     # Replace the proof by garbage, re-signed by Mallory's own key.
     kind, key, data = lobby.open_lobby(join_frame)
     forged = lobby.seal_lobby("join", dict(data, proof=bytes(32)), mallory.me)
-    host.receive(b"m", forged)
+    deliver(host, mallory, forged)
     kind, _, data = lobby.open_lobby(host.outgoing.pop()[1])
     assert (kind, data["reason"]) == ("denied", "wrong join code")
     assert len(host.members) == 1
@@ -99,13 +72,13 @@ def test_a_join_with_a_bad_proof_is_denied():
 
 def test_the_table_full_and_taken_names_are_refused():
     host = host_lobby(2)
-    exchange(host, joiner(1, "Ben"), b"b", [])
+    exchange(host, joiner(1, "Ben"), [])
     late = joiner(2, "Cleo")
     with pytest.raises(lobby.LobbyError, match="table is full"):
-        exchange(host, late, b"c", [])
+        exchange(host, late, [])
     host3 = host_lobby(3)
     with pytest.raises(lobby.LobbyError, match="name 'Ana' is taken"):
-        exchange(host3, joiner(1, "Ana"), b"x", [])
+        exchange(host3, joiner(1, "Ana"), [])
 
 
 def test_a_low_order_link_key_is_refused():
@@ -113,10 +86,10 @@ def test_a_low_order_link_key_is_refused():
     # signs a genesis that would stop every game at its first frame.
     host = host_lobby(2)
     ben = joiner(1, "Ben")
-    host.receive(b"b", ben.outgoing.pop())
+    deliver(host, ben, ben.outgoing.pop())
     ben.receive(host.outgoing.pop()[1])
     _, _, data = lobby.open_lobby(ben.outgoing.pop())
-    host.receive(b"b", lobby.seal_lobby("join", dict(data, link=bytes(32)), ben.me))
+    deliver(host, ben, lobby.seal_lobby("join", dict(data, link=bytes(32)), ben.me))
     kind, _, reply = lobby.open_lobby(host.outgoing.pop()[1])
     assert kind == "denied"
     assert "link key" in reply["reason"]
@@ -128,9 +101,9 @@ def test_a_joiner_refuses_a_roster_that_changed_its_entry():
     # know that joiner's random contributions.
     host = host_lobby(2)
     ben = joiner(1, "Ben")
-    host.receive(b"b", ben.outgoing.pop())
+    deliver(host, ben, ben.outgoing.pop())
     ben.receive(host.outgoing.pop()[1])
-    host.receive(b"b", ben.outgoing.pop())
+    deliver(host, ben, ben.outgoing.pop())
     roster_frame = host.outgoing.pop()[1]
     _, _, data = lobby.open_lobby(roster_frame)
     members = [dict(m) for m in data["members"]]
@@ -142,9 +115,9 @@ def test_a_joiner_refuses_a_roster_that_changed_its_entry():
 
 def test_malformed_lobby_frames_are_logged_not_raised():
     host = host_lobby(2)
-    host.receive(b"x", pack([pack({"k": "knock", "key": bytes(32), "d": {}}), 7]))
-    host.receive(b"x", b"\xc1")
-    host.receive(b"x", pack([b"", b""]))
+    host.receive(pack([pack({"k": "knock", "key": bytes(32), "d": {}}), 7]), "10.0.0.9", 0.0)
+    host.receive(b"\xc1", "10.0.0.9", 0.0)
+    host.receive(pack([b"", b""]), "10.0.0.9", 0.0)
     assert len(host.log) == 3
     assert all(line.startswith("rejected a lobby message") for line in host.log)
 
@@ -164,11 +137,11 @@ def test_a_joiner_refuses_a_roster_with_a_bad_deck_key_before_signing_anything()
     # Found in review: a host listing a deck key whose proof fails (its own, here)
     # made every joiner sign a genesis its own ledger then refused, and crash.
     me = authoring.SeatSecrets.from_seed(b"lobby", 0, 8)
-    host = lobby.HostLobby("vorsicht-lehrer", {"track": "200"}, 2, CODE, me, "Ana", "tcp://h:1")
+    host = lobby.HostLobby("vorsicht-lehrer", {"track": "200"}, 2, CODE, me, "Ana", HOST_ENDPOINT)
     ben = joiner(1, "Ben")
-    host.receive(b"b", ben.outgoing.pop())
+    deliver(host, ben, ben.outgoing.pop())
     ben.receive(host.outgoing.pop()[1])
-    host.receive(b"b", ben.outgoing.pop())
+    deliver(host, ben, ben.outgoing.pop())
     roster_frame = host.outgoing.pop()[1]
     _, _, data = lobby.open_lobby(roster_frame)
     members = [dict(m) for m in data["members"]]
@@ -177,3 +150,150 @@ def test_a_joiner_refuses_a_roster_with_a_bad_deck_key_before_signing_anything()
     with pytest.raises(lobby.LobbyError, match="bad deck key for Ana"):
         ben.receive(forged)
     assert ben.genesis is None
+
+
+# Issue 12, finding 4: "A joiner who knows the code can crash the host with a bogus
+# endpoint string ... any endpoint (ipc://, another machine) is accepted, and every
+# peer connects there."  "Endpoints are validated ... at the host and at every
+# joiner; a bad one refuses that join."
+@pytest.mark.parametrize("bad", ["bogus", "ipc:///tmp/x", "tcp://nowhere:1", "tcp://10.0.0.2:0", 7])
+def test_the_host_answers_no_knock_with_a_bad_endpoint(bad):
+    host = host_lobby(2)
+    ben = joiner(1, "Ben")
+    _, _, data = lobby.open_lobby(ben.outgoing.pop())
+    deliver(host, ben, lobby.seal_lobby("knock", dict(data, endpoint=bad), ben.me))
+    assert host.outgoing == []  # nowhere to answer: a socket pointed there could crash us
+    assert "knock with a bad endpoint" in host.log[-1]
+
+
+def test_the_host_answers_no_knock_that_names_another_machine():
+    # The answer goes to the endpoint: a knock must not make the host, and then
+    # every seat, connect to a third machine.
+    host = host_lobby(2)
+    ben = joiner(1, "Ben")
+    host.receive(ben.outgoing.pop(), "10.0.0.66", 0.0)
+    assert host.outgoing == []
+    assert "names another machine" in host.log[-1]
+
+
+def test_the_host_denies_a_second_seat_on_one_endpoint():
+    host = host_lobby(3)
+    exchange(host, joiner(1, "Ben"), [])
+    cleo = joiner(2, "Cleo", endpoint=host.members[1].endpoint)  # Ben's
+    with pytest.raises(lobby.LobbyError, match="already at the table"):
+        exchange(host, cleo, [])
+    assert len(host.members) == 2
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_joiner_refuses_a_roster_with_a_bad_endpoint(seat):
+    host = host_lobby(3)
+    ben = joiner(1, "Ben")
+    exchange(host, ben, [])
+    cleo = joiner(2, "Cleo")
+    deliver(host, cleo, cleo.outgoing.pop())
+    cleo.receive(host.outgoing.pop()[1])
+    deliver(host, cleo, cleo.outgoing.pop())
+    _, _, data = lobby.open_lobby(host.outgoing[-1][1])
+    members = [dict(m) for m in data["members"]]
+    members[seat]["endpoint"] = "tcp://nowhere:1"
+    forged = lobby.seal_lobby("roster", dict(data, members=members), host.me)
+    with pytest.raises(lobby.LobbyError, match="bad endpoint for"):
+        cleo.receive(forged)
+    assert cleo.genesis is None
+
+
+def test_our_own_endpoint_must_be_one_others_can_use():
+    me = authoring.SeatSecrets.from_seed(b"lobby", 0, 8)
+    with pytest.raises(lobby.LobbyError, match="our own address"):
+        lobby.HostLobby("pet-quartet", {}, 2, CODE, me, "Ana", "tcp://myhost.local:4000")
+    with pytest.raises(lobby.LobbyError, match="our own address"):
+        lobby.JoinerLobby(CODE, me, "Ana", "tcp://0.0.0.0:4000")
+
+
+# Anyone can reach a joiner's inbox (its endpoint is in its knock), so only the
+# host, answering this joiner's own knock, can make it stop.
+@pytest.mark.parametrize(
+    "frame", [b"", b"\xc1", pack([b"", b""]), b"L" * 100, pack([pack({"k": 1}), b""])]
+)
+def test_junk_in_a_joiners_inbox_is_ignored(frame):
+    ben = joiner(1, "Ben")
+    with pytest.raises(lobby.LobbyIgnored):
+        ben.receive(frame)
+
+
+def test_a_denial_or_challenge_for_another_knock_is_ignored():
+    host = host_lobby(2)
+    ben = joiner(1, "Ben")
+    stranger = authoring.SeatSecrets.from_seed(b"stranger", 0, 8)
+    for kind in ("denied", "challenge"):
+        frame = lobby.seal_lobby(kind, {"re": bytes(32), "reason": "go away"}, stranger)
+        with pytest.raises(lobby.LobbyIgnored, match="for another knock"):
+            ben.receive(frame)
+    exchange(host, ben, [])  # and Ben still joins
+    assert [m.name for m in host.members] == ["Ana", "Ben"]
+
+
+def test_a_seated_joiner_ignores_denials_even_from_the_host():
+    # The host answers at an endpoint; a stranger on a seat's machine could make
+    # it send a denial there.  Being seated is final.
+    host = host_lobby(3)
+    ben = joiner(1, "Ben")
+    exchange(host, ben, [])
+    denial = lobby.seal_lobby("denied", {"re": ben._exchange.message, "reason": "no"}, host.me)
+    with pytest.raises(lobby.LobbyIgnored, match="after we were seated"):
+        ben.receive(denial)
+
+
+def test_a_replayed_knock_does_not_spoil_the_joiners_handshake():
+    # Replacing the first knock's state would make Ben's join, made for the first
+    # challenge, fail as a wrong code.
+    host = host_lobby(2)
+    ben = joiner(1, "Ben")
+    knock = ben.outgoing[0]
+    deliver(host, ben, knock)
+    deliver(host, ben, knock)  # an eavesdropper on Ben's machine sends it again
+    assert "the same knock again" in host.log[-1]
+    ben.outgoing.clear()
+    ben.receive(host.outgoing.pop(0)[1])
+    exchange(host, ben, [])
+    assert [m.name for m in host.members] == ["Ana", "Ben"]
+
+
+def test_a_joiner_ignores_a_roster_before_the_host_proved_the_code():
+    host = host_lobby(2)
+    ben = joiner(1, "Ben")
+    roster = {"table": host.table, "members": [m.as_dict() for m in host.members], "genesis": b""}
+    with pytest.raises(lobby.LobbyIgnored, match="before the host proved"):
+        ben.receive(lobby.seal_lobby("roster", roster, host.me))
+
+
+def test_a_joiner_refuses_a_roster_that_does_not_seat_the_host_first():
+    host = host_lobby(3)
+    ben = joiner(1, "Ben")
+    deliver(host, ben, ben.outgoing.pop())
+    ben.receive(host.outgoing.pop()[1])
+    deliver(host, ben, ben.outgoing.pop())
+    _, _, data = lobby.open_lobby(host.outgoing.pop()[1])
+    members = list(reversed(data["members"]))
+    with pytest.raises(lobby.LobbyError, match="seat the host first"):
+        ben.receive(lobby.seal_lobby("roster", dict(data, members=members), host.me))
+
+
+def test_a_later_roster_is_not_undone_by_an_earlier_one():
+    # Lobby frames to a seat may go by two links (one for answering knocks, one
+    # for the game), so an earlier roster can arrive after a later one.
+    host = host_lobby(3)
+    ben, cleo = joiner(1, "Ben"), joiner(2, "Cleo")
+    wire: list[bytes] = []
+    exchange(host, ben, wire)
+    first_roster = wire[-1]
+    exchange(host, cleo, [])
+    for target, frame in host.outgoing:
+        if target == ben.endpoint:
+            ben.receive(frame)
+    host.outgoing.clear()
+    assert ben.genesis == host.genesis is not None
+    with pytest.raises(lobby.LobbyIgnored, match="after the genesis"):
+        ben.receive(first_roster)
+    assert [m.name for m in ben.members] == ["Ana", "Ben", "Cleo"]

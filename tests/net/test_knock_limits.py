@@ -1,0 +1,137 @@
+"""How often a stranger may knock, and that knocking in a loop grows nothing.
+
+Issue 12, finding 9 (part): "knocks are not rate-limited (§9.6)", and finding 6
+(part): "before the genesis, junk frames grow the host's memory linearly" (the
+lobby side: pending knocks must be bounded).  What to build: "knocks rate-limited
+per address and in total ... with bounded state (a bounded dict of recent
+addresses; expiry), so a stranger knocking in a loop cannot get more than N
+guesses per minute and cannot grow the host's memory.  Pending handshakes must be
+bounded in count too."
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from p2ptable.net import lobby
+from p2ptable.net.join_code import CodeExchange
+from p2ptable.net.knocks import KNOCK_WINDOW, KNOCKS_PER_ADDRESS, KNOCKS_TOTAL, KnockLimiter
+from p2ptable.replay import authoring
+
+from .lobby_table import exchange, host_lobby, joiner
+
+STRANGER = authoring.SeatSecrets.from_seed(b"stranger", 0, 8)
+
+
+def knock(ip: str = "10.0.0.66", code: str = "ABC-DE2", key=STRANGER) -> bytes:  # noqa: ANN001
+    """A fresh knock (a new SPAKE2 message each time), as a stranger makes them."""
+    data = {"pake": CodeExchange(code, host=False).message, "endpoint": f"tcp://{ip}:5000"}
+    return lobby.seal_lobby("knock", data, key)
+
+
+def kinds(host: lobby.HostLobby) -> list[str]:
+    out = [lobby.open_lobby(frame)[0] for _, frame in host.outgoing]
+    host.outgoing.clear()
+    return out
+
+
+def test_one_address_gets_five_guesses_a_minute():
+    host = host_lobby(2)
+    for _ in range(KNOCKS_PER_ADDRESS):
+        host.receive(knock(), "10.0.0.66", 1.0)
+    assert kinds(host) == ["challenge"] * KNOCKS_PER_ADDRESS
+    # The next knock is told to wait, once; after that, silence.
+    host.receive(knock(), "10.0.0.66", 2.0)
+    [(_, frame)] = host.outgoing
+    kind, _, data = lobby.open_lobby(frame)
+    assert kind == "denied"
+    assert data["reason"] == "too many join attempts from 10.0.0.66; try again in 59 s"
+    host.outgoing.clear()
+    for _ in range(20):
+        host.receive(knock(), "10.0.0.66", 3.0)
+    assert kinds(host) == []
+    # Others may still knock, and a minute after its first knock, so may it.
+    host.receive(knock("10.0.0.67"), "10.0.0.67", 3.0)
+    host.receive(knock(), "10.0.0.66", 1.0 + KNOCK_WINDOW)
+    assert kinds(host) == ["challenge", "challenge"]
+
+
+def test_all_addresses_together_get_thirty_guesses_a_minute():
+    host = host_lobby(2)
+    for n in range(KNOCKS_TOTAL):
+        ip = f"10.1.0.{n + 1}"
+        host.receive(knock(ip), ip, 0.0)
+    assert kinds(host) == ["challenge"] * KNOCKS_TOTAL
+    host.receive(knock("10.2.0.1"), "10.2.0.1", 0.5)
+    [(_, frame)] = host.outgoing
+    assert "too many join attempts at this table" in lobby.open_lobby(frame)[2]["reason"]
+
+
+def test_an_honest_joiner_gets_in_after_a_mistyped_code():
+    host = host_lobby(2)
+    with pytest.raises(lobby.LobbyError, match="wrong join code"):
+        exchange(host, joiner(1, "Ben", code="7KQ-M2Y"), [], now=0.0)
+    exchange(host, joiner(1, "Ben"), [], now=5.0)
+    assert [m.name for m in host.members] == ["Ana", "Ben"]
+
+
+def test_players_on_one_machine_all_get_in_even_after_mistyped_codes():
+    # The limits count guesses; a knock that ends in a seat was none.  Six seats
+    # of bots on loopback, two of them mistyping first, all from one address:
+    host = host_lobby(6)
+    bots = [joiner(n, f"Bot{n}", endpoint=f"tcp://127.0.0.1:{5000 + n}") for n in range(1, 6)]
+    for n, bot in enumerate(bots):
+        if n < 2:
+            typo = joiner(n + 1, f"Bot{n + 1}", code="7KQ-M2Y", endpoint=bot.endpoint)
+            with pytest.raises(lobby.LobbyError, match="wrong join code"):
+                exchange(host, typo, [], now=float(n))
+        exchange(host, bot, [], now=float(n))
+    assert len(host.members) == 6 and host.genesis is not None
+
+
+def test_a_flood_of_knocks_from_many_addresses_grows_no_state():
+    host = host_lobby(2)
+    frame = knock()
+    for n in range(3000):
+        ip = f"10.{n // 250}.{n % 250}.1"
+        host.receive(knock(ip) if n < 40 else frame, ip, n * 0.001)
+        assert host.limiter.size <= KNOCKS_TOTAL + 64
+        assert host.pending <= lobby.MAX_PENDING
+        assert len(host.outgoing) <= KNOCKS_TOTAL + 64
+    assert len(host.log) <= lobby.LOG_LINES + 64
+
+
+def test_a_flood_of_junk_logs_at_most_twenty_lines_a_minute_and_counts_the_rest():
+    host = host_lobby(2)
+    for n in range(500):
+        host.receive(b"\xc1" * (n % 7), "10.0.0.66", n * 0.01)
+    assert len(host.log) == lobby.LOG_LINES
+    host.receive(b"\xc1", "10.0.0.66", KNOCK_WINDOW + 1)
+    dropped = 500 - lobby.LOG_LINES
+    assert host.log[-2] == f"({dropped} more lobby messages rejected in the last minute)"
+
+
+def test_an_unfinished_handshake_is_forgotten_after_a_minute():
+    host = host_lobby(2)
+    ben = joiner(1, "Ben")
+    host.receive(ben.outgoing.pop(), "10.0.0.2", 0.0)
+    ben.receive(host.outgoing.pop()[1])
+    assert host.pending == 1
+    host.receive(ben.outgoing.pop(), "10.0.0.2", lobby.PENDING_SECONDS)
+    assert "join without a knock" in host.log[-1]
+    assert host.pending == 0 and len(host.members) == 1
+
+
+def test_the_limiter_alone_forgets_what_is_older_than_its_window():
+    limits = KnockLimiter(per_address=2, total=3, window=10.0, max_notices=2)
+    assert limits.check("a", 0.0) is None and limits.check("a", 1.0) is None
+    refusal = limits.check("a", 2.0)
+    assert refusal is not None and refusal.notify and "try again in 8 s" in refusal.reason
+    assert limits.check("a", 3.0).notify is False  # told once
+    assert limits.check("b", 3.0) is None
+    assert "at this table" in limits.check("c", 4.0).reason
+    assert limits.check("d", 4.0).notify is False  # two notices already out
+    assert limits.size <= 3 + 2
+    assert limits.check("a", 10.0) is None  # its first knock has left the window
+    assert limits.check("d", 14.1) is None
+    assert limits.size == 2  # a at 10 and d at 14.1; the notices are gone too
