@@ -161,8 +161,11 @@ def host(
     the_game = get_game(game)
     opts = normalize_options(the_game, seats, options)
     the_game.initial(seats, opts)  # refuse impossible combinations before anyone joins
-    code = lobbies.new_code() if code is None else code
-    lobbies.normalize_code(code)
+    # A code the host chose must be strong; a generated one is.
+    if code is None:
+        code = lobbies.new_code()
+    else:
+        lobbies.check_host_code(code)
     advertise = check_advertise(advertise) if advertise is not None else lan_address()
     config = PeerConfig(
         name=name,

@@ -337,7 +337,7 @@ class HostLobby:
         name, chain, link = data.get("name"), data.get("chain"), data.get("link")
         if not (isinstance(name, str) and 0 < len(name) <= MAX_NAME and name.isprintable()):
             return deny(f"a name must be 1..{MAX_NAME} printable characters")
-        if any(m.name == name for m in self.members):
+        if any(m.name.casefold() == name.casefold() for m in self.members):
             return deny(f"the name {name!r} is taken")
         if not (isinstance(chain, bytes) and len(chain) == 32):
             raise LobbyError("join without a chain head")

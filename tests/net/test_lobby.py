@@ -81,6 +81,15 @@ def test_the_table_full_and_taken_names_are_refused():
         exchange(host3, joiner(1, "Ana"), [])
 
 
+@pytest.mark.parametrize("name", ["ana", "ANA", "Ana"])
+def test_names_are_unique_without_regard_to_case(name):
+    # Issue 11: "Seat names are unique without regard to case ("ana" next to
+    # "Ana" is refused)."  People tell seats apart by name on every screen.
+    host = host_lobby(3)
+    with pytest.raises(lobby.LobbyError, match="is taken"):
+        exchange(host, joiner(1, name), [])
+
+
 def test_a_low_order_link_key_is_refused():
     # An all-zero X25519 public key gives no shared secret: refuse it before anyone
     # signs a genesis that would stop every game at its first frame.
