@@ -21,6 +21,7 @@ from p2ptable.engine.api import Action
 from p2ptable.net import lobby as lobbies
 from p2ptable.net.genesis_round import GenesisRound
 from p2ptable.net.idle_gc import QUIET, IdleCollector
+from p2ptable.net.peer_log import PeerLog
 from p2ptable.net.peers import PeerStates, boot_bytes
 from p2ptable.net.persistence import (
     Resume,
@@ -159,7 +160,7 @@ class Peer:
         self._saved_boots: dict[int, int] = {}
         self._boot = 1  # our start counter (wire.md 4.5), 1 for a new game
         self._stats: list[dict] = []
-        self._early_notes: list[str] = []
+        self.log = PeerLog()
         self._ignored_lobby = 0  # lobby frames from anyone but our lobby's partner
         self.on_genesis: Callable[[Path], None] | None = None
         # Held while we play the seat, so a second `resume` of it is refused
@@ -311,6 +312,7 @@ class Peer:
                 self.seat_lock.release()
             if self._ignored_lobby:
                 self.note(f"ignored {self._ignored_lobby} lobby frames not meant for us")
+            self.log.summarize(time.monotonic())
             self._write_stats()
             self.transport.close(linger_ms=0 if interrupted else CLOSE_LINGER_MS)
 
@@ -398,9 +400,11 @@ class Peer:
         if item.channel == LOBBY:
             self._lobby_frame(item, now)
         elif item.channel == BAD:
-            self.note(f"rejected a message: {item.payload.decode()}")
+            self._rejected(
+                f"{item.address or 'unknown address'}", item.payload.decode(errors="replace"), now
+            )
         elif item.channel not in (GAME, LOBBY):
-            self.note(f"rejected a message on unknown channel {item.channel[:8]!r}")
+            self._rejected(item.address, f"unknown channel {item.channel[:8]!r}", now)
         elif item.channel == GAME:
             if self.session is not None:
                 self.session.receive(item.payload, now, advance=False)
@@ -542,7 +546,7 @@ class Peer:
                     self._stats.append({"i": event.index, "kind": event.kind, "applied": stamp})
                 elif isinstance(event, Rejected):
                     who = "unknown sender" if event.seat is None else self._name(event.seat)
-                    self.note(f"rejected a message from {who}: {event.reason}")
+                    self._rejected(who, event.reason, now)
                 elif isinstance(event, Stopped):
                     self.note(f"game stopped: {event.reason}")
                 elif isinstance(event, Finished):
@@ -578,23 +582,22 @@ class Peer:
             if seat != self.seat:
                 self.transport.send(self.members[seat].endpoint, GAME, frame)
 
+    def _rejected(self, who: str, reason: str, now: float) -> None:
+        if self.replay_path is not None and self.log.path is None:
+            self.log.path = self.replay_path.with_name(self.replay_path.name + ".peer.log")
+        self.log.rejected(who, reason, now)
+
     def _name(self, seat: int) -> str:
-        return (
-            f"seat {seat} ({self.members[seat].name})"
-            if seat < len(self.members)
-            else f"seat {seat}"
-        )
+        # Seats count from 1 wherever a person reads them.
+        if seat < len(self.members):
+            return f"seat {seat + 1} ({self.members[seat].name})"
+        return f"seat {seat + 1}"
 
     def note(self, text: str) -> None:
         """A line for the peer's diagnostic log (next to the replay: NAME.p2pt.peer.log)."""
-        line = f"{time.strftime('%Y-%m-%d %H:%M:%S')} {text}\n"
-        if self.replay_path is None:
-            self._early_notes.append(line)
-            return
-        with open(self.replay_path.with_name(self.replay_path.name + ".peer.log"), "a") as f:
-            f.writelines(self._early_notes)
-            f.write(line)
-        self._early_notes.clear()
+        if self.replay_path is not None and self.log.path is None:
+            self.log.path = self.replay_path.with_name(self.replay_path.name + ".peer.log")
+        self.log.note(text)
 
     def _write_stats(self) -> None:
         if self.config.stats is not None:

@@ -60,8 +60,11 @@ from p2ptable.replay.evidence import part_problem
 if TYPE_CHECKING:
     from p2ptable.replay.ledger import Expected, Ledger
 
-MAX_BUFFERED = 4096  # log indexes a round keeps contributions for
-PART_WINDOW = 8  # parts kept for entries at most this far ahead of our log
+# Contributions are kept only for entries at most this far ahead of our log: a
+# peer further ahead has the entry itself, which catch-up brings, and a window
+# bounds what a hostile seat can make us hold (every seat, every index in it).
+WINDOW = 8
+PART_WINDOW = WINDOW
 # How long a peer leaves a chance step to its collector before sending its reveal
 # to everyone (protocol/wire.md 6.3): far above a LAN's round trip, far below the
 # withholding timeout, so a collector that sits on the reveals costs half a second.
@@ -273,6 +276,8 @@ class ChanceRound(_Gathering):
     def take(self, table: Table, message: Message, now: float) -> None:
         d = message.data
         ledger = table.ledger
+        if len(d["pre"]) != 32 or len(d["prev"]) != 32:
+            raise RemoteProtocolError("a reveal carries a 32-byte value and a 32-byte hash")
         if d["i"] < ledger.next_index:
             # The chance entry is in our log.  A reveal for it now means the
             # sender never got it (the collector's relay was lost): send it on.
@@ -280,8 +285,8 @@ class ChanceRound(_Gathering):
                 entry = ledger.entries[d["i"]]
                 table.send(message.sender, "entries", {"from": d["i"], "entries": [entry.encode()]})
             return
-        if d["i"] not in self.pending and len(self.pending) >= MAX_BUFFERED:
-            raise RemoteProtocolError("too many pending reveals")
+        if d["i"] > ledger.next_index + WINDOW:
+            raise RemoteProtocolError(f"a reveal for entry {d['i']}, far ahead of ours")
         bucket = self.pending.setdefault(d["i"], {})
         bucket[message.sender] = (d["pre"], d["prev"], d["step"])
 
@@ -329,9 +334,14 @@ class ResultRound(_Gathering):
             table.send(dest, "rsig", {"i": index, "sig": self.pending[index][table.seat]})
 
     def take(self, table: Table, message: Message, now: float) -> None:
-        if message.data["i"] < table.ledger.next_index:
+        index = message.data["i"]
+        if len(message.data["sig"]) != 64:
+            raise RemoteProtocolError("a result signature is 64 bytes")
+        if index > table.ledger.next_index + WINDOW:
+            raise RemoteProtocolError(f"a result signature for entry {index}, far ahead of ours")
+        if index < table.ledger.next_index:
             return
-        self.pending.setdefault(message.data["i"], {})[message.sender] = message.data["sig"]
+        self.pending.setdefault(index, {})[message.sender] = message.data["sig"]
 
 
 class PartsRound(_Gathering):

@@ -32,7 +32,12 @@ from dataclasses import dataclass
 
 import zmq
 
-MAX_MESSAGE = 512 * 1024
+# The largest message: a channel byte and a game frame (wire.MAX_FRAME) or a
+# lobby frame (smaller); ZeroMQ drops a connection that sends a larger one.
+MAX_MESSAGE = 256 * 1024 + 1
+# Messages ZeroMQ queues per connection before we read them: with MAX_MESSAGE,
+# what one connection can make us buffer (25 MiB), however fast it sends.
+RECEIVE_QUEUE = 100
 MAX_REPLY_LINKS = 32
 REPLY_LINGER_MS = 1000
 LOBBY = b"L"
@@ -95,7 +100,7 @@ class ZmqTransport:
         sock.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE)
         sock.setsockopt(zmq.TCP_KEEPALIVE, 1)
         sock.setsockopt(zmq.SNDHWM, 10_000)
-        sock.setsockopt(zmq.RCVHWM, 10_000)
+        sock.setsockopt(zmq.RCVHWM, RECEIVE_QUEUE)
         return sock
 
     def _link(self, endpoint: str) -> zmq.Socket:

@@ -101,8 +101,8 @@ def test_garbage_on_the_wire_does_not_stop_the_game(peers):
     assert_same_valid_replays(peers, ["Ana", "Ben"])
     log = peers.replay("Ana").with_name("Ana.p2pt.peer.log").read_text()
     assert "rejected a message from unknown sender: malformed" in log
-    assert "rejected a message: 2 frames instead of one" in log
-    assert "rejected a message: an empty frame (no channel byte)" in log
+    assert "rejected a message from 127.0.0.1: 2 frames instead of one" in log
+    assert "rejected a message from 127.0.0.1: an empty frame (no channel byte)" in log
 
 
 def test_play_against_local_bot_peers_and_reap_them(tmp_path):
