@@ -14,6 +14,11 @@ every seat) on loopback, with faults chosen by a seeded random generator:
 * ``power``: a power cut: kill -9, then the replay cut back to what was surely
   on the disk (below), sometimes with a torn frame or zeros after it, then
   ``resume``;
+* ``blackout``: a power cut of the whole room: every seat at once, each replay
+  cut as above, every seat resumed;
+* ``freeze`` (not chosen unless named: it costs 20 s or more): a laptop that
+  sleeps: the seat's process stopped (SIGSTOP) for 21-27 s, past the 20 s after
+  which a seat in contact is named for withholding, then continued;
 * ``junk``: a stranger sending random bytes, forged game frames (a wrong tag),
   unknown channels, empty and multi-frame messages and oversized ones to every
   seat's port, at a bounded rate;
@@ -60,7 +65,8 @@ Usage::
 
     scripts/drill.py [--games 50] [--seed S] [--seats 2-6]
                      [--game pet-quartet|vorsicht-lehrer|both]
-                     [--faults kill,early-kill,power,junk,replay,takeover,cut]
+                     [--faults kill,early-kill,power,blackout,junk,replay,takeover,cut]
+                     [--moments start,shuffle,play,end]
                      [--bot-delay 0.02] [--keep DIR] [--start K] [--min-games 50]
 
 Each game's plan comes from the seed and the game's number, so
@@ -102,6 +108,7 @@ GAMES = ("pet-quartet", "vorsicht-lehrer")
 FAULTS = ("kill", "early-kill", "power", "blackout", "freeze", "junk", "replay", "takeover", "cut")
 DEFAULT_FAULTS = tuple(f for f in FAULTS if f != "freeze")  # a freeze costs 20 s or more
 CRASHES = ("kill", "power", "blackout", "freeze")  # what happens to seat processes
+MOMENTS = ("start", "shuffle", "play", "end")  # when a crash comes, after the genesis
 CODE = "TST-CDE"
 TAP_HOST = "127.0.0.3"  # where a tapped seat really listens; its endpoint is the proxy's
 POLL = 0.01  # seconds between looks at the table
@@ -134,7 +141,8 @@ main()
 
 @dataclass
 class Crash:
-    """One kill -9 (``kill``) or power cut (``power``) of a seat, and what happened."""
+    """What happens to a seat's process (or to every seat's, a blackout), and
+    what came of it."""
 
     kind: str  # one of CRASHES
     seat: int  # the victim (a blackout's: the seat whose replay says when)
@@ -178,7 +186,15 @@ class Plan:
     takeover: bool
 
 
-def make_plan(rng: random.Random, games: list[str], seats: tuple[int, int], faults: set) -> Plan:
+def make_plan(
+    rng: random.Random,
+    games: list[str],
+    seats: tuple[int, int],
+    faults: set,
+    moments: set = frozenset(MOMENTS),
+) -> Plan:
+    """What one game will be: its table, and its faults with their moments (of
+    ``moments``; lobby and genesis are early kills')."""
     game = rng.choice(games)
     n = rng.randint(*seats)
     bots = [rng.choice(["greedy", "random"]) for _ in range(n)]
@@ -192,12 +208,15 @@ def make_plan(rng: random.Random, games: list[str], seats: tuple[int, int], faul
     elif kinds:
         for _ in range(rng.choice([1, 1, 2])):
             kind = rng.choice(kinds)
-            moments = ["play"] * 5
+            choices = ["play"] * 5
             if kind != "freeze":
-                moments += ["end"] + (["start"] if kind == "kill" else [])
+                choices += ["end"] + (["start"] if kind == "kill" else [])
                 if game == "vorsicht-lehrer":
-                    moments += ["shuffle"] * 2
-            moment = rng.choice(moments)
+                    choices += ["shuffle"] * 2
+            choices = [m for m in choices if m in moments]
+            if not choices:
+                continue
+            moment = rng.choice(choices)
             at = 0
             if moment == "shuffle":
                 at = 2 + rng.randrange(n)  # genesis, first chance, then one shuffle a seat
@@ -350,19 +369,20 @@ class Tail:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._reset()
+        self.rewind()
 
-    def _reset(self) -> None:
+    def rewind(self) -> None:
+        """Count from the start again (the file was cut)."""
         self.pos, self.count, self.last = len(MAGIC), 0, b""
 
     def poll(self) -> int:
         try:
             size = self.path.stat().st_size
         except FileNotFoundError:
-            self._reset()
+            self.rewind()
             return 0
         if size < self.pos:
-            self._reset()
+            self.rewind()
         if size < len(MAGIC):
             return 0
         with open(self.path, "rb") as f:
@@ -405,7 +425,8 @@ def power_cut(data: bytes, seat: int, tail: str, rng: random.Random) -> tuple[by
         sigs = Entry.decode(payload).sigs
         if len(sigs) == 1 and sigs[0][0] == seat:
             keep = index + 1
-    end = (frame_offsets(payloads) + [len(MAGIC) + sum(8 + len(p) for p in payloads)])[keep]
+    offsets = frame_offsets(payloads)
+    end = offsets[keep] if keep < len(payloads) else offsets[-1] + 8 + len(payloads[-1])
     lost = len(payloads) - keep
     kept = data[:end]
     if lost and tail == "torn":
@@ -779,8 +800,8 @@ class GameReport:
             faults.append(f"junk {self.junk}")
         if plan.tapped is not None:
             faults.append(
-                f"tap {names[plan.tapped]} (replayed {self.injected}+{self.replayed}"
-                f", cut {self.cuts})"
+                f"tap {names[plan.tapped]} (replayed {self.injected} inside connections, "
+                f"{self.replayed} from its own; cut {self.cuts})"
             )
         if plan.takeover:
             faults.append(f"takeover {self.takeovers}")
@@ -813,6 +834,7 @@ class Game:
         self.takeover_at: float | None = None
         self.genesis_known = False
         self.known_gap = False
+        self.early_resumes: list[subprocess.Popen] = []  # of seats that died before the genesis
         self.report = GameReport(number, plan)
 
     def play(self) -> GameReport:
@@ -858,7 +880,11 @@ class Game:
                 if now >= when:
                     self.thaws.remove((when, seat))
                     self.table.signal(seat, signal.SIGCONT)
-            if self.known_gap:
+            # A seat that died before its replay and secrets existed has nothing to
+            # resume from (wire.md section 9, gap 5): if its resume fails, the game
+            # is a known gap.
+            if any(proc.poll() not in (None, 0) for proc in self.early_resumes):
+                self.known_gap = True
                 return
             if plan.junk and now >= next_junk:
                 self.strangers.junk()
@@ -923,6 +949,7 @@ class Game:
                 with open(replay, "r+b") as f:
                     f.truncate(0)
                     f.write(kept)
+                self.tails[victim].rewind()
             self.resumes.append((time.monotonic() + crash.pause, victim))
 
     def _phase(self, seat: int, entries: list[bytes]) -> str:
@@ -941,15 +968,7 @@ class Game:
             self.resumes.remove((when, seat))
             self.table.resume(seat)
             if any(c.early and c.seat == seat for c in self.plan.crashes):
-                # Nothing to resume from (wire.md section 9, gap 5): unless the
-                # resume is still running in 10 s, the game is a known gap.
-                proc = self.table.current[seat]
-                try:
-                    if proc.wait(timeout=10) != 0:
-                        self.known_gap = True
-                        return
-                except subprocess.TimeoutExpired:
-                    pass
+                self.early_resumes.append(self.table.current[seat])
             if self.tap is not None and self.plan.replay:
                 self.bursts.append((now + self.rng.uniform(0.3, 2.0), seat))
 
@@ -1097,6 +1116,9 @@ def summary(reports: list[GameReport], seed: int, seconds: float, min_games: int
     cuts = [c for c in fired if c.kind in ("power", "blackout")]
     kinds = Counter(c.kind for c in fired)
     refused = sum((r.refusals for r in reports), Counter())
+    gaps = Counter(
+        c.phase for r in reports if r.status == "known gap" for c in r.plan.crashes if c.early
+    )
     share = 100.0 * completed / len(counted) if counted else 0.0
     met = completed == len(counted) and lost == 0 and accused == 0 and len(counted) >= min_games
     lines = [
@@ -1104,7 +1126,8 @@ def summary(reports: list[GameReport], seed: int, seconds: float, min_games: int
         + ", ".join(f"{g} {n}" for g, n in sorted(games.items()))
         + ")",
         f"games completed: {completed}/{len(counted)} ({share:.1f} %)",
-        f"killed before the genesis (known gap): {gap}",
+        f"killed before the genesis (known gap): {gap}"
+        + (" (" + ", ".join(f"{k} {n}" for k, n in sorted(gaps.items())) + ")" if gaps else ""),
         f"replays byte-identical: {identical}/{len(counted)}",
         f"entries lost: {lost}",
         f"seats falsely accused: {accused}",
@@ -1141,6 +1164,13 @@ def parse_faults(text: str) -> set:
     return faults
 
 
+def parse_moments(text: str) -> set:
+    moments = {m.strip() for m in text.split(",") if m.strip()}
+    if not moments or moments - set(MOMENTS):
+        raise argparse.ArgumentTypeError(f"moments are some of {MOMENTS}, not {text!r}")
+    return moments
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=50)
@@ -1150,6 +1180,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", choices=[*GAMES, "both"], default="both")
     parser.add_argument(
         "--faults", type=parse_faults, default=set(DEFAULT_FAULTS), help=",".join(DEFAULT_FAULTS)
+    )
+    parser.add_argument(
+        "--moments",
+        type=parse_moments,
+        default=set(MOMENTS),
+        help="when crashes come: " + ",".join(MOMENTS),
     )
     parser.add_argument("--bot-delay", type=float, default=0.02)
     parser.add_argument("--junk-rate", type=float, default=20.0, help="junk messages a second")
@@ -1166,7 +1202,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="drill-") as scratch:
         for number in range(args.start, args.start + args.games):
             rng = random.Random(f"{seed}:{number}")
-            plan = make_plan(rng, games, args.seats, args.faults)
+            plan = make_plan(rng, games, args.seats, args.faults, args.moments)
             workdir = Path(scratch) / f"game-{number}"
             workdir.mkdir()
             report = Game(number, plan, rng, workdir, args).play()

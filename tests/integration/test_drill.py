@@ -184,12 +184,20 @@ def test_a_two_seat_game_survives_a_kill_a_stranger_and_replayed_frames():
 
 
 @pytest.mark.slow
-def test_a_short_drill_meets_the_bar(tmp_path):
+def test_six_games_under_every_fault_that_works_today_meet_the_bar(tmp_path):
+    # Seed 3: both games, 2-5 seats, kills in the shuffles and in play, power cuts
+    # of a seat and of the whole table, junk, replayed frames, takeovers, cuts.
+    # Left out until the findings in test_drill_findings.py are fixed: kills
+    # before the genesis and just after it ("start"), cuts just after the result
+    # ("end").
     done = run_drill(
-        "--games", "6", "--seed", "12", "--min-games", "1", "--keep", str(tmp_path),
+        "--games", "6", "--seed", "3", "--faults", "kill,power,blackout,junk,replay,takeover,cut",
+        "--moments", "shuffle,play", "--min-games", "6", "--keep", str(tmp_path),
         timeout=900,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
+    assert "games completed: 6/6 (100.0 %)" in done.stdout
+    assert "replays byte-identical: 6/6" in done.stdout
     assert "entries lost: 0" in done.stdout
     assert "seats falsely accused: 0" in done.stdout
-    assert "bar (100 % completed, 0 lost, 0 falsely accused, >= 1 games): met" in done.stdout
+    assert "bar (100 % completed, 0 lost, 0 falsely accused, >= 6 games): met" in done.stdout

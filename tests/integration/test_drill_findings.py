@@ -32,14 +32,15 @@ from .peers import Peers, free_port, wait_for_entries
 )
 @pytest.mark.parametrize("players", [2, 3])
 def test_the_result_is_on_disk_before_a_seat_says_it_holds_the_whole_log(players):
-    # Found by `scripts/drill.py --seed 1201` (game 21: Pet Quartet, 2 seats, a
-    # power cut of Ana just after the result).  wire.md 6.10: "So every entry a
+    # Found by `scripts/drill.py --seed 34664846` (6 of 60 games; alone:
+    # `--seed 34664846 --start 44 --games 1`, Pet Quartet at 5 seats, a power cut
+    # of Ben just after the result).  wire.md 6.10: "So every entry a
     # seat signed is on stable storage before any peer can hold it."  The result
     # entry carries every seat's signature but is written without a sync, and at
     # once the session pings everyone with the length that includes it; a peer
     # lingers only "until every peer has the result" (wire.md 1, Linger), so the
     # others leave.  A power cut then takes the result from the seat's replay,
-    # nobody is left to send it again, and `resume` waits for ever: Ana's replay
+    # nobody is left to send it again, and `resume` waits for ever: Ben's replay
     # ended one entry short ("the log ends before the game is over").
     _, sessions, _ = plain.make_table(players, f"result-{players}")
     net = RecordingNet(sessions)
@@ -147,13 +148,13 @@ main()
     "before its secrets are saved cannot resume (no secrets file)",
 )
 def test_a_seat_killed_once_its_replay_holds_the_genesis_can_resume(tmp_path):
-    # Found by `scripts/drill.py --seed 1201` (kills at the moment "start", the
-    # first entry on disk: 2 of 6 such kills).  net/peer.py `_start_session`
-    # writes and syncs the genesis to the replay, and only then saves the
-    # secrets file; a crash in between leaves a replay that `resume` refuses
-    # ("no secrets file next to the replay"), and the table waits for ever.
-    # wire.md 9 (gap 5) only admits a peer that dies "during genesis", before
-    # there is a replay.
+    # Found by `scripts/drill.py --seed 34664846` (games 14 and 40: a kill at the
+    # moment "start", as soon as the genesis is on disk; 2 of its 5 such kills).
+    # net/peer.py `_start_session` writes and syncs the genesis to the replay,
+    # and only then saves the secrets file; a crash in between leaves a replay
+    # that `resume` refuses ("no secrets file next to the replay"), and the table
+    # waits for ever.  wire.md 9 (gap 5) only admits a peer that dies "during
+    # genesis", before there is a replay.
     peers = Peers(tmp_path)
     try:
         port = free_port()
