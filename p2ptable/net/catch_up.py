@@ -10,7 +10,9 @@ entry); an abort comes in a ``stop``.  :class:`CatchUp` takes each one:
   one that fails its sealed proof is an accusation; one that does not link to
   ours means our logs forked: the sender's recent entries are fetched once);
 * one for a position we hold is compared with ours: a different one is a fork,
-  which only a seat signing twice can cause (net/accusations.py);
+  which only a seat signing twice can cause (net/accusations.py); the evidence
+  is where the fork began, however far back: each probe asks four times
+  further back than the last;
 * one from ahead of our log is kept for later, bounded in count and bytes, and
   its sender is asked for what lies between (after our own steps, which may
   close the gap themselves).
@@ -76,6 +78,10 @@ class CatchUp:
         self.future_bytes = 0
         self.gaps: dict[int, int] = {}  # sender -> an entry it sent from ahead of our log
         self.fork_probes: set[tuple[int, int]] = set()
+        # How far back the next fork probe at a seat reaches: FORK_LOOKBACK, four
+        # times further at each probe that found no evidence, so a fork of any
+        # depth is found in a few pings (and reset once our heads agree).
+        self.fork_depth: dict[int, int] = {}
 
     # -- messages ----------------------------------------------------------------
 
@@ -108,9 +114,17 @@ class CatchUp:
             log.send(message.sender, "get", {"from": ledger.next_index})
         elif theirs == ledger.next_index and message.data["head"] != ledger.head:
             # Same length, different head: our logs forked, which only a seat signing
-            # two different entries can cause.  Fetch their recent entries; the
-            # first one that differs from ours is the evidence.
-            log.send(message.sender, "get", {"from": max(1, theirs - FORK_LOOKBACK)})
+            # two different entries can cause.  Fetch their entries from before the
+            # fork; the first one that differs from ours is the evidence.
+            self.probe_fork(log, message.sender, theirs)
+        elif theirs == ledger.next_index:
+            self.fork_depth.pop(message.sender, None)
+
+    def probe_fork(self, log: Log, sender: int, index: int) -> None:
+        """Ask ``sender`` for its entries from further back than the last probe."""
+        depth = self.fork_depth.get(sender, FORK_LOOKBACK)
+        self.fork_depth[sender] = min(depth * 4, max(index, FORK_LOOKBACK))
+        log.send(sender, "get", {"from": max(1, index - depth)})
 
     # -- entries -------------------------------------------------------------------
 
@@ -160,11 +174,13 @@ class CatchUp:
             if accusation is not None:
                 log.accuse(accusation)
             if body["prev"] != ledger.head and (sender, index) not in self.fork_probes:
+                if len(self.fork_probes) >= MAX_BUFFERED:
+                    self.fork_probes.clear()  # a seat naming endless positions
                 # It does not link to ours: our logs forked earlier.  Fetch its
-                # recent entries once; the first that differs from ours is the
-                # evidence (accusations.conflicting_entry).
+                # entries from before the fork, once for this entry; the first that
+                # differs from ours is the evidence (accusations.conflicting_entry).
                 self.fork_probes.add((sender, index))
-                log.send(sender, "get", {"from": max(1, index - FORK_LOOKBACK)})
+                self.probe_fork(log, sender, index)
             raise RemoteProtocolError(exc.reason) from None
         log.persist(raw)
         self.drain(log)
