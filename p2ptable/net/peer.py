@@ -23,17 +23,18 @@ from p2ptable.net.genesis_round import GenesisRound
 from p2ptable.net.idle_gc import QUIET, IdleCollector
 from p2ptable.net.peer_log import PeerLog
 from p2ptable.net.peers import PeerStates, boot_bytes
+from p2ptable.net.pending_genesis import PendingGenesis, drop_pending, save_pending
 from p2ptable.net.persistence import (
     Resume,
     SeatLock,
-    default_replay_path,
     hold_seat_lock,
+    replay_path_for,
     save_secrets,
 )
 from p2ptable.net.session import Failed, Finished, Rejected, Session, Stopped
 from p2ptable.net.zmq_transport import BAD, GAME, LOBBY, ZmqTransport
 from p2ptable.replay import authoring
-from p2ptable.replay.entries import Entry
+from p2ptable.replay.entries import Entry, game_id_of
 from p2ptable.replay.ledger import Ledger
 from p2ptable.replay.logfile import LogWriter
 
@@ -139,7 +140,7 @@ class Peer:
         config: PeerConfig,
         frontend: Frontend,
         secrets: authoring.SeatSecrets | None = None,
-        resume: Resume | None = None,
+        resume: Resume | PendingGenesis | None = None,
     ) -> None:
         self.config = config
         self.ui = frontend
@@ -162,6 +163,8 @@ class Peer:
         self._stats: list[dict] = []
         self.log = PeerLog()
         self._ignored_lobby = 0  # lobby frames from anyone but our lobby's partner
+        # Called with our replay's path once it is chosen (the genesis round
+        # begins: from then on the seat can be resumed).
         self.on_genesis: Callable[[Path], None] | None = None
         # Held while we play the seat, so a second `resume` of it is refused
         # (taken by the caller for a resume, at the genesis for a new game).
@@ -171,7 +174,9 @@ class Peer:
         self._sync_input_fd()
         if config.lifeline:
             self.transport.register_fd(0)
-        if resume is not None:
+        if isinstance(resume, PendingGenesis):
+            self._resume_genesis(resume)
+        elif resume is not None:
             self._resume(resume)
         elif config.host:
             self.lobby = lobbies.HostLobby(
@@ -474,8 +479,24 @@ class Peer:
                 host.name, host.key, host.chain, host.link, self.host_endpoint, host.deck
             )
         self.seat = next(i for i, m in enumerate(self.members) if m.key == self.secrets.key.public)
+        game = self.config.game if isinstance(self.lobby, lobbies.HostLobby) else self.lobby.game
+        self.replay_path = self.config.replay or replay_path_for(
+            game or "game", game_id_of(body), self.config.name
+        )
+        self.replay_path.parent.mkdir(parents=True, exist_ok=True)
+        if self.seat_lock is None:
+            self.seat_lock = hold_seat_lock(self.replay_path)
+        # Before our signature leaves: what it takes to come back if we die now.
+        self._save_secrets([m.endpoint for m in self.members], {})
+        save_pending(self.replay_path, body)
+        if self.on_genesis:
+            self.on_genesis(self.replay_path)
+        self.ui.say("Table full: every seat is signing the genesis.")
+        self._open_genesis_round(body, time.monotonic())
+
+    def _open_genesis_round(self, body: bytes, now: float) -> None:
+        assert self.seat is not None
         self._connect_mesh()
-        now = time.monotonic()
         self.genesis_round = GenesisRound(
             body,
             [m.key for m in self.members],
@@ -488,8 +509,24 @@ class Peer:
         for frame in self._early:
             self.genesis_round.receive(frame, now)
         self._early, self._early_bytes = [], 0
-        self.ui.say("Table full: every seat is signing the genesis.")
         self._genesis_step(now)
+
+    def _resume_genesis(self, pending: PendingGenesis) -> None:
+        """Back in a genesis round our process left (net/pending_genesis.py)."""
+        from p2ptable.replay.genesis import read_genesis
+
+        self.replay_path = pending.replay
+        self.seat = pending.seat
+        self._boot = pending.boot + 1
+        info = read_genesis(Entry(pending.body, ()))
+        self.members = [
+            lobbies.Member(s.name, s.key, s.chain_head, s.link, endpoint, s.deck)
+            for s, endpoint in zip(info.seats, pending.endpoints, strict=True)
+        ]
+        self._save_secrets(pending.endpoints, pending.peer_boots)
+        self.note(f"resumed in the genesis round (start {self._boot})")
+        self.ui.say("Back at the table: every seat is signing the genesis.")
+        self._open_genesis_round(pending.body, time.monotonic())
 
     def _genesis_step(self, now: float) -> None:
         """The genesis round's frames out; the session started once it is complete."""
@@ -506,13 +543,11 @@ class Peer:
     def _start_session(self, genesis: Entry) -> None:
         assert self.seat is not None
         ledger = Ledger(genesis, readers={self.seat: self.secrets.deck})
-        self.replay_path = self.config.replay or default_replay_path(ledger, self.config.name)
-        self.replay_path.parent.mkdir(parents=True, exist_ok=True)
-        if self.seat_lock is None:
-            self.seat_lock = hold_seat_lock(self.replay_path)
+        assert self.replay_path is not None
         self._writer = LogWriter(self.replay_path, new=True)
         self._writer.append(genesis.encode())
         self._writer.sync()  # a power cut before our first move leaves a resumable replay
+        drop_pending(self.replay_path)
         round_ = self.genesis_round
         assert round_ is not None
         self._saved_boots = round_.peers.boots()
@@ -524,8 +559,6 @@ class Peer:
                 f"before the genesis: dropped {round_.dropped + self._early_dropped} game "
                 "frames that did not open or did not fit"
             )
-        if self.on_genesis:
-            self.on_genesis(self.replay_path)
         assert self.session is not None
         for frame in round_.take_kept():
             self.session.receive(frame, now, advance=False)

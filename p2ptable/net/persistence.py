@@ -80,10 +80,16 @@ def data_dir() -> Path:
     return Path(base) / "p2ptable" / "replays"
 
 
-def default_replay_path(ledger: Ledger, name: str) -> Path:
+def replay_path_for(game: str, game_id: bytes, name: str) -> Path:
+    """Where a new replay goes by default: the data directory, a name that says
+    when, which game and whose seat."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
     safe = "".join(c if c.isalnum() else "_" for c in name)
-    return data_dir() / f"{stamp}-{ledger.game.name}-{ledger.game_id.hex()[:8]}-{safe}.p2pt"
+    return data_dir() / f"{stamp}-{game}-{game_id.hex()[:8]}-{safe}.p2pt"
+
+
+def default_replay_path(ledger: Ledger, name: str) -> Path:
+    return replay_path_for(ledger.game.name, ledger.game_id, name)
 
 
 def secrets_path(replay: Path) -> Path:

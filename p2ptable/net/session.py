@@ -514,7 +514,14 @@ class Session:
         self.catch_up.on_ping(self, message, previous)
 
     def _on_gsig(self, message: Message, now: float) -> None:
-        pass  # a late genesis signature: the genesis is already complete
+        # A genesis signature after the genesis: the sender is still in its
+        # genesis round, or came back to it (net/pending_genesis.py).  Answer with
+        # ours, as the round would, so it can complete the genesis too; only a
+        # peer that has not told us of a log of its own (a session's first frame
+        # is its hello), so two sessions never answer each other's answers.
+        ours = dict(self.ledger.entries[0].sigs).get(self.seat)
+        if ours is not None and self.peers[message.sender].their_len == 0:
+            self.send(message.sender, "gsig", {"sig": ours})
 
 
 def _signer(entry: Entry) -> int | None:
