@@ -48,6 +48,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from p2ptable.crypto.signing import verify_signature
 from p2ptable.engine.api import (
     Action,
     Chance,
@@ -63,7 +64,7 @@ from p2ptable.randomness.chain import check_preimage
 from p2ptable.randomness.derive import derive_outcome
 from p2ptable.replay import evidence as evidence_rules
 from p2ptable.replay import sealed_entries
-from p2ptable.replay.entries import Entry, MalformedEntry
+from p2ptable.replay.entries import Entry, MalformedEntry, signed_message
 from p2ptable.replay.errors import InvalidEntry
 from p2ptable.replay.genesis import (
     MAX_CHAIN_LEN,
@@ -373,8 +374,9 @@ def _result(
         )
     if [seat for seat, _ in entry.sigs] != list(range(len(info.seats))):
         raise InvalidEntry(index, "the result needs one signature from each seat, in order")
+    message = signed_message(info.game_id, entry.body_bytes)  # one message, every seat
     for seat, sig in entry.sigs:
-        if not info.signed_by(seat, sig, entry.body_bytes):
+        if not verify_signature(info.seats[seat].key, sig, message):
             raise InvalidEntry(index, f"bad result signature (claimed by seat {seat})")
     return Applied(index, "result", None, outcome.explanation), replace(position, result=outcome)
 
