@@ -21,7 +21,7 @@ from typing import Any
 from p2ptable.crypto.links import is_usable_link
 from p2ptable.crypto.signing import verify_signature
 from p2ptable.engine.api import Game, RulesError, normalize_options
-from p2ptable.engine.registry import get_game
+from p2ptable.games import get_game
 from p2ptable.replay.entries import PROTOCOL, Entry, MalformedEntry, game_id_of, signed_message
 from p2ptable.replay.errors import InvalidEntry
 from p2ptable.replay.sealed_book import SealedBook, parse_deck_key
