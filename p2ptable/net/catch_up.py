@@ -65,6 +65,10 @@ class Log(Protocol):
 
     def reject(self, seat: int | None, why: str) -> None: ...
 
+    def consider_abort(self, entry: Entry) -> None:
+        """Another peer's abort for a position we hold, or after we stopped."""
+        ...
+
     def before_apply(self, entry: Entry) -> None:
         """``entry`` is the next one and is about to be applied (early shuffles)."""
         ...
@@ -153,7 +157,8 @@ class CatchUp:
         if body["t"] == "genesis":
             return
         index = body["i"]
-        if body["t"] == "abort" and log.stopped is not None:
+        if body["t"] == "abort" and (log.stopped is not None or index < ledger.next_index):
+            log.consider_abort(entry)  # the better of two endings (wire.md 6.8)
             return
         if not relayed and (body["t"] not in ("action", "shuffle") or body["seat"] != sender):
             raise RemoteProtocolError(

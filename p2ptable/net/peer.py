@@ -60,6 +60,7 @@ def deliver(
     write: Callable[[bytes], None],
     send: Callable[[int | None, bytes], None],
     sync: Callable[[], None] = lambda: None,
+    cut: Callable[[int], None] = lambda keep: None,
 ) -> None:
     """Carry out what the session produced, in the one safe order: every entry
     written, then synced to stable storage if one of them is ours (an entry we
@@ -70,9 +71,11 @@ def deliver(
     others' entries ours link to included; those alone are never synced (a peer
     sends them again)."""
     durable = False
-    for payload, must_last in session.take_writes():
-        write(payload)
-        durable = durable or must_last
+    for item in session.take_writes():
+        if item.keep is not None:
+            cut(item.keep)  # an agreed abort takes a contested position
+        write(item.payload)
+        durable = durable or item.durable
     if durable:
         sync()
     for dest, frame in session.take_outgoing():
@@ -297,8 +300,12 @@ class Peer:
                     if self.session.failed is not None:
                         return FAILED
                     if self.session.stopped is not None:
-                        return 3
-                    if self.session.finished:
+                        # Stay a little, answering: another peer's abort may be the
+                        # better ending, which every honest log then keeps.
+                        finished_at = finished_at or now
+                        if self.session.everyone_agrees() or now - finished_at > LINGER_SECONDS:
+                            return 3
+                    elif self.session.finished:
                         finished_at = finished_at or now
                         done = all(
                             p.their_len >= self.session.ledger.next_index
@@ -571,7 +578,13 @@ class Peer:
         assert self.session is not None
         events = self.session.take_events()
         stamp = time.monotonic()  # when the session had applied what it reports
-        deliver(self.session, self._writer.append, self._send_frame, self._writer.sync)
+        deliver(
+            self.session,
+            self._writer.append,
+            self._send_frame,
+            self._writer.sync,
+            self._writer.keep_only,
+        )
         if events:
             self._keep_peer_boots()
             for event in events:

@@ -30,6 +30,7 @@ class PeerState:
     seq: int = -1
     last_contact: float | None = None
     their_len: int = 0
+    their_head: bytes = b""  # the head of their log, as their last ping said
 
 
 class PeerStates:

@@ -55,6 +55,7 @@ traceback, the session stops taking input (the log on disk stays valid, and
 from __future__ import annotations
 
 import traceback
+from typing import NamedTuple
 
 from p2ptable.crypto.links import link_key
 from p2ptable.engine.api import Action, Game
@@ -66,7 +67,7 @@ from p2ptable.net.peers import PeerStates
 from p2ptable.net.rounds import ALL, Round, make_rounds
 from p2ptable.net.wire import Message, RemoteProtocolError, open_frame, seal_many
 from p2ptable.replay import authoring
-from p2ptable.replay.entries import Entry, make_body, sign_body
+from p2ptable.replay.entries import Entry, bundled_parts
 from p2ptable.replay.ledger import InvalidEntry, Ledger
 
 # The events are importable from here, where the session that emits them lives.
@@ -82,6 +83,16 @@ __all__ = [
 ]
 
 MAX_STEPS = 10_000  # automatic steps in a row: more than a game has, so only a bug
+
+
+class Write(NamedTuple):
+    """An entry to persist.  ``durable``: it must be on stable storage before
+    any frame of its batch leaves (ours).  ``keep``: first cut the log back to
+    its first ``keep`` entries (an agreed abort taking a contested position)."""
+
+    payload: bytes
+    durable: bool
+    keep: int | None = None
 
 
 def link_keys(
@@ -144,7 +155,7 @@ class Session:
         self.catch_up = CatchUp()
         self.rounds: dict[str, Round] = make_rounds()
         self.outgoing: list[tuple[int | None, bytes]] = []
-        self.writes: list[tuple[bytes, bool]] = []  # (entry, durable) to persist
+        self.writes: list[Write] = []  # entries to persist, in order
         self.events: list[Event] = []
         self.stopped: Stopped | None = None
         self.failed: Failed | None = None
@@ -203,7 +214,7 @@ class Session:
         expected = self.ledger.expected()
         return self.stopped is None and expected.kind == "action" and expected.seat == self.seat
 
-    def take_writes(self) -> list[tuple[bytes, bool]]:
+    def take_writes(self) -> list[Write]:
         """Entries to persist, in order, each with whether it must be durable
         before any frame of this batch leaves (ours: see the module docstring)."""
         out, self.writes = self.writes, []
@@ -217,6 +228,13 @@ class Session:
     def take_events(self) -> list[Event]:
         out, self.events = self.events, []
         return out
+
+    def everyone_agrees(self) -> bool:
+        """Whether every other seat's last ping showed our log (length and head):
+        after the end, a peer stays until then (or a little while), so a stopped
+        game's honest logs can agree on one ending (wire.md 6.8)."""
+        length, head = self.ledger.next_index, self.ledger.head
+        return all(p.their_len == length and p.their_head == head for p in self.peers.values())
 
     def silent_peers(self, now: float, after: float = 3.0) -> list[tuple[int, float | None]]:
         """Seats we have not heard from for ``after`` seconds (None: never)."""
@@ -404,7 +422,7 @@ class Session:
         """Validate and apply ``entry``, persist it, and take what waited for it."""
         self._apply(entry)
         # Durable if we signed it alone (our shuffle): we send it at once.
-        self.writes.append((entry.encode(), _signer(entry) == self.seat))
+        self.writes.append(Write(entry.encode(), _signer(entry) == self.seat))
         self.catch_up.drain(self)
 
     # -- the Log that catch-up is handed (net/catch_up.py) -------------------------
@@ -413,32 +431,85 @@ class Session:
         self._apply(entry)
 
     def persist(self, raw: bytes) -> None:
-        self.writes.append((raw, False))
+        self.writes.append(Write(raw, False))
 
     def before_apply(self, entry: Entry) -> None:
         self.rounds["shuffle"].arrived(self, entry)  # type: ignore[attr-defined]
 
     def send_first(self, entry: Entry, kind: str, data: dict) -> None:
-        self.writes.append((entry.encode(), True))
+        self.writes.append(Write(entry.encode(), True))
         self.send(ALL, kind, data)
         self._own = entry
 
     def accuse(self, accusation: Accusation) -> None:
-        """Write and broadcast a signed abort entry; the ledger re-checks it first."""
+        """Stop the game with the agreed abort for ``accusation`` (wire.md 6.8):
+        at the contested position if it names one we hold (our log is cut back
+        to it), else at our end; checked by the ledger, persisted, broadcast."""
         if self.stopped is not None:
             return
-        body = make_body(
-            t="abort",
-            i=self.ledger.next_index,
-            prev=self.ledger.head,
-            reason=accusation.reason,
-            culprit=accusation.culprit,
-            detail=accusation.detail,
-            evidence=accusation.evidence,
-        )
-        entry = sign_body(self.ledger.game_id, body, {self.seat: self.secrets.key})
+        position = self.ledger.next_index
+        if accusation.position is not None:
+            position = min(accusation.position, position)
+        at = self._ledger_at(position)
+        entry = Entry(accusations.abort_body(at, accusation), ())
+        refused = at.rejection(entry)
+        if refused is not None:
+            raise LocalProtocolError(f"our own accusation was refused: {refused.reason}")
+        self._end_with(entry, at)
+
+    def consider_abort(self, entry: Entry) -> None:
+        """Another peer's abort, for a position we hold or after we stopped: keep
+        the better of the two endings (accusations.ending_rank), so honest logs
+        end the same.  Ours is cut back only to a position whose contested entry
+        in our log is one half of the abort's proof."""
+        body = entry.body
+        position = body["i"]
+        ours = self.ledger.next_index - 1 if self.stopped is not None else self.ledger.next_index
+        if position > ours or entry.hash in self.ledger.hashes:
+            return
+        if position < ours:
+            if body["reason"] == "cheated" and self.stopped is None:
+                # A message we took a different one from, for that position: the
+                # two together prove equivocation (accusations.conflicting_entry).
+                self.accuse(accusations.conflicting_entry(self.ledger, self.seat, position, entry))
+                return
+            if body["reason"] != "equivocation" or not self._holds_half_of(entry):
+                raise RemoteProtocolError(f"an abort for entry {position}, which we hold")
+        if self.stopped is not None:
+            if accusations.ending_rank(entry) >= accusations.ending_rank(self.ledger.entries[-1]):
+                return
+        at = self._ledger_at(position)
+        refused = at.rejection(entry)
+        if refused is not None:
+            raise RemoteProtocolError(f"an abort we cannot accept: {refused.reason}")
+        self._end_with(entry, at)
+
+    def _holds_half_of(self, abort: Entry) -> bool:
+        """Whether our entry at the abort's position is one of its two messages
+        (or, for a bundle of parts, holds one of them)."""
+        mine = self.ledger.entries[abort.body["i"]]
+        evidence = abort.body["evidence"]
+        if mine.kind in ("open", "secrets"):
+            parts = {p.encode() for p in bundled_parts(mine.body)}
+            return any(raw in parts for raw in evidence)
+        return mine.encode() in evidence
+
+    def _ledger_at(self, position: int) -> Ledger:
+        """Our ledger, or a new one holding our first ``position`` entries (to cut
+        our log back to a contested position; rare, and so rebuilt from the log)."""
+        if position == self.ledger.next_index:
+            return self.ledger
+        at = Ledger(self.ledger.entries[0], readers={self.seat: self.secrets.deck})
+        for entry in self.ledger.entries[1:position]:
+            at.append(entry)
+        return at
+
+    def _end_with(self, entry: Entry, at: Ledger) -> None:
+        cut = at is not self.ledger
+        self.ledger = at
+        self.stopped = None  # the ending is this one (it may replace ours)
         self._apply(entry)
-        self.writes.append((entry.encode(), True))
+        self.writes.append(Write(entry.encode(), True, at.next_index - 1 if cut else None))
         self.send(ALL, "stop", {"entry": entry.encode()})
 
     # -- the log -----------------------------------------------------------------
@@ -461,6 +532,7 @@ class Session:
                 halt.reason, halt.culprit, halt.detail, halt.proved, halt.detector
             )
             self.events.append(self.stopped)
+            self._send_ping(ALL)  # where our log ends, so the endings can agree
 
     def _check_accusations(self, now: float) -> None:
         if self.stopped is not None or self._catching_up():
@@ -510,6 +582,7 @@ class Session:
     def _on_ping(self, message: Message, now: float) -> None:
         peer = self.peers[message.sender]
         previous, peer.their_len = peer.their_len, message.data["len"]
+        peer.their_head = message.data["head"]
         self._unheard.discard(message.sender)
         self.catch_up.on_ping(self, message, previous)
 

@@ -69,7 +69,7 @@ def _signed_by(ledger: LogView, entry: Entry, culprit: int) -> bool:
 
 
 def check_equivocation(
-    ledger: LogView, culprit: int, evidence: list, detector: int, index: int | None = None
+    ledger: LogView, culprit: int, evidence: list, detector: int | None, index: int | None = None
 ) -> None:
     index = ledger.next_index if index is None else index
 
@@ -94,16 +94,18 @@ def check_equivocation(
             first.body["prev"],
         ):
             raise bad("both entries must be for the same position (index and prev), of one kind")
-        # A part is never appended itself: it may be for the position still open.
-        last = index if body["t"] == "part" else index - 1
-        if body["i"] > last:
-            raise bad("the entries must be for an earlier position")
+        # Either an earlier position, or this very one: the abort takes the place
+        # of the contested entry (an agreed abort, wire.md 6.8; a part is never
+        # appended itself, so two parts are always for a position still open).
+        here = body["i"] == index and body["prev"] == ledger.head
+        if body["i"] > index or (body["i"] == index and not here):
+            raise bad("the entries must be for an earlier position, or this one")
         if not _signed_by(ledger, e, culprit):
             raise bad("an entry is not signed by the accused seat")
 
 
 def check_cheat(
-    ledger: LogView, culprit: int, evidence: list, detector: int, index: int | None = None
+    ledger: LogView, culprit: int, evidence: list, detector: int | None, index: int | None = None
 ) -> None:
     index = ledger.next_index if index is None else index
 

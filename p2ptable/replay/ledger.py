@@ -254,12 +254,17 @@ class Ledger:
     ) -> tuple[Applied, Position]:
         n = len(self.seats)
         culprit, reason = body["culprit"], body["reason"]
-        if len(entry.sigs) != 1 or not 0 <= entry.sigs[0][0] < n:
-            raise InvalidEntry(index, "an abort carries exactly one signature, by a seat")
-        detector = entry.sigs[0][0]
-        if not self._info.signed_by(detector, entry.sigs[0][1], entry.body_bytes):
-            raise InvalidEntry(index, f"bad abort signature (claimed by seat {detector})")
-        if not 0 <= culprit < n or culprit == detector:
+        detector: int | None = None
+        if entry.sigs:
+            # The first form: one seat's signed account (still read in old logs).
+            if len(entry.sigs) != 1 or not 0 <= entry.sigs[0][0] < n:
+                raise InvalidEntry(index, "a signed abort carries exactly one signature, by a seat")
+            detector = entry.sigs[0][0]
+            if not self._info.signed_by(detector, entry.sigs[0][1], entry.body_bytes):
+                raise InvalidEntry(index, f"bad abort signature (claimed by seat {detector})")
+            if culprit == detector:
+                raise InvalidEntry(index, "an abort must name another seat", detector)
+        if not 0 <= culprit < n:
             raise InvalidEntry(index, "an abort must name another seat", detector)
         evidence = body["evidence"]
         if reason == "equivocation":
@@ -274,19 +279,24 @@ class Ledger:
         proved = reason in ("equivocation", "cheated")
         halt = Halt(index, reason, culprit, detector, body["detail"], proved)
         name = self.seats[culprit].name
-        how = "proved by signed evidence" if proved else f"reported by seat {detector}"
+        if proved:
+            how = "proved by signed evidence"
+        elif detector is None:
+            how = "reported, not proved"
+        else:
+            how = f"reported by seat {detector}"
         did = Applied(index, "abort", culprit, f"game stopped: {name} {reason} ({how})")
         return did, replace(position, stopped=halt)
 
     def check_equivocation(
-        self, culprit: int, evidence: list, detector: int, index: int | None = None
+        self, culprit: int, evidence: list, detector: int | None, index: int | None = None
     ) -> None:
         """Raise InvalidEntry unless ``evidence`` proves that ``culprit`` signed two
         different entries for one position (see replay/evidence.py)."""
         evidence_rules.check_equivocation(self, culprit, evidence, detector, index)
 
     def check_cheat(
-        self, culprit: int, evidence: list, detector: int, index: int | None = None
+        self, culprit: int, evidence: list, detector: int | None, index: int | None = None
     ) -> None:
         """Raise InvalidEntry unless ``evidence`` is a message signed by ``culprit``
         for this position that fails its check (see replay/evidence.py)."""

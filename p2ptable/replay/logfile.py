@@ -242,6 +242,19 @@ class LogWriter:
         if self.fsync:
             self.sync()
 
+    def keep_only(self, entries: int) -> None:
+        """Cut the file back to its first ``entries`` frames (an agreed abort that
+        takes a contested position, wire.md 6.8); what follows is written next."""
+        self._file.flush()
+        with open(self.path, "rb") as f:
+            payloads = parse_frames(f.read()).payloads
+        if entries > len(payloads):
+            raise ValueError(f"{self.path} holds {len(payloads)} frames, not {entries}")
+        offsets = frame_offsets(payloads)
+        end = offsets[entries] if entries < len(offsets) else offsets[-1] + 8 + len(payloads[-1])
+        self._file.truncate(end)
+        self._dirty = True
+
     def fileno(self) -> int:
         return self._file.fileno()
 

@@ -59,7 +59,7 @@ class Halt:
     index: int
     reason: str
     culprit: int
-    detector: int
+    detector: int | None  # the signer of an old-style abort; None for an agreed one
     detail: str
     proved: bool
 
