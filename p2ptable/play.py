@@ -28,8 +28,9 @@ from p2ptable.net.addresses import (
     split_address,
 )
 from p2ptable.net.events import Stopped
+from p2ptable.net.frontend import Frontend
 from p2ptable.net.local_table import BotProcesses, read_record, write_record
-from p2ptable.net.peer import LEFT, Frontend, Peer, PeerConfig
+from p2ptable.net.peer import LEFT, Peer, PeerConfig
 from p2ptable.net.pending_genesis import PendingGenesis, load_pending, pending_path
 from p2ptable.net.persistence import (
     Resume,

@@ -59,15 +59,16 @@ from typing import NamedTuple
 
 from p2ptable.crypto.links import link_key
 from p2ptable.engine.api import Action, Game
-from p2ptable.net import accusations
+from p2ptable.net import accusations, stopping
 from p2ptable.net.accusations import PING_EVERY, Accusation
 from p2ptable.net.catch_up import CatchUp
 from p2ptable.net.events import Event, Failed, Finished, Rejected, Stopped
 from p2ptable.net.peers import PeerStates
 from p2ptable.net.rounds import ALL, Round, make_rounds
+from p2ptable.net.stopping import LocalProtocolError
 from p2ptable.net.wire import Message, RemoteProtocolError, open_frame, seal_many
 from p2ptable.replay import authoring
-from p2ptable.replay.entries import Entry, bundled_parts
+from p2ptable.replay.entries import Entry
 from p2ptable.replay.ledger import InvalidEntry, Ledger
 
 # The events are importable from here, where the session that emits them lives.
@@ -111,10 +112,6 @@ def _sooner(wake: float, deadline: float, now: float) -> float:
     return deadline if now < deadline < wake else wake
 
 
-class LocalProtocolError(Exception):
-    """We (our user or our code) tried something the rules or protocol forbid."""
-
-
 class Session:
     """One seat's view of a running game.  See the module docstring."""
 
@@ -147,11 +144,8 @@ class Session:
         self.boot = boot or bytes(7) + b"\x01"
         self.seq = seq
         self.peers = peers or PeerStates(self.n, seat)
-        # After a resume: the seats that have not told us their log length yet.
-        # Until none is left and we hold as much as the longest, we sign no move
-        # and no accusation (see _catching_up).
-        self._unheard: set[int] = set(self.peers) if resumed else set()
-        self._resuming = resumed
+        if resumed:
+            self.peers.wait_after_resume()
         self.catch_up = CatchUp()
         self.rounds: dict[str, Round] = make_rounds()
         self.outgoing: list[tuple[int | None, bytes]] = []
@@ -241,29 +235,12 @@ class Session:
         return self.peers.silent(now, after)
 
     def resume_waiting_on(self) -> list[int]:
-        """After a resume, the seats we wait on before our player may move: those
-        that have not told us their log length yet, and those that hold entries
-        we lack.  Empty once caught up (and always, for a session not resumed),
-        so a screen can say "waiting for Ben" while it is not."""
-        if not self._catching_up():
-            return []
-        length = self.ledger.next_index
-        return sorted(
-            s for s, p in self.peers.items() if s in self._unheard or p.their_len > length
-        )
+        """After a resume, the seats we wait on before our player may move (empty
+        once caught up, and always for a session not resumed)."""
+        return self.peers.resume_waiting_on(self.ledger.next_index)
 
     def _catching_up(self) -> bool:
-        """True while a resumed session may not sign a move or an accusation (the
-        entries whose content is not fixed by the log and our secrets).  Once
-        False it stays False (from then on every entry we sign is durable before
-        it leaves)."""
-        if not self._resuming:
-            return False
-        length = self.ledger.next_index
-        if self._unheard or any(p.their_len > length for p in self.peers.values()):
-            return True
-        self._resuming = False
-        return False
+        return self.peers.catching_up(self.ledger.next_index)
 
     # -- input -----------------------------------------------------------------
 
@@ -442,69 +419,17 @@ class Session:
         self._own = entry
 
     def accuse(self, accusation: Accusation) -> None:
-        """Stop the game with the agreed abort for ``accusation`` (wire.md 6.8):
-        at the contested position if it names one we hold (our log is cut back
-        to it), else at our end; checked by the ledger, persisted, broadcast."""
-        if self.stopped is not None:
-            return
-        position = self.ledger.next_index
-        if accusation.position is not None:
-            position = min(accusation.position, position)
-        at = self._ledger_at(position)
-        entry = Entry(accusations.abort_body(at, accusation), ())
-        refused = at.rejection(entry)
-        if refused is not None:
-            raise LocalProtocolError(f"our own accusation was refused: {refused.reason}")
-        self._end_with(entry, at)
+        """Stop the game with the agreed abort for ``accusation`` (net/stopping.py)."""
+        stopping.accuse(self, accusation)
 
     def consider_abort(self, entry: Entry) -> None:
-        """Another peer's abort, for a position we hold or after we stopped: keep
-        the better of the two endings (accusations.ending_rank), so honest logs
-        end the same.  Ours is cut back only to a position whose contested entry
-        in our log is one half of the abort's proof."""
-        body = entry.body
-        position = body["i"]
-        ours = self.ledger.next_index - 1 if self.stopped is not None else self.ledger.next_index
-        if position > ours or entry.hash in self.ledger.hashes:
-            return
-        if position < ours:
-            if body["reason"] == "cheated" and self.stopped is None:
-                # A message we took a different one from, for that position: the
-                # two together prove equivocation (accusations.conflicting_entry).
-                self.accuse(accusations.conflicting_entry(self.ledger, self.seat, position, entry))
-                return
-            if body["reason"] != "equivocation" or not self._holds_half_of(entry):
-                raise RemoteProtocolError(f"an abort for entry {position}, which we hold")
-        if self.stopped is not None:
-            if accusations.ending_rank(entry) >= accusations.ending_rank(self.ledger.entries[-1]):
-                return
-        at = self._ledger_at(position)
-        refused = at.rejection(entry)
-        if refused is not None:
-            raise RemoteProtocolError(f"an abort we cannot accept: {refused.reason}")
-        self._end_with(entry, at)
+        """Another peer's abort: keep the better ending (net/stopping.py)."""
+        stopping.consider(self, entry)
 
-    def _holds_half_of(self, abort: Entry) -> bool:
-        """Whether our entry at the abort's position is one of its two messages
-        (or, for a bundle of parts, holds one of them)."""
-        mine = self.ledger.entries[abort.body["i"]]
-        evidence = abort.body["evidence"]
-        if mine.kind in ("open", "secrets"):
-            parts = {p.encode() for p in bundled_parts(mine.body)}
-            return any(raw in parts for raw in evidence)
-        return mine.encode() in evidence
-
-    def _ledger_at(self, position: int) -> Ledger:
-        """Our ledger, or a new one holding our first ``position`` entries (to cut
-        our log back to a contested position; rare, and so rebuilt from the log)."""
-        if position == self.ledger.next_index:
-            return self.ledger
-        at = Ledger(self.ledger.entries[0], readers={self.seat: self.secrets.deck})
-        for entry in self.ledger.entries[1:position]:
-            at.append(entry)
-        return at
-
-    def _end_with(self, entry: Entry, at: Ledger) -> None:
+    def end_with(self, entry: Entry, at: Ledger) -> None:
+        """Our log ends with ``entry`` after ``at`` (our ledger, or one cut back to a
+        contested position): applied, persisted (cutting the log back first),
+        broadcast."""
         cut = at is not self.ledger
         self.ledger = at
         self.stopped = None  # the ending is this one (it may replace ours)
@@ -568,7 +493,7 @@ class Session:
         # A peer (re)started: tell it where we are and resend what we owe it.
         peer = self.peers[message.sender]
         peer.their_len = message.data["len"]
-        self._unheard.discard(message.sender)
+        self.peers.heard_length(message.sender)
         expected = self.ledger.expected()
         round_ = self.rounds[expected.kind]
         if self._waiting_since is not None and message.sender in round_.awaited(self, expected):
@@ -583,7 +508,7 @@ class Session:
         peer = self.peers[message.sender]
         previous, peer.their_len = peer.their_len, message.data["len"]
         peer.their_head = message.data["head"]
-        self._unheard.discard(message.sender)
+        self.peers.heard_length(message.sender)
         self.catch_up.on_ping(self, message, previous)
 
     def _on_gsig(self, message: Message, now: float) -> None:
