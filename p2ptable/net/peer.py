@@ -17,7 +17,7 @@ import json
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from p2ptable.engine.api import Action
@@ -35,7 +35,7 @@ from p2ptable.net.persistence import (
     replay_path_for,
     save_secrets,
 )
-from p2ptable.net.session import Failed, Finished, Rejected, Session, Stopped
+from p2ptable.net.session import Failed, Finished, Moved, Rejected, Session, Stopped
 from p2ptable.net.zmq_transport import BAD, GAME, LOBBY, ZmqTransport
 from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry, game_id_of
@@ -221,12 +221,14 @@ class Peer:
         # peers can tell our frames from recordings of an earlier run.
         arrival.boot = resume.boot + 1
         self._saved_boots = dict(resume.peer_boots)
-        self._save_secrets([*resume.endpoints], self._saved_boots)
         self.note(f"resumed at entry {ledger.next_index} (start {arrival.boot})")
+        endpoints = [*resume.endpoints]
+        endpoints[resume.seat] = self.endpoint  # another port, if `resume --port` said so
         arrival.members = [
             lobbies.Member(s.name, s.key, s.chain_head, s.link, endpoint)
-            for s, endpoint in zip(ledger.seats, resume.endpoints, strict=True)
+            for s, endpoint in zip(ledger.seats, endpoints, strict=True)
         ]
+        self._save_secrets(endpoints, self._saved_boots)
         for i, member in enumerate(arrival.members):
             if i != resume.seat:
                 self.transport.connect(member.endpoint)
@@ -258,6 +260,7 @@ class Peer:
             resumed=resumed,
             seq=seq,
             peers=peers,
+            endpoints=[m.endpoint for m in self.members],
             withhold_timeout=self.config.withhold_timeout,
             abandon_timeout=self.config.abandon_timeout,
         )
@@ -459,6 +462,8 @@ class Peer:
                     self.note(f"game over: {event.outcome.explanation}")
                 elif isinstance(event, Failed):
                     self.note(f"stopped by a bug of p2ptable: {event.reason}\n{event.trace}")
+                elif isinstance(event, Moved):
+                    self._moved(event)
             self.ui.show(self.session, events, now)
 
     def _save_secrets(self, endpoints: list[str], peer_boots: dict[int, int]) -> None:
@@ -472,6 +477,16 @@ class Peer:
             boot=self.arrival.boot,
             peer_boots=peer_boots,
         )
+
+    def _moved(self, event: Moved) -> None:
+        """A seat listens on another port now: our link goes there, and so does
+        the endpoint kept with our secrets."""
+        old = self.members[event.seat]
+        self.arrival.members[event.seat] = replace(old, endpoint=event.endpoint)
+        self.transport.forget(old.endpoint)
+        self.transport.connect(event.endpoint)
+        self._save_secrets([m.endpoint for m in self.members], self._saved_boots)
+        self.note(f"{self._name(event.seat)} listens at {event.endpoint} now")
 
     def _keep_peer_boots(self) -> None:
         """A peer restarted (its start counter rose): note it with our secrets, so

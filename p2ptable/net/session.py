@@ -62,7 +62,8 @@ from p2ptable.engine.api import Action, Game
 from p2ptable.net import accusations, stopping
 from p2ptable.net.accusations import PING_EVERY, Accusation
 from p2ptable.net.catch_up import CatchUp
-from p2ptable.net.events import Event, Failed, Finished, Rejected, Stopped
+from p2ptable.net.endpoints import parse_endpoint
+from p2ptable.net.events import Event, Failed, Finished, Moved, Rejected, Stopped
 from p2ptable.net.peers import PeerStates
 from p2ptable.net.rounds import ALL, Round, make_rounds
 from p2ptable.net.stopping import LocalProtocolError
@@ -76,6 +77,7 @@ __all__ = [
     "Event",
     "Failed",
     "Finished",
+    "Moved",
     "LocalProtocolError",
     "Rejected",
     "Session",
@@ -127,11 +129,14 @@ class Session:
         resumed: bool = False,
         seq: int = 0,
         peers: PeerStates | None = None,
+        endpoints: list[str] | None = None,
     ) -> None:
         """``boot`` is our start counter (8 bytes, wire.md 4.5; it must grow with
         every start, and comes from our secrets file), ``seq`` the first frame
         number to use and ``peers`` the freshness already seen (both from the
-        genesis round, net/genesis_round.py)."""
+        genesis round, net/genesis_round.py).  ``endpoints`` are where every seat
+        listens (ours is announced in every ``hello``, so a seat that resumed on
+        another port is found there)."""
         self.ledger = ledger
         self.seat = seat
         self.secrets = secrets
@@ -144,6 +149,7 @@ class Session:
         self.boot = boot or bytes(7) + b"\x01"
         self.seq = seq
         self.peers = peers or PeerStates(self.n, seat)
+        self.endpoints = list(endpoints) if endpoints is not None else [""] * self.n
         if resumed:
             self.peers.wait_after_resume()
         self.catch_up = CatchUp()
@@ -158,7 +164,7 @@ class Session:
         # not yet applied (see submit).
         self._own: Entry | None = None
         self._next_ping = now
-        self.send(ALL, "hello", {"len": ledger.next_index})
+        self.send(ALL, "hello", {"len": ledger.next_index, "ep": self.endpoints[seat]})
         self.advance(now)
 
     # -- the surface callers use -----------------------------------------------
@@ -487,13 +493,15 @@ class Session:
 
     def _send_ping(self, dest: int | None) -> None:
         """Our log length and head: how peers learn who lacks what (wire.md 6.5)."""
-        self.send(dest, "ping", {"len": self.ledger.next_index, "head": self.ledger.head})
+        length, head, ours = self.ledger.next_index, self.ledger.head, self.endpoints[self.seat]
+        self.send(dest, "ping", {"len": length, "head": head, "ep": ours})
 
     def _on_hello(self, message: Message, now: float) -> None:
         # A peer (re)started: tell it where we are and resend what we owe it.
         peer = self.peers[message.sender]
         peer.their_len = message.data["len"]
         self.peers.heard_length(message.sender)
+        self._moved(message.sender, message.data["ep"])
         expected = self.ledger.expected()
         round_ = self.rounds[expected.kind]
         if self._waiting_since is not None and message.sender in round_.awaited(self, expected):
@@ -504,11 +512,30 @@ class Session:
             each.resend(self, message.sender)
         self.catch_up.push(self, message.sender, peer.their_len)
 
+    def _moved(self, seat: int, endpoint: str) -> None:
+        """A seat's hello and pings name where it listens: a new port on the same address
+        (it resumed there, its old port taken) is where its frames go now.  Only
+        the seat can say so (the frame is authenticated and fresh), and only the
+        port may change, so no seat can point the others at another machine."""
+        old = self.endpoints[seat]
+        if not old or endpoint == old:
+            return
+        try:
+            ip, _ = parse_endpoint(endpoint)
+            old_ip, _ = parse_endpoint(old)
+        except ValueError as exc:
+            raise RemoteProtocolError(f"hello with a bad endpoint: {exc}") from None
+        if ip != old_ip:
+            raise RemoteProtocolError(f"hello from another address ({endpoint}, not {old})")
+        self.endpoints[seat] = endpoint
+        self.events.append(Moved(seat, endpoint))
+
     def _on_ping(self, message: Message, now: float) -> None:
         peer = self.peers[message.sender]
         previous, peer.their_len = peer.their_len, message.data["len"]
         peer.their_head = message.data["head"]
         self.peers.heard_length(message.sender)
+        self._moved(message.sender, message.data["ep"])
         self.catch_up.on_ping(self, message, previous)
 
     def _on_gsig(self, message: Message, now: float) -> None:

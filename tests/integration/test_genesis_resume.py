@@ -70,3 +70,33 @@ def test_a_seat_killed_in_the_genesis_round_resumes_and_the_game_is_played(peers
 
 def _text(path) -> str:
     return path.read_text() if path.exists() else ""
+
+
+def test_a_seat_resumed_on_another_port_is_found_there(peers):
+    # Issue 11: "A port already in use (host, join --port, resume) is a one-line
+    # error that says what to do ... `resume` gets `--port`."  The others learn
+    # the new port from the resumed seat's hello and pings (wire.md 6.10).
+    import socket
+
+    from .peers import wait_for_entries
+
+    port = free_port()
+    bots = ("--bot", "random", "--bot-delay", "0.02")
+    peers.host("Ana", "pet-quartet", 2, port, *bots)
+    ben_port = free_port()
+    peers.join("Ben", port, "--port", str(ben_port), *bots)
+    ben = peers.replay("Ben")
+    wait_for_entries(ben, 20)
+    peers.kill("Ben")
+    with socket.socket() as squatter:  # another program took Ben's port meanwhile
+        squatter.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        squatter.bind(("127.0.0.1", ben_port))
+        squatter.listen()
+        taken = peers.start("Ben", "resume", str(ben), "--quiet", *bots)
+        assert taken.wait(timeout=30) == 1
+        assert f"port {ben_port} is already in use" in peers.output("Ben")
+        peers.start("Ben", "resume", str(ben), "--port", str(free_port()), "--quiet", *bots)
+        codes = peers.wait_all()
+    assert codes == {"Ana": 0, "Ben": 0}, {n: peers.output(n) for n in peers.procs}
+    assert peers.replay("Ana").read_bytes() == ben.read_bytes()
+    assert verify_file(ben).valid

@@ -111,7 +111,7 @@ def test_junk_is_dropped_and_what_is_kept_for_the_session_is_bounded():
     link = rounds[1].links[0]
     for seq in range(MAX_KEPT_FRAMES + 50):
         message = Message(
-            "ping", first.game_id, 1, boot_bytes(1), 100 + seq, {"len": 1, "head": b""}
+            "ping", first.game_id, 1, boot_bytes(1), 100 + seq, {"len": 1, "head": b"", "ep": ""}
         )
         first.receive(seal(message, link), 0.0)
     assert len(first.kept) == MAX_KEPT_FRAMES and first.dropped == 52
