@@ -187,8 +187,9 @@ class _Gathering(Round):
         return set(range(table.n)) - set(self.have(table.ledger.next_index))
 
     def prune(self, done: int) -> None:
-        for index in [i for i in self.pending if i < done]:
-            del self.pending[index]
+        if self.pending:
+            for index in [i for i in self.pending if i < done]:
+                del self.pending[index]
 
 
 class ChanceRound(_Gathering):
@@ -436,7 +437,8 @@ class PartsRound(_Gathering):
 
     def prune(self, done: int) -> None:
         super().prune(done)
-        self._checked = {key for key in self._checked if key[0] >= done}
+        if self._checked:
+            self._checked = {key for key in self._checked if key[0] >= done}
 
 
 def make_rounds() -> dict[str, Round]:

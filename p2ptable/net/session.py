@@ -154,6 +154,10 @@ class Session:
             self.peers.wait_after_resume()
         self.catch_up = CatchUp()
         self.rounds: dict[str, Round] = make_rounds()
+        # Each round once (open and secrets share one), and the round whose
+        # contribution each message kind carries: looked up on every frame.
+        self._each_round = tuple(dict.fromkeys(self.rounds.values()))
+        self._taker = {r.message: r for r in self._each_round if r.message is not None}
         self.outgoing: list[tuple[int | None, bytes]] = []
         self.writes: list[Write] = []  # entries to persist, in order
         self.events: list[Event] = []
@@ -305,11 +309,10 @@ class Session:
         if handler is not None:
             handler(self, message, now)
             return
-        for round_ in dict.fromkeys(self.rounds.values()):
-            if round_.message == message.kind:
-                round_.take(self, message, now)
-                return
-        raise RemoteProtocolError(f"unexpected {message.kind} message")
+        round_ = self._taker.get(message.kind)
+        if round_ is None:
+            raise RemoteProtocolError(f"unexpected {message.kind} message")
+        round_.take(self, message, now)
 
     def tick(self, now: float) -> None:
         """Timers: pings, the collector's wait, withholding and abandonment."""
@@ -448,7 +451,7 @@ class Session:
     def _apply(self, entry: Entry) -> None:
         applied = self.ledger.append(entry)
         done = self.ledger.next_index
-        for round_ in dict.fromkeys(self.rounds.values()):
+        for round_ in self._each_round:
             round_.prune(done)
         self.events.append(applied)
         self._waiting_since = None
@@ -508,7 +511,7 @@ class Session:
             # It (re)started: give it the whole timeout to send what we wait for.
             self._waiting_since = now
         self._send_ping(message.sender)
-        for each in dict.fromkeys(self.rounds.values()):
+        for each in self._each_round:
             each.resend(self, message.sender)
         self.catch_up.push(self, message.sender, peer.their_len)
 
