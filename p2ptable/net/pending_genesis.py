@@ -17,7 +17,6 @@ theirs (net/session.py), and the game starts as it would have.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -49,21 +48,9 @@ class PendingGenesis:
 
 def save_pending(replay: Path, body: bytes) -> None:
     """The genesis body we are about to sign, durably, next to the replay-to-be."""
-    from p2ptable.replay.logfile import sync_dir, sync_fd
+    from p2ptable.replay.logfile import write_durably
 
-    path = pending_path(replay)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(body)
-            f.flush()
-            sync_fd(f.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
-    sync_dir(path.parent)
+    write_durably(pending_path(replay), body)
 
 
 def drop_pending(replay: Path) -> None:

@@ -167,6 +167,25 @@ def sync_dir(path: Path) -> None:
         os.close(fd)
 
 
+def write_durably(path: Path, data: bytes) -> None:
+    """``data`` as the whole of ``path``, readable by the owner only, on stable
+    storage when this returns: written to a temporary file, synced, renamed over
+    ``path``, and the folder synced, so a crash leaves the old file or the new."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            os.fchmod(f.fileno(), 0o600)  # whatever the umask, and an old file's mode
+            f.write(data)
+            f.flush()
+            sync_fd(f.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    sync_dir(path.parent)
+
+
 def cut_tail(path: Path, length: int) -> Path:
     """Cut ``path`` to ``length`` bytes after keeping a copy of the whole file
     next to it (``NAME.torn-YYYYmmdd-HHMMSS``); the copy's path.
