@@ -20,7 +20,7 @@ entry); an abort comes in a ``stop``.  :class:`CatchUp` takes each one:
 ``ping`` (every second) carries a peer's log length and head: a peer that is
 behind is pushed what it lacks, a peer ahead is asked (``get``), and one at our
 length with another head has forked from us.  The collaborator owns its buffers
-and is handed the session as a :class:`Log`; it reads no clock and sends only
+and is handed the session as a :class:`CatchUpSession`; it reads no clock and sends only
 through it.
 """
 
@@ -44,7 +44,7 @@ MAX_BUFFERED = 4096  # entries kept for later
 MAX_FUTURE_BYTES = 32 * 1024 * 1024  # entries kept for later, as received
 
 
-class Log(Protocol):
+class CatchUpSession(Protocol):
     """What catch-up may use of its session."""
 
     ledger: Ledger
@@ -89,10 +89,10 @@ class CatchUp:
 
     # -- messages ----------------------------------------------------------------
 
-    def on_entry(self, log: Log, message: Message) -> None:
+    def on_entry(self, log: CatchUpSession, message: Message) -> None:
         self.take(log, message.data["entry"], message.sender, relayed=False)
 
-    def on_entries(self, log: Log, message: Message) -> None:
+    def on_entries(self, log: CatchUpSession, message: Message) -> None:
         for raw in message.data["entries"]:
             if not isinstance(raw, bytes):
                 raise RemoteProtocolError("catch-up entries must be bytes")
@@ -100,15 +100,15 @@ class CatchUp:
             if log.stopped is not None:
                 return
 
-    def on_stop(self, log: Log, message: Message) -> None:
+    def on_stop(self, log: CatchUpSession, message: Message) -> None:
         # Another peer caught a cheater: its abort entry carries the evidence, which
         # our ledger re-checks before we stop too.
         self.take(log, message.data["entry"], message.sender, relayed=True)
 
-    def on_get(self, log: Log, message: Message) -> None:
+    def on_get(self, log: CatchUpSession, message: Message) -> None:
         self.push(log, message.sender, message.data["from"])
 
-    def on_ping(self, log: Log, message: Message, previous: int) -> None:
+    def on_ping(self, log: CatchUpSession, message: Message, previous: int) -> None:
         """``previous``: the length the sender claimed before this ping."""
         ledger = log.ledger
         theirs = message.data["len"]
@@ -124,7 +124,7 @@ class CatchUp:
         elif theirs == ledger.next_index:
             self.fork_depth.pop(message.sender, None)
 
-    def probe_fork(self, log: Log, sender: int, index: int) -> None:
+    def probe_fork(self, log: CatchUpSession, sender: int, index: int) -> None:
         """Ask ``sender`` for its entries from further back than the last probe."""
         depth = self.fork_depth.get(sender, FORK_LOOKBACK)
         self.fork_depth[sender] = min(depth * 4, max(index, FORK_LOOKBACK))
@@ -132,7 +132,7 @@ class CatchUp:
 
     # -- entries -------------------------------------------------------------------
 
-    def push(self, log: Log, dest: int, start: int) -> None:
+    def push(self, log: CatchUpSession, dest: int, start: int) -> None:
         """Our entries from ``start`` to a peer that lacks them (one batch; it
         asks again for the rest)."""
         ledger = log.ledger
@@ -147,7 +147,7 @@ class CatchUp:
                 size += len(data)
             log.send(dest, "entries", {"from": start, "entries": batch})
 
-    def take(self, log: Log, raw: bytes, sender: int, relayed: bool) -> None:
+    def take(self, log: CatchUpSession, raw: bytes, sender: int, relayed: bool) -> None:
         try:
             entry = Entry.decode(raw)
         except MalformedEntry as exc:
@@ -190,7 +190,7 @@ class CatchUp:
         log.persist(raw)
         self.drain(log)
 
-    def drain(self, log: Log) -> None:
+    def drain(self, log: CatchUpSession) -> None:
         """Apply the entries kept for the positions now next in our log."""
         while log.stopped is None:
             raw = self.future.pop(log.ledger.next_index, None)
@@ -208,7 +208,7 @@ class CatchUp:
                 return
             log.persist(raw)
 
-    def ask_for_gaps(self, log: Log) -> None:
+    def ask_for_gaps(self, log: CatchUpSession) -> None:
         """Entries came from ahead of our log: ask each sender for what lies before
         them, unless our own steps (a chance entry we assembled) closed the gap."""
         gaps, self.gaps = self.gaps, {}

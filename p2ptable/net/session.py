@@ -388,7 +388,7 @@ class Session:
                 raise LocalProtocolError(f"our own entry was refused: {exc.reason}") from None
             self.catch_up.drain(self)
 
-    # -- the Table that rounds are handed (net/rounds.py) -------------------------
+    # -- the RoundSession that rounds are handed (net/rounds.py) -------------------------
 
     def send(self, dest: int | None, kind: str, data: dict) -> None:
         """Queue a frame for ``dest`` (ALL: one frame per peer, each with its own tag).
@@ -411,7 +411,7 @@ class Session:
         self.writes.append(Write(entry.encode(), _signer(entry) == self.seat))
         self.catch_up.drain(self)
 
-    # -- the Log that catch-up is handed (net/catch_up.py) -------------------------
+    # -- the CatchUpSession that catch-up is handed (net/catch_up.py) -------------------------
 
     def apply_entry(self, entry: Entry) -> None:
         self._apply(entry)

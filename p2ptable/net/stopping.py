@@ -6,7 +6,7 @@ An abort is unsigned and every field of it is a function of what it accuses
 (net/accusations.py ``abort_body``), so honest peers that catch the same thing
 write the same bytes.  It goes at the end of our log, except that two messages
 signed by one seat for one position put it in that position's place: our log is
-cut back to it (``Log.end_with`` with a ledger holding only what comes before).
+cut back to it (``StoppingSession.end_with`` with a ledger holding only what comes before).
 
 Another peer's abort, for a position we hold or after we stopped, is weighed by
 ``consider``: we keep the better ending (``accusations.ending_rank``), but our
@@ -35,7 +35,7 @@ class LocalProtocolError(Exception):
     """We (our user or our code) tried something the rules or protocol forbid."""
 
 
-class Log(Protocol):
+class StoppingSession(Protocol):
     """What stopping may use of its session."""
 
     ledger: Ledger
@@ -46,7 +46,7 @@ class Log(Protocol):
     def end_with(self, entry: Entry, at: Ledger) -> None: ...
 
 
-def accuse(log: Log, accusation: Accusation) -> None:
+def accuse(log: StoppingSession, accusation: Accusation) -> None:
     """Stop with the agreed abort for ``accusation``: at the contested position if
     it names one we hold, else at our end; checked by the ledger first."""
     if log.stopped is not None:
@@ -62,7 +62,7 @@ def accuse(log: Log, accusation: Accusation) -> None:
     log.end_with(entry, at)
 
 
-def consider(log: Log, entry: Entry) -> None:
+def consider(log: StoppingSession, entry: Entry) -> None:
     """Another peer's abort: keep the better of the two endings."""
     body = entry.body
     position = body["i"]
@@ -99,7 +99,7 @@ def holds_half_of(ledger: Ledger, abort: Entry) -> bool:
     return mine.encode() in evidence
 
 
-def ledger_at(log: Log, position: int) -> Ledger:
+def ledger_at(log: StoppingSession, position: int) -> Ledger:
     """Our ledger, or a new one holding our first ``position`` entries (to cut our
     log back to a contested position; rare, so rebuilt from the log)."""
     ledger = log.ledger
