@@ -28,9 +28,17 @@ from p2ptable.net.addresses import (
     split_address,
 )
 from p2ptable.net.events import Stopped
+from p2ptable.net.frontend import Frontend
 from p2ptable.net.local_table import BotProcesses, read_record, write_record
-from p2ptable.net.peer import LEFT, Frontend, Peer, PeerConfig
-from p2ptable.net.persistence import Resume, hold_seat_lock, load_resume
+from p2ptable.net.peer import LEFT, Peer, PeerConfig
+from p2ptable.net.pending_genesis import PendingGenesis, load_pending, pending_path
+from p2ptable.net.persistence import (
+    Resume,
+    ResumeError,
+    SeatLock,
+    hold_seat_lock,
+    load_resume,
+)
 from p2ptable.replay.ledger import Ledger
 
 FINISHED, TIMED_OUT, STOPPED, NO_ANSWER = 0, 2, 3, 4
@@ -118,10 +126,14 @@ def make_frontend(bot: str | None, quiet: bool, delay: float = 0.0) -> Frontend:
 
 
 def _peer(config: PeerConfig, frontend: Frontend, resume: Resume | None = None) -> Peer:
+    port = resume.port if resume is not None else config.port
+    return _peer_for_port(config, frontend, resume, port)
+
+
+def _peer_for_port(config: PeerConfig, frontend: Frontend, resume, port: int) -> Peer:  # noqa: ANN001
     try:
         return Peer(config, frontend, resume=resume)
     except zmq.ZMQError as exc:
-        port = resume.port if resume is not None else config.port
         if exc.errno == zmq.EADDRINUSE:
             raise ValueError(
                 f"port {port} is already in use (another p2ptable, or another program): "
@@ -289,6 +301,28 @@ def play(
     return result
 
 
+def _resume_genesis(
+    pending: PendingGenesis,
+    lock: SeatLock,
+    bot: str | None,
+    quiet: bool,
+    bot_delay: float,
+    lifeline: bool,
+) -> PlayResult:
+    """Back in a genesis round our process left before the replay existed."""
+    advertise = pending.endpoints[pending.seat].split("//", 1)[1].rsplit(":", 1)[0]
+    config = PeerConfig(
+        name="",
+        host=False,
+        bind="127.0.0.1" if advertise.startswith("127.") else "0.0.0.0",
+        advertise=advertise,
+        lifeline=lifeline,
+    )
+    peer = _peer_for_port(config, make_frontend(bot, quiet, bot_delay), pending, pending.port)
+    peer.seat_lock = lock
+    return _run(peer)
+
+
 def _end_bots(procs: BotProcesses, result: PlayResult | None) -> None:
     """Every bot process ends; their files go only when the game is over."""
     finished = result is not None and result.status in (FINISHED, STOPPED)
@@ -310,8 +344,14 @@ def resume(
     another process plays the seat."""
     if port is not None:
         check_port(port)
+    if replay.is_dir():
+        raise ResumeError(f"{replay} is a folder, not a replay file")
+    if not replay.exists() and not pending_path(replay).exists():
+        raise ResumeError(f"no replay at {replay}, nor a game beginning there")
     lock = hold_seat_lock(replay)
     try:
+        if not replay.exists() and pending_path(replay).exists():
+            return _resume_genesis(load_pending(replay), lock, bot, quiet, bot_delay, lifeline)
         state: Resume = load_resume(replay)
         record = read_record(replay)
         if state.ledger.finished or state.ledger.stopped is not None:

@@ -225,13 +225,27 @@ def replay_vectors() -> dict:
     message = signed_message(game_id, abort_body)
     abort = Entry(abort_body, ((0, keys[0].sign(message)),))
     abort_vector = entry_vector(abort, game_id, {"signed_message_hex": message.hex()})
+    # The same accusation as an agreed abort (wire.md 6.8): no signature, and every
+    # field a function of what it accuses, so every honest peer writes these bytes.
+    agreed_body = make_body(
+        t="abort",
+        i=3,
+        prev=action.hash,
+        reason="withheld",
+        culprit=1,
+        detail="seat 1 did not send its part of entry 3 in time",
+        evidence=[],
+    )
+    agreed_vector = entry_vector(Entry(agreed_body, ()), game_id, {})
 
     return {
         "about": (
             "protocol/replay.md test vectors. Byte strings are hex; inside 'body' a msgpack "
             "bin value is written {'bin': hex}. The four entries are well-formed, correctly "
             "linked and signed, but they are NOT a legal game (the result is made up); "
-            "'abort_instead_of_entry_3' is an alternative last entry. 'replay' is a "
+            "'abort_instead_of_entry_3' is an alternative last entry, in the signed form "
+            "of earlier logs, and 'agreed_abort_instead_of_entry_3' the same accusation "
+            "as the unsigned agreed abort peers write now. 'replay' is a "
             "complete game file with the report verify gives for it. 'wire' is the "
             "link key the two seats share and one frame sealed with it (wire.md)."
         ),
@@ -247,6 +261,7 @@ def replay_vectors() -> dict:
         "chain_len": CHAIN_LEN,
         "entries": vectors,
         "abort_instead_of_entry_3": abort_vector,
+        "agreed_abort_instead_of_entry_3": agreed_vector,
         "replay": complete_replay(),
         "wire": wire_vectors(game_id, prev, pre[0]),
         "sealed": sealed_vectors(),

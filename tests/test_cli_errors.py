@@ -221,7 +221,7 @@ CASES: dict[str, list[Bad]] = {
     ],
     "resume": [
         bad(says="Missing argument 'FILE'"),
-        bad("{missing}", says="does not exist"),
+        bad("{missing}", says="nor a game beginning there"),
         bad("{folder}", says="is a directory"),
         bad("{good}", says="no secrets file next to the replay"),
         bad("{resume_empty}", says="holds no entries"),

@@ -891,13 +891,22 @@ def test_equivocation_evidence_that_does_not_hold_up_blames_the_detector(equivoc
         assert snapshot(ledger) == before and ledger.stopped is None
 
 
-def test_equivocation_evidence_must_be_for_an_earlier_position(equivocation):
-    # Both actions must be for a position before the abort's own.
+def test_equivocation_evidence_is_for_an_earlier_position_or_the_aborts_own(equivocation):
+    # Issue 12: "Honest logs end identical after a proved stop: one agreed abort
+    # entry".  Two honest peers that each took one of two moves signed for one
+    # position both put the abort in its place: so the evidence may be for the
+    # abort's own position (the same index and previous hash), never a later one.
     ledger, seat, index, other = equivocation
     here = ledger.next_index
     a = action_by(ledger, seat, "draw", i=here, prev=ledger.head)
     b = action_by(ledger, seat, "pass", i=here, prev=ledger.head)
-    rejected(ledger, accuse(ledger, seat, [a.encode(), b.encode()]), "earlier", culprit=1 - seat)
+    ahead = [action_by(ledger, seat, t, i=here + 1, prev=ledger.head) for t in ("draw", "pass")]
+    accuser = 1 - seat
+    rejected(ledger, accuse(ledger, seat, [e.encode() for e in ahead]), "or this", accuser)
+    elsewhere = [action_by(ledger, seat, t, i=here, prev=bytes(32)) for t in ("draw", "pass")]
+    rejected(ledger, accuse(ledger, seat, [e.encode() for e in elsewhere]), "or this", accuser)
+    ledger.append(accuse(ledger, seat, [a.encode(), b.encode()]))
+    assert ledger.stopped is not None and ledger.stopped.proved
 
 
 def test_verify_reports_a_withheld_abort_without_a_culprit():

@@ -152,7 +152,9 @@ def test_replay_seat_keys_and_chain_heads(seat):
 
 
 @pytest.mark.parametrize(
-    "vector", [*ENTRIES, REPLAY["abort_instead_of_entry_3"]], ids=lambda v: v["kind"]
+    "vector",
+    [*ENTRIES, REPLAY["abort_instead_of_entry_3"], REPLAY["agreed_abort_instead_of_entry_3"]],
+    ids=lambda v: v["kind"],
 )
 def test_replay_entry_vectors(vector):
     body_bytes = bytes.fromhex(vector["body_hex"])
@@ -165,8 +167,9 @@ def test_replay_entry_vectors(vector):
     assert Entry.decode(bytes.fromhex(vector["entry_hex"])) == entry
     assert entry.hash.hex() == vector["entry_hash"]
     assert encode_frame(entry.encode()).hex() == vector["frame_hex"]
-    if vector["kind"] == "chance":
-        # A chance entry carries no signature: its seats' hash chains vouch for it.
+    if vector["kind"] == "chance" or not sigs:
+        # A chance entry carries no signature: its seats' hash chains vouch for it;
+        # nor does an agreed abort: its evidence proves it, or nothing does.
         assert sigs == () and "signed_message_hex" not in vector
         return
     message = signed_message(game_id(), body_bytes)
@@ -189,6 +192,23 @@ def test_abort_vector_takes_the_place_of_entry_3():
     # One signature, by the detecting seat, which is not the seat it names.
     assert [s["seat"] for s in REPLAY["abort_instead_of_entry_3"]["signatures"]] == [0]
     assert body["culprit"] == 1 and body["evidence"] == []
+
+
+def test_agreed_abort_vector_is_what_a_peer_writes():
+    # wire.md 6.8: unsigned, every field from the accusation alone.
+    from p2ptable.net.accusations import Accusation, abort_body
+    from p2ptable.replay.entries import Entry as LogEntry
+
+    vector = REPLAY["agreed_abort_instead_of_entry_3"]
+    assert vector["signatures"] == []
+
+    class At:  # the log the abort ends: entries 0 to 2 of the vectors
+        next_index = 3
+        head = bytes.fromhex(ENTRIES[2]["entry_hash"])
+
+    accusation = Accusation("withheld", "seat 1 did not send its part of entry 3 in time", 1, [])
+    body = abort_body(At(), accusation)  # type: ignore[arg-type]
+    assert LogEntry(body, ()).encode().hex() == vector["entry_hex"]
 
 
 def test_replay_chance_vector_randomness():

@@ -268,7 +268,7 @@ def play_cmd(
 
 
 @main.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option(
     "--port",
     type=PORT,

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from p2ptable.net.wire import RemoteProtocolError
-from p2ptable.replay.entries import Entry, bundled_parts
+from p2ptable.replay.entries import Entry, bundled_parts, make_body
 from p2ptable.replay.ledger import InvalidEntry
 
 if TYPE_CHECKING:
@@ -40,23 +40,60 @@ ALIVE = 3 * PING_EVERY  # a seat heard from this recently is in contact
 @dataclass(frozen=True)
 class Accusation:
     """A decision to stop the game, naming ``culprit``; ``evidence`` is the
-    signed entries that prove it (empty for withheld and abandoned)."""
+    signed entries that prove it (empty for withheld and abandoned).
+    ``position`` is where the abort goes: the contested position for two
+    messages signed for one (every honest log holding either of them ends the
+    same way there), else None: the end of our log."""
 
     reason: str
     detail: str
     culprit: int
     evidence: list[bytes]
+    position: int | None = None
+
+
+# The order of endings (wire.md 6.8): a proof before an accusation, the earliest
+# position first, then this order of reasons, then the lower entry hash.
+REASON_ORDER = {"equivocation": 0, "cheated": 1, "withheld": 2, "abandoned": 3}
+
+
+def ending_rank(abort: Entry) -> tuple:
+    """How an abort entry ranks among the endings two honest peers may reach:
+    the lower wins, so every honest peer that sees both keeps the same one."""
+    body = abort.body
+    proved = body["reason"] in ("equivocation", "cheated")
+    return (0 if proved else 1, body["i"], REASON_ORDER.get(body["reason"], 9), abort.hash)
+
+
+def abort_body(at: Ledger, accusation: Accusation) -> bytes:
+    """The agreed abort for ``accusation`` at the end of ``at``: unsigned (the
+    evidence proves it, or nothing does), every field a function of the
+    accusation, so honest peers that make it make the same bytes."""
+    return make_body(
+        t="abort",
+        i=at.next_index,
+        prev=at.head,
+        reason=accusation.reason,
+        culprit=accusation.culprit,
+        detail=accusation.detail,
+        evidence=accusation.evidence,
+    )
 
 
 def equivocation(ledger: Ledger, me: int, seat: int, pair: list[Entry], what: str) -> Accusation:
     """``pair`` as equivocation evidence against ``seat``, if the ledger's rules
-    accept it; RemoteProtocolError otherwise."""
-    evidence = [e.encode() for e in pair]
+    accept it; RemoteProtocolError otherwise.  The abort goes where the two
+    messages are (for a position we hold; else at our end), the pair in the
+    order of their hashes."""
+    evidence = [e.encode() for e in sorted(pair, key=lambda e: e.hash)]
     try:
         ledger.check_equivocation(seat, evidence, me)
     except InvalidEntry as exc:
         raise RemoteProtocolError(f"{what}: {exc.reason}") from None
-    return Accusation("equivocation", f"seat {seat} signed {what}", seat, evidence)
+    index = pair[0].body["i"]
+    position = index if index < ledger.next_index else None
+    detail = f"seat {seat} signed two different messages for entry {index}"
+    return Accusation("equivocation", detail, seat, evidence, position)
 
 
 def cheat(ledger: Ledger, me: int, entry: Entry, refused: InvalidEntry) -> Accusation | None:
@@ -131,7 +168,7 @@ def withholding(
     for seat, last in last_contact.items():
         alive = last is not None and now - last < ALIVE
         if seat in awaited and alive:
-            detail = f"seat {seat} withheld its contribution to entry {index}"
+            detail = f"seat {seat} did not send its part of entry {index} in time"
             return Accusation("withheld", detail, seat, [])
     return None
 
@@ -149,6 +186,7 @@ def abandonment(
         last = last_contact[seat]
         silent_since = started if last is None else last
         if now - silent_since >= timeout:
-            detail = f"no contact with seat {seat} for {now - silent_since:.0f} s"
+            # No number of seconds: honest detectors must write the same bytes.
+            detail = f"seat {seat} stayed out of contact while the game waited on it"
             return Accusation("abandoned", detail, seat, [])
     return None

@@ -10,7 +10,9 @@ entry); an abort comes in a ``stop``.  :class:`CatchUp` takes each one:
   one that fails its sealed proof is an accusation; one that does not link to
   ours means our logs forked: the sender's recent entries are fetched once);
 * one for a position we hold is compared with ours: a different one is a fork,
-  which only a seat signing twice can cause (net/accusations.py);
+  which only a seat signing twice can cause (net/accusations.py); the evidence
+  is where the fork began, however far back: each probe asks four times
+  further back than the last;
 * one from ahead of our log is kept for later, bounded in count and bytes, and
   its sender is asked for what lies between (after our own steps, which may
   close the gap themselves).
@@ -18,7 +20,7 @@ entry); an abort comes in a ``stop``.  :class:`CatchUp` takes each one:
 ``ping`` (every second) carries a peer's log length and head: a peer that is
 behind is pushed what it lacks, a peer ahead is asked (``get``), and one at our
 length with another head has forked from us.  The collaborator owns its buffers
-and is handed the session as a :class:`Log`; it reads no clock and sends only
+and is handed the session as a :class:`CatchUpSession`; it reads no clock and sends only
 through it.
 """
 
@@ -42,7 +44,7 @@ MAX_BUFFERED = 4096  # entries kept for later
 MAX_FUTURE_BYTES = 32 * 1024 * 1024  # entries kept for later, as received
 
 
-class Log(Protocol):
+class CatchUpSession(Protocol):
     """What catch-up may use of its session."""
 
     ledger: Ledger
@@ -63,6 +65,10 @@ class Log(Protocol):
 
     def reject(self, seat: int | None, why: str) -> None: ...
 
+    def consider_abort(self, entry: Entry) -> None:
+        """Another peer's abort for a position we hold, or after we stopped."""
+        ...
+
     def before_apply(self, entry: Entry) -> None:
         """``entry`` is the next one and is about to be applied (early shuffles)."""
         ...
@@ -76,13 +82,17 @@ class CatchUp:
         self.future_bytes = 0
         self.gaps: dict[int, int] = {}  # sender -> an entry it sent from ahead of our log
         self.fork_probes: set[tuple[int, int]] = set()
+        # How far back the next fork probe at a seat reaches: FORK_LOOKBACK, four
+        # times further at each probe that found no evidence, so a fork of any
+        # depth is found in a few pings (and reset once our heads agree).
+        self.fork_depth: dict[int, int] = {}
 
     # -- messages ----------------------------------------------------------------
 
-    def on_entry(self, log: Log, message: Message) -> None:
+    def on_entry(self, log: CatchUpSession, message: Message) -> None:
         self.take(log, message.data["entry"], message.sender, relayed=False)
 
-    def on_entries(self, log: Log, message: Message) -> None:
+    def on_entries(self, log: CatchUpSession, message: Message) -> None:
         for raw in message.data["entries"]:
             if not isinstance(raw, bytes):
                 raise RemoteProtocolError("catch-up entries must be bytes")
@@ -90,15 +100,15 @@ class CatchUp:
             if log.stopped is not None:
                 return
 
-    def on_stop(self, log: Log, message: Message) -> None:
+    def on_stop(self, log: CatchUpSession, message: Message) -> None:
         # Another peer caught a cheater: its abort entry carries the evidence, which
         # our ledger re-checks before we stop too.
         self.take(log, message.data["entry"], message.sender, relayed=True)
 
-    def on_get(self, log: Log, message: Message) -> None:
+    def on_get(self, log: CatchUpSession, message: Message) -> None:
         self.push(log, message.sender, message.data["from"])
 
-    def on_ping(self, log: Log, message: Message, previous: int) -> None:
+    def on_ping(self, log: CatchUpSession, message: Message, previous: int) -> None:
         """``previous``: the length the sender claimed before this ping."""
         ledger = log.ledger
         theirs = message.data["len"]
@@ -108,13 +118,21 @@ class CatchUp:
             log.send(message.sender, "get", {"from": ledger.next_index})
         elif theirs == ledger.next_index and message.data["head"] != ledger.head:
             # Same length, different head: our logs forked, which only a seat signing
-            # two different entries can cause.  Fetch their recent entries; the
-            # first one that differs from ours is the evidence.
-            log.send(message.sender, "get", {"from": max(1, theirs - FORK_LOOKBACK)})
+            # two different entries can cause.  Fetch their entries from before the
+            # fork; the first one that differs from ours is the evidence.
+            self.probe_fork(log, message.sender, theirs)
+        elif theirs == ledger.next_index:
+            self.fork_depth.pop(message.sender, None)
+
+    def probe_fork(self, log: CatchUpSession, sender: int, index: int) -> None:
+        """Ask ``sender`` for its entries from further back than the last probe."""
+        depth = self.fork_depth.get(sender, FORK_LOOKBACK)
+        self.fork_depth[sender] = min(depth * 4, max(index, FORK_LOOKBACK))
+        log.send(sender, "get", {"from": max(1, index - depth)})
 
     # -- entries -------------------------------------------------------------------
 
-    def push(self, log: Log, dest: int, start: int) -> None:
+    def push(self, log: CatchUpSession, dest: int, start: int) -> None:
         """Our entries from ``start`` to a peer that lacks them (one batch; it
         asks again for the rest)."""
         ledger = log.ledger
@@ -129,7 +147,7 @@ class CatchUp:
                 size += len(data)
             log.send(dest, "entries", {"from": start, "entries": batch})
 
-    def take(self, log: Log, raw: bytes, sender: int, relayed: bool) -> None:
+    def take(self, log: CatchUpSession, raw: bytes, sender: int, relayed: bool) -> None:
         try:
             entry = Entry.decode(raw)
         except MalformedEntry as exc:
@@ -139,7 +157,8 @@ class CatchUp:
         if body["t"] == "genesis":
             return
         index = body["i"]
-        if body["t"] == "abort" and log.stopped is not None:
+        if body["t"] == "abort" and (log.stopped is not None or index < ledger.next_index):
+            log.consider_abort(entry)  # the better of two endings (wire.md 6.8)
             return
         if not relayed and (body["t"] not in ("action", "shuffle") or body["seat"] != sender):
             raise RemoteProtocolError(
@@ -160,16 +179,18 @@ class CatchUp:
             if accusation is not None:
                 log.accuse(accusation)
             if body["prev"] != ledger.head and (sender, index) not in self.fork_probes:
+                if len(self.fork_probes) >= MAX_BUFFERED:
+                    self.fork_probes.clear()  # a seat naming endless positions
                 # It does not link to ours: our logs forked earlier.  Fetch its
-                # recent entries once; the first that differs from ours is the
-                # evidence (accusations.conflicting_entry).
+                # entries from before the fork, once for this entry; the first that
+                # differs from ours is the evidence (accusations.conflicting_entry).
                 self.fork_probes.add((sender, index))
-                log.send(sender, "get", {"from": max(1, index - FORK_LOOKBACK)})
+                self.probe_fork(log, sender, index)
             raise RemoteProtocolError(exc.reason) from None
         log.persist(raw)
         self.drain(log)
 
-    def drain(self, log: Log) -> None:
+    def drain(self, log: CatchUpSession) -> None:
         """Apply the entries kept for the positions now next in our log."""
         while log.stopped is None:
             raw = self.future.pop(log.ledger.next_index, None)
@@ -187,7 +208,7 @@ class CatchUp:
                 return
             log.persist(raw)
 
-    def ask_for_gaps(self, log: Log) -> None:
+    def ask_for_gaps(self, log: CatchUpSession) -> None:
         """Entries came from ahead of our log: ask each sender for what lies before
         them, unless our own steps (a chance entry we assembled) closed the gap."""
         gaps, self.gaps = self.gaps, {}

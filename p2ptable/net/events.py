@@ -39,6 +39,15 @@ class Finished:
 
 
 @dataclass(frozen=True)
+class Moved:
+    """``seat`` listens at ``endpoint`` now (it resumed on another port): every
+    frame for it goes there from now on (the peer reconnects its link)."""
+
+    seat: int
+    endpoint: str
+
+
+@dataclass(frozen=True)
 class Failed:
     """A bug of ours stopped the session (not a peer's fault: nobody is blamed).
     ``reason`` is one line; ``trace`` the traceback, for the peer log."""
@@ -47,4 +56,4 @@ class Failed:
     trace: str
 
 
-Event = Applied | Rejected | Stopped | Finished | Failed
+Event = Applied | Rejected | Stopped | Finished | Failed | Moved

@@ -32,7 +32,11 @@ class MemoryNet:
         for seat, session in self.sessions.items():
             written = session.take_writes()  # persisted before its frames leave
             if self.logs is not None and seat in self.logs:
-                self.logs[seat].extend(payload for payload, _ in written)
+                log = self.logs[seat]
+                for item in written:
+                    if item.keep is not None:
+                        del log[item.keep :]
+                    log.append(item.payload)
             for dest, frame in session.take_outgoing():
                 targets = [s for s in self.sessions if s != seat] if dest is None else [dest]
                 for target in targets:

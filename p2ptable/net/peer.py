@@ -1,10 +1,14 @@
-"""A running peer: the I/O loop joining the ZeroMQ adapter, the lobby, the session,
-the replay file on disk and a frontend (a person at a terminal, or a bot).
+"""A running peer: the I/O loop joining the ZeroMQ adapter, the seat's arrival at
+the table (lobby and genesis round), the session, the replay file on disk and a
+frontend (a person at a terminal, or a bot).
 
 This is the only place where time is read and sockets are polled; everything it
-drives is sans-IO.  Phases: lobby (host or join) -> genesis (every seat signs the
-body the roster determines) -> game (the session) -> linger (keep answering until
-every peer has the result, so nobody is left without it).
+drives is sans-IO.  One pass of the loop: poll (sleep until a frame, input or the
+next deadline) -> feed (the arrival before the genesis, the session after it) ->
+carry out (write, sync, send: ``deliver``) -> ask the frontend -> sleep again.
+Phases: lobby (host or join) -> genesis (every seat signs the body the roster
+determines) -> game (the session) -> linger (keep answering until every peer has
+the result, or the same ending, so nobody is left without it).
 """
 
 from __future__ import annotations
@@ -13,36 +17,37 @@ import json
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Protocol
 
 from p2ptable.engine.api import Action
 from p2ptable.net import lobby as lobbies
-from p2ptable.net.genesis_round import GenesisRound
+from p2ptable.net.arrival import Arrival
+from p2ptable.net.frontend import Frontend
 from p2ptable.net.idle_gc import QUIET, IdleCollector
 from p2ptable.net.peer_log import PeerLog
 from p2ptable.net.peers import PeerStates, boot_bytes
+from p2ptable.net.pending_genesis import PendingGenesis, drop_pending, save_pending
 from p2ptable.net.persistence import (
     Resume,
     SeatLock,
-    default_replay_path,
     hold_seat_lock,
+    replay_path_for,
     save_secrets,
 )
-from p2ptable.net.session import Failed, Finished, Rejected, Session, Stopped
+from p2ptable.net.session import Failed, Finished, Moved, Rejected, Session, Stopped
 from p2ptable.net.zmq_transport import BAD, GAME, LOBBY, ZmqTransport
 from p2ptable.replay import authoring
-from p2ptable.replay.entries import Entry
+from p2ptable.replay.entries import Entry, game_id_of
 from p2ptable.replay.ledger import Ledger
 from p2ptable.replay.logfile import LogWriter
+
+__all__ = ["FAILED", "LEFT", "NO_ANSWER", "Frontend", "Peer", "PeerConfig", "deliver"]
 
 LINGER_SECONDS = 5.0
 LEFT = 130  # exit status when the player interrupts (Ctrl-C), as shells report SIGINT
 NO_ANSWER = 4  # exit status of a joiner whose host never answered
 FAILED = 70  # exit status when a bug of ours stopped the session (EX_SOFTWARE)
-MAX_EARLY_FRAMES = 2_000  # game frames that may arrive before our genesis is complete
-MAX_EARLY_BYTES = 8 << 20
 CLOSE_LINGER_MS = 1000
 # The loop sleeps until a message, input or the next deadline (a bot's think time,
 # a ping, a timeout): never longer than this, never polling on a fixed beat, so an
@@ -59,6 +64,7 @@ def deliver(
     write: Callable[[bytes], None],
     send: Callable[[int | None, bytes], None],
     sync: Callable[[], None] = lambda: None,
+    cut: Callable[[int], None] = lambda keep: None,
 ) -> None:
     """Carry out what the session produced, in the one safe order: every entry
     written, then synced to stable storage if one of them is ours (an entry we
@@ -69,44 +75,15 @@ def deliver(
     others' entries ours link to included; those alone are never synced (a peer
     sends them again)."""
     durable = False
-    for payload, must_last in session.take_writes():
-        write(payload)
-        durable = durable or must_last
+    for item in session.take_writes():
+        if item.keep is not None:
+            cut(item.keep)  # an agreed abort takes a contested position
+        write(item.payload)
+        durable = durable or item.durable
     if durable:
         sync()
     for dest, frame in session.take_outgoing():
         send(dest, frame)
-
-
-class Frontend(Protocol):
-    """What sits at a seat: a person at a terminal (ui/terminal.py) or a bot
-    (bots/seat.py).  The loop tells it what happened and asks it what the seat
-    does; it answers by returning, and nothing is ever set on it."""
-
-    def say(self, text: str) -> None:
-        """A line about the lobby or the connection, before or beside the game."""
-        ...
-
-    def show(self, session: Session, events: list, now: float) -> None:
-        """What the session just reported (possibly nothing: then it is the clock,
-        at the time ``wake_at`` asked for)."""
-        ...
-
-    def choose(self, session: Session | None, now: float, typed: bool) -> Action | None:
-        """The seat's move now, or None.  Asked on every pass of the loop, and
-        with ``typed`` when ``input_fd`` is readable (a person typed a line;
-        ``session`` is None then if the game has not started).  The loop submits
-        the action if it is still the seat's turn."""
-        ...
-
-    def wake_at(self, session: Session, now: float) -> float:
-        """When the frontend next needs a call with no input (a bot's think time
-        ending, a screen's clock): the loop sleeps until then or until a message."""
-        ...
-
-    def input_fd(self) -> int | None:
-        """The file descriptor a person types on, or None (a bot; input closed)."""
-        ...
 
 
 @dataclass
@@ -139,7 +116,7 @@ class Peer:
         config: PeerConfig,
         frontend: Frontend,
         secrets: authoring.SeatSecrets | None = None,
-        resume: Resume | None = None,
+        resume: Resume | PendingGenesis | None = None,
     ) -> None:
         self.config = config
         self.ui = frontend
@@ -148,68 +125,119 @@ class Peer:
         self.transport = ZmqTransport(config.bind, port)
         self.endpoint = f"tcp://{config.advertise}:{self.transport.port}"
         self.session: Session | None = None
-        self.members: list[lobbies.Member] = []
-        self.seat: int | None = None
         self.replay_path: Path | None = None
-        # Game frames that come before we know the genesis body (a fast peer's
-        # signature): kept, bounded, for the genesis round.
-        self._early: list[bytes] = []
-        self._early_bytes = 0
-        self._early_dropped = 0
-        self.genesis_round: GenesisRound | None = None
+        self.arrival = Arrival(self.transport, self.secrets, frontend.say, self.note)
+        self.arrival.on_body = self._seat_is_set
         self._saved_boots: dict[int, int] = {}
-        self._boot = 1  # our start counter (wire.md 4.5), 1 for a new game
         self._stats: list[dict] = []
         self.log = PeerLog()
-        self._ignored_lobby = 0  # lobby frames from anyone but our lobby's partner
+        # Called with our replay's path once it is chosen (the genesis round
+        # begins: from then on the seat can be resumed).
         self.on_genesis: Callable[[Path], None] | None = None
         # Held while we play the seat, so a second `resume` of it is refused
         # (taken by the caller for a resume, at the genesis for a new game).
         self.seat_lock: SeatLock | None = None
-        self.lobby: lobbies.HostLobby | lobbies.JoinerLobby | None = None
         self._input_fd: int | None = None
         self._sync_input_fd()
         if config.lifeline:
             self.transport.register_fd(0)
-        if resume is not None:
+        if isinstance(resume, PendingGenesis):
+            self.replay_path = resume.replay
+            self.arrival.resume(resume, time.monotonic())
+            self._save_secrets(resume.endpoints, resume.peer_boots)
+            self.note(f"resumed in the genesis round (start {self.arrival.boot})")
+        elif resume is not None:
             self._resume(resume)
         elif config.host:
-            self.lobby = lobbies.HostLobby(
-                config.game,
-                config.options,
-                config.seats,
-                config.code,
-                self.secrets,
-                config.name,
-                self.endpoint,
+            self.arrival.host(
+                lobbies.HostLobby(
+                    config.game,
+                    config.options,
+                    config.seats,
+                    config.code,
+                    self.secrets,
+                    config.name,
+                    self.endpoint,
+                )
             )
         else:
-            self.lobby = lobbies.JoinerLobby(config.code, self.secrets, config.name, self.endpoint)
-            self.host_endpoint = f"tcp://{config.connect}"
-            self.transport.connect(self.host_endpoint)
+            lobby = lobbies.JoinerLobby(config.code, self.secrets, config.name, self.endpoint)
+            self.arrival.join(lobby, f"tcp://{config.connect}")
+
+    @property
+    def members(self) -> list[lobbies.Member]:
+        return self.arrival.members
+
+    @property
+    def seat(self) -> int | None:
+        return self.arrival.seat
+
+    # -- coming to the table ---------------------------------------------------------
+
+    def _seat_is_set(self, body: bytes) -> None:
+        """The genesis body is known, our signature not yet sent: make the seat
+        resumable (replay path, lock, secrets, the pending body)."""
+        self.replay_path = self.config.replay or replay_path_for(
+            self.arrival.game or "game", game_id_of(body), self.config.name
+        )
+        self.replay_path.parent.mkdir(parents=True, exist_ok=True)
+        if self.seat_lock is None:
+            self.seat_lock = hold_seat_lock(self.replay_path)
+        self._save_secrets([m.endpoint for m in self.members], {})
+        save_pending(self.replay_path, body)
+        if self.on_genesis:
+            self.on_genesis(self.replay_path)
+
+    def _start_session(self, genesis: Entry) -> None:
+        seat = self.seat
+        round_ = self.arrival.genesis_round
+        assert seat is not None and round_ is not None and self.replay_path is not None
+        ledger = Ledger(genesis, readers={seat: self.secrets.deck})
+        self._writer = LogWriter(self.replay_path, new=True)
+        self._writer.append(genesis.encode())
+        self._writer.sync()  # a power cut before our first move leaves a resumable replay
+        drop_pending(self.replay_path)
+        self._saved_boots = round_.peers.boots()
+        self._save_secrets([m.endpoint for m in self.members], self._saved_boots)
+        now = time.monotonic()
+        self._open_session(ledger, now, seq=round_.seq, peers=round_.peers)
+        if self.arrival.dropped():
+            self.note(
+                f"before the genesis: dropped {self.arrival.dropped()} game frames that "
+                "did not open or did not fit"
+            )
+        assert self.session is not None
+        for frame in round_.take_kept():
+            self.session.receive(frame, now, advance=False)
+        self._flush_session(now)
+        self._advance_session(now)
 
     def _resume(self, resume: Resume) -> None:
         ledger = resume.ledger
         self.replay_path = resume.replay
+        arrival = self.arrival
+        arrival.seat = resume.seat
         # A new start counter, on disk before any frame of this run leaves, so our
         # peers can tell our frames from recordings of an earlier run.
-        self.seat = resume.seat
-        self._boot = resume.boot + 1
+        arrival.boot = resume.boot + 1
         self._saved_boots = dict(resume.peer_boots)
-        self._save_secrets([*resume.endpoints], self._saved_boots)
-        self.note(f"resumed at entry {ledger.next_index} (start {self._boot})")
-        self.members = [
+        self.note(f"resumed at entry {ledger.next_index} (start {arrival.boot})")
+        endpoints = [*resume.endpoints]
+        endpoints[resume.seat] = self.endpoint  # another port, if `resume --port` said so
+        arrival.members = [
             lobbies.Member(s.name, s.key, s.chain_head, s.link, endpoint)
-            for s, endpoint in zip(ledger.seats, resume.endpoints, strict=True)
+            for s, endpoint in zip(ledger.seats, endpoints, strict=True)
         ]
-        self._connect_mesh()
-        self.replay_path = resume.replay
+        self._save_secrets(endpoints, self._saved_boots)
+        for i, member in enumerate(arrival.members):
+            if i != resume.seat:
+                self.transport.connect(member.endpoint)
         now = time.monotonic()
         self._writer = LogWriter(resume.replay)
         if resume.notice:
             self.ui.say(f"Note: {resume.notice}.")
             self.note(resume.notice)
-        peers = PeerStates(len(ledger.seats), self.seat, resume.peer_boots)
+        peers = PeerStates(len(ledger.seats), resume.seat, resume.peer_boots)
         self._open_session(ledger, now, resumed=True, peers=peers)
         self.ui.show(self.session, list(resume.applied), now)  # the story so far
         self._flush_session(now)
@@ -228,18 +256,14 @@ class Peer:
             self.seat,
             self.secrets,
             now,
-            boot=boot_bytes(self._boot),
+            boot=boot_bytes(self.arrival.boot),
             resumed=resumed,
             seq=seq,
             peers=peers,
+            endpoints=[m.endpoint for m in self.members],
             withhold_timeout=self.config.withhold_timeout,
             abandon_timeout=self.config.abandon_timeout,
         )
-
-    def _connect_mesh(self) -> None:
-        for i, member in enumerate(self.members):
-            if i != self.seat:
-                self.transport.connect(member.endpoint)
 
     # -- the loop ------------------------------------------------------------------
 
@@ -260,7 +284,7 @@ class Peer:
                         f"Giving up: the table did not fill in {self.config.timeout:.0f} s."
                     )
                     return 2
-                if self._no_answer(now - start):
+                if self.arrival.no_answer(now - start, self.config.connect_timeout):
                     self.ui.say(
                         f"No answer from {self.config.connect} after "
                         f"{self.config.connect_timeout:.0f} s. Check the address and the "
@@ -270,8 +294,10 @@ class Peer:
                     return NO_ANSWER
                 for item in incoming:
                     self._dispatch(item, now)
-                self._flush_lobby()
-                self._genesis_step(now)
+                if self.session is None:
+                    genesis = self.arrival.step(now)
+                    if genesis is not None:
+                        self._start_session(genesis)
                 if self.session is not None:
                     # Send what the input produced, and note what it applied, then do
                     # the automatic steps now due (e.g. our reveal), one at a time,
@@ -279,7 +305,6 @@ class Peer:
                     # bot thinks about its next move.
                     self._flush_session(now)
                     self._advance_session(now)
-                if self.session is not None:
                     self.session.tick(now)
                     self.ui.show(self.session, [], now)
                 if stdin_ready and self._lifeline_cut():
@@ -289,18 +314,11 @@ class Peer:
                     self._ask_frontend(now, stdin_ready and self._input_fd is not None)
                 if self.session is not None:
                     self._flush_session(now)
-                    if self.session.failed is not None:
-                        return FAILED
-                    if self.session.stopped is not None:
-                        return 3
-                    if self.session.finished:
+                    status = self._ended(now, finished_at)
+                    if status is not None:
+                        return status
+                    if self.session.stopped is not None or self.session.finished:
                         finished_at = finished_at or now
-                        done = all(
-                            p.their_len >= self.session.ledger.next_index
-                            for p in self.session.peers.values()
-                        )
-                        if done or now - finished_at > LINGER_SECONDS:
-                            return 0
                 wake = self._wake_at(now)
         except KeyboardInterrupt:
             self.note("left the game (interrupted)")
@@ -310,20 +328,29 @@ class Peer:
             collector.stop()
             if self.seat_lock is not None:
                 self.seat_lock.release()
-            if self._ignored_lobby:
-                self.note(f"ignored {self._ignored_lobby} lobby frames not meant for us")
+            if self.arrival.ignored_lobby:
+                self.note(f"ignored {self.arrival.ignored_lobby} lobby frames not meant for us")
             self.log.summarize(time.monotonic())
             self._write_stats()
             self.transport.close(linger_ms=0 if interrupted else CLOSE_LINGER_MS)
 
-    def _no_answer(self, waited: float) -> bool:
-        """A joiner whose host has not answered its knock in time."""
-        lobby = self.lobby
-        return (
-            isinstance(lobby, lobbies.JoinerLobby)
-            and lobby.host_key is None
-            and waited > self.config.connect_timeout
-        )
+    def _ended(self, now: float, since: float | None) -> int | None:
+        """The exit status once the game is over and we may go (None: not yet).
+        After the end a peer stays a little, answering, until every other has the
+        whole log: after a stop, the same ending (another peer's abort may be the
+        better one, which every honest log then keeps)."""
+        session = self.session
+        assert session is not None
+        if session.failed is not None:
+            return FAILED
+        lingered = since is not None and now - since > LINGER_SECONDS
+        if session.stopped is not None:
+            return 3 if session.everyone_agrees() or lingered else None
+        if session.finished:
+            length = session.ledger.next_index
+            done = all(p.their_len >= length for p in session.peers.values())
+            return 0 if done or lingered else None
+        return None
 
     def _ask_frontend(self, now: float, typed: bool) -> None:
         """What the seat does now; a move is submitted if it is still its turn."""
@@ -372,9 +399,7 @@ class Peer:
     def _wake_at(self, now: float) -> float:
         """The next time the loop must run even if nothing arrives."""
         if self.session is None:
-            if self.genesis_round is not None:
-                return self.genesis_round.wake_at(now)
-            return now + MAX_SLEEP
+            return self.arrival.wake_at(now)
         return min(self.session.wake_at(now), self.ui.wake_at(self.session, now))
 
     def _submit(self, action: Action, now: float) -> None:
@@ -396,141 +421,19 @@ class Peer:
 
     # -- routing -------------------------------------------------------------------
 
-    def _dispatch(self, item, now: float) -> None:  # noqa: ANN001
+    def _dispatch(self, item, now: float) -> None:  # noqa: ANN001 - an Incoming
         if item.channel == LOBBY:
-            self._lobby_frame(item, now)
-        elif item.channel == BAD:
-            self._rejected(
-                f"{item.address or 'unknown address'}", item.payload.decode(errors="replace"), now
-            )
-        elif item.channel not in (GAME, LOBBY):
-            self._rejected(item.address, f"unknown channel {item.channel[:8]!r}", now)
+            self.arrival.lobby_frame(item.payload, item.address, now)
         elif item.channel == GAME:
             if self.session is not None:
                 self.session.receive(item.payload, now, advance=False)
-            elif self.genesis_round is not None:
-                self.genesis_round.receive(item.payload, now)
-            elif len(self._early) < MAX_EARLY_FRAMES and (
-                self._early_bytes + len(item.payload) <= MAX_EARLY_BYTES
-            ):
-                self._early.append(item.payload)
-                self._early_bytes += len(item.payload)
             else:
-                self._early_dropped += 1  # a flood before we know the table
-
-    def _lobby_frame(self, item, now: float) -> None:  # noqa: ANN001 - an Incoming
-        """A lobby frame: the host's lobby takes knocks (it rate-limits them by the
-        sender's address); a joiner's takes what its host sends until the genesis
-        round begins.  Anything a joiner's lobby cannot use (a stranger writing to
-        our inbox, anything after the genesis began) is counted and dropped: no
-        lobby frame from anyone ends a peer, except the host's own refusal or a
-        host that breaks the handshake."""
-        lobby = self.lobby
-        if isinstance(lobby, lobbies.HostLobby):
-            lobby.receive(item.payload, item.address, now)
-            for line in lobby.log:
-                self.ui.say(line)
-                self.note(line)
-            lobby.log.clear()
-        elif isinstance(lobby, lobbies.JoinerLobby) and self.genesis_round is None:
-            try:
-                lobby.receive(item.payload)
-            except lobbies.LobbyIgnored:
-                self._ignored_lobby += 1
-                return
-            if lobby.members and lobby.members != self.members:
-                self.members = list(lobby.members)
-                names = ", ".join(m.name for m in self.members)
-                self.ui.say(f"Lobby ({len(self.members)} seated): {names}")
+                self.arrival.game_frame(item.payload, now)
+        elif item.channel == BAD:
+            why = item.payload.decode(errors="replace")
+            self._rejected(item.address or "unknown address", why, now)
         else:
-            self._ignored_lobby += 1
-            return
-        self._maybe_start_genesis()
-
-    def _flush_lobby(self) -> None:
-        if self.lobby is None:
-            return
-        if isinstance(self.lobby, lobbies.HostLobby):
-            for endpoint, frame in self.lobby.outgoing:
-                self.transport.reply(endpoint, LOBBY, frame)
-        else:
-            for frame in self.lobby.outgoing:
-                self.transport.send(self.host_endpoint, LOBBY, frame)
-        self.lobby.outgoing.clear()
-
-    def _maybe_start_genesis(self) -> None:
-        if self.lobby is None:
-            return
-        body = self.lobby.genesis
-        if body is None or self.genesis_round is not None:
-            return
-        self.members = list(self.lobby.members)
-        if isinstance(self.lobby, lobbies.JoinerLobby):
-            # We reached the host at the address we were given; its own guess at
-            # its address (several interfaces, a host name mapped to loopback)
-            # may not be reachable from here.
-            host = self.members[0]
-            self.members[0] = lobbies.Member(
-                host.name, host.key, host.chain, host.link, self.host_endpoint, host.deck
-            )
-        self.seat = next(i for i, m in enumerate(self.members) if m.key == self.secrets.key.public)
-        self._connect_mesh()
-        now = time.monotonic()
-        self.genesis_round = GenesisRound(
-            body,
-            [m.key for m in self.members],
-            [m.link for m in self.members],
-            self.seat,
-            self.secrets,
-            boot_bytes(self._boot),
-            now,
-        )
-        for frame in self._early:
-            self.genesis_round.receive(frame, now)
-        self._early, self._early_bytes = [], 0
-        self.ui.say("Table full: every seat is signing the genesis.")
-        self._genesis_step(now)
-
-    def _genesis_step(self, now: float) -> None:
-        """The genesis round's frames out; the session started once it is complete."""
-        round_ = self.genesis_round
-        if round_ is None or self.session is not None:
-            return
-        round_.tick(now)
-        for dest, frame in round_.take_outgoing():
-            self._send_frame(dest, frame)
-        genesis = round_.genesis
-        if genesis is not None:
-            self._start_session(genesis)
-
-    def _start_session(self, genesis: Entry) -> None:
-        assert self.seat is not None
-        ledger = Ledger(genesis, readers={self.seat: self.secrets.deck})
-        self.replay_path = self.config.replay or default_replay_path(ledger, self.config.name)
-        self.replay_path.parent.mkdir(parents=True, exist_ok=True)
-        if self.seat_lock is None:
-            self.seat_lock = hold_seat_lock(self.replay_path)
-        self._writer = LogWriter(self.replay_path, new=True)
-        self._writer.append(genesis.encode())
-        self._writer.sync()  # a power cut before our first move leaves a resumable replay
-        round_ = self.genesis_round
-        assert round_ is not None
-        self._saved_boots = round_.peers.boots()
-        self._save_secrets([m.endpoint for m in self.members], self._saved_boots)
-        now = time.monotonic()
-        self._open_session(ledger, now, seq=round_.seq, peers=round_.peers)
-        if round_.dropped or self._early_dropped:
-            self.note(
-                f"before the genesis: dropped {round_.dropped + self._early_dropped} game "
-                "frames that did not open or did not fit"
-            )
-        if self.on_genesis:
-            self.on_genesis(self.replay_path)
-        assert self.session is not None
-        for frame in round_.take_kept():
-            self.session.receive(frame, now, advance=False)
-        self._flush_session(now)
-        self._advance_session(now)
+            self._rejected(item.address, f"unknown channel {item.channel[:8]!r}", now)
 
     def _flush_session(self, now: float) -> None:
         """What the session produced: its entries written first (the ones we
@@ -538,7 +441,13 @@ class Peer:
         assert self.session is not None
         events = self.session.take_events()
         stamp = time.monotonic()  # when the session had applied what it reports
-        deliver(self.session, self._writer.append, self._send_frame, self._writer.sync)
+        deliver(
+            self.session,
+            self._writer.append,
+            self.arrival.send,
+            self._writer.sync,
+            self._writer.keep_only,
+        )
         if events:
             self._keep_peer_boots()
             for event in events:
@@ -553,6 +462,8 @@ class Peer:
                     self.note(f"game over: {event.outcome.explanation}")
                 elif isinstance(event, Failed):
                     self.note(f"stopped by a bug of p2ptable: {event.reason}\n{event.trace}")
+                elif isinstance(event, Moved):
+                    self._moved(event)
             self.ui.show(self.session, events, now)
 
     def _save_secrets(self, endpoints: list[str], peer_boots: dict[int, int]) -> None:
@@ -563,9 +474,19 @@ class Peer:
             self.seat,
             endpoints,
             self.transport.port,
-            boot=self._boot,
+            boot=self.arrival.boot,
             peer_boots=peer_boots,
         )
+
+    def _moved(self, event: Moved) -> None:
+        """A seat listens on another port now: our link goes there, and so does
+        the endpoint kept with our secrets."""
+        old = self.members[event.seat]
+        self.arrival.members[event.seat] = replace(old, endpoint=event.endpoint)
+        self.transport.forget(old.endpoint)
+        self.transport.connect(event.endpoint)
+        self._save_secrets([m.endpoint for m in self.members], self._saved_boots)
+        self.note(f"{self._name(event.seat)} listens at {event.endpoint} now")
 
     def _keep_peer_boots(self) -> None:
         """A peer restarted (its start counter rose): note it with our secrets, so
@@ -575,12 +496,6 @@ class Peer:
         if boots != self._saved_boots:
             self._saved_boots = boots
             self._save_secrets([m.endpoint for m in self.members], boots)
-
-    def _send_frame(self, dest: int | None, frame: bytes) -> None:
-        targets = range(len(self.members)) if dest is None else [dest]
-        for seat in targets:
-            if seat != self.seat:
-                self.transport.send(self.members[seat].endpoint, GAME, frame)
 
     def _rejected(self, who: str, reason: str, now: float) -> None:
         if self.replay_path is not None and self.log.path is None:

@@ -30,6 +30,7 @@ class PeerState:
     seq: int = -1
     last_contact: float | None = None
     their_len: int = 0
+    their_head: bytes = b""  # the head of their log, as their last ping said
 
 
 class PeerStates:
@@ -39,6 +40,8 @@ class PeerStates:
 
     def __init__(self, seats: int, me: int, known_boots: dict[int, int] | None = None) -> None:
         self.by_seat = {s: PeerState() for s in range(seats) if s != me}
+        self._unheard: set[int] = set()
+        self._resuming = False
         for seat, boot in (known_boots or {}).items():
             if seat in self.by_seat:
                 self.by_seat[seat].boot = boot
@@ -80,6 +83,39 @@ class PeerStates:
     def boots(self) -> dict[int, int]:
         """Every seat's start counter we accepted (for our secrets file)."""
         return {seat: peer.boot for seat, peer in self.by_seat.items() if peer.boot >= 0}
+
+    # -- after a resume (protocol/wire.md 6.10) --------------------------------------
+    # The seats that have not told us their log length yet.  Until none is left
+    # and we hold as much as the longest, a resumed session signs no move and no
+    # accusation: a move it sent and lost comes back from a peer instead.
+
+    def wait_after_resume(self) -> None:
+        self._unheard = set(self.by_seat)
+        self._resuming = True
+
+    def heard_length(self, seat: int) -> None:
+        """``seat`` told us its log length (a hello or a ping)."""
+        if self._resuming:
+            self._unheard.discard(seat)
+
+    def catching_up(self, length: int) -> bool:
+        """True while a resumed session may not sign a move or an accusation.  Once
+        False it stays False (from then on every entry we sign is durable before
+        it leaves)."""
+        if not self._resuming:
+            return False
+        if self._unheard or any(p.their_len > length for p in self.by_seat.values()):
+            return True
+        self._resuming = False
+        return False
+
+    def resume_waiting_on(self, length: int) -> list[int]:
+        """The seats a resumed session waits on: unheard, or holding entries we lack."""
+        if not self.catching_up(length):
+            return []
+        return sorted(
+            s for s, p in self.by_seat.items() if s in self._unheard or p.their_len > length
+        )
 
     def last_contacts(self) -> dict[int, float | None]:
         return {seat: peer.last_contact for seat, peer in self.by_seat.items()}

@@ -80,10 +80,16 @@ def data_dir() -> Path:
     return Path(base) / "p2ptable" / "replays"
 
 
-def default_replay_path(ledger: Ledger, name: str) -> Path:
+def replay_path_for(game: str, game_id: bytes, name: str) -> Path:
+    """Where a new replay goes by default: the data directory, a name that says
+    when, which game and whose seat."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
     safe = "".join(c if c.isalnum() else "_" for c in name)
-    return data_dir() / f"{stamp}-{ledger.game.name}-{ledger.game_id.hex()[:8]}-{safe}.p2pt"
+    return data_dir() / f"{stamp}-{game}-{game_id.hex()[:8]}-{safe}.p2pt"
+
+
+def default_replay_path(ledger: Ledger, name: str) -> Path:
+    return replay_path_for(ledger.game.name, ledger.game_id, name)
 
 
 def secrets_path(replay: Path) -> Path:
@@ -322,7 +328,7 @@ def save_secrets(
     is on disk (under its name) when this returns.  ``boot`` is this seat's start
     counter and ``peer_boots`` the other seats' we accepted (wire.md 4.5): a
     resume starts with ``boot + 1``, saved before any frame is sent."""
-    from p2ptable.replay.logfile import sync_dir, sync_fd
+    from p2ptable.replay.logfile import write_durably
 
     path = secrets_path(replay)
     data = {
@@ -337,19 +343,7 @@ def save_secrets(
         "boot": boot,
         "peer_boots": {str(k): v for k, v in sorted((peer_boots or {}).items())},
     }
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        with os.fdopen(fd, "w") as f:
-            os.fchmod(f.fileno(), 0o600)  # whatever the umask, and an old file's mode
-            json.dump(data, f)
-            f.flush()
-            sync_fd(f.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
-    sync_dir(path.parent)
+    write_durably(path, json.dumps(data).encode())
     return path
 
 

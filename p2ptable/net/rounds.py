@@ -41,7 +41,7 @@ index they are for) and answers the session's questions the same way:
 * ``prune``: forget what is for entries now in the log.
 
 A round reaches the rest of the session only through the narrow
-:class:`Table` it is handed: send a message, reject a peer's input, append,
+:class:`RoundSession` it is handed: send a message, reject a peer's input, append,
 persist-and-send-first, accuse.
 """
 
@@ -73,7 +73,7 @@ RELAY_WAIT = 0.5
 ALL = None  # destination: every other seat
 
 
-class Table(Protocol):
+class RoundSession(Protocol):
     """What a round may use of its session."""
 
     ledger: Ledger
@@ -102,22 +102,22 @@ class Round:
     withholdable = True
     message: str | None = None  # the message kind carrying others' contributions
 
-    def step(self, table: Table, expected: Expected, now: float) -> bool:
+    def step(self, table: RoundSession, expected: Expected, now: float) -> bool:
         return False
 
-    def awaited(self, table: Table, expected: Expected) -> set[int]:
+    def awaited(self, table: RoundSession, expected: Expected) -> set[int]:
         return set()
 
-    def resend(self, table: Table, dest: int) -> None:
+    def resend(self, table: RoundSession, dest: int) -> None:
         pass
 
-    def take(self, table: Table, message: Message, now: float) -> None:
+    def take(self, table: RoundSession, message: Message, now: float) -> None:
         raise RemoteProtocolError(f"unexpected {message.kind} message")
 
     def prune(self, done: int) -> None:
         pass
 
-    def tick(self, table: Table, now: float) -> None:
+    def tick(self, table: RoundSession, now: float) -> None:
         pass
 
     def wake_at(self, wake: float, now: float) -> float:
@@ -135,7 +135,7 @@ class ActionRound(Round):
 
     withholdable = False  # a person may think as long as they like
 
-    def awaited(self, table: Table, expected: Expected) -> set[int]:
+    def awaited(self, table: RoundSession, expected: Expected) -> set[int]:
         return {expected.seat} if expected.seat is not None else set()
 
 
@@ -150,7 +150,7 @@ class ShuffleRound(Round):
     def __init__(self) -> None:
         self._early: Entry | None = None  # sent before the one under it was in
 
-    def step(self, table: Table, expected: Expected, now: float) -> bool:
+    def step(self, table: RoundSession, expected: Expected, now: float) -> bool:
         if expected.seat != table.seat:
             return False  # the shuffler's entry message brings it
         early, self._early = self._early, None
@@ -162,10 +162,10 @@ class ShuffleRound(Round):
             table.send(ALL, "entry", {"entry": entry.encode()})
         return True
 
-    def awaited(self, table: Table, expected: Expected) -> set[int]:
+    def awaited(self, table: RoundSession, expected: Expected) -> set[int]:
         return {expected.seat} if expected.seat is not None else set()
 
-    def arrived(self, table: Table, entry: Entry) -> None:
+    def arrived(self, table: RoundSession, entry: Entry) -> None:
         """``entry`` is about to be appended: if we shuffle right after it, make and
         send ours on top of it now."""
         early = authoring.shuffle_entry_after(table.ledger, table.seat, table.secrets, entry)
@@ -183,12 +183,13 @@ class _Gathering(Round):
     def have(self, index: int) -> dict[int, object]:
         return self.pending.get(index, {})
 
-    def awaited(self, table: Table, expected: Expected) -> set[int]:
+    def awaited(self, table: RoundSession, expected: Expected) -> set[int]:
         return set(range(table.n)) - set(self.have(table.ledger.next_index))
 
     def prune(self, done: int) -> None:
-        for index in [i for i in self.pending if i < done]:
-            del self.pending[index]
+        if self.pending:
+            for index in [i for i in self.pending if i < done]:
+                del self.pending[index]
 
 
 class ChanceRound(_Gathering):
@@ -201,7 +202,7 @@ class ChanceRound(_Gathering):
         self._revealed: tuple[int, float] | None = None  # (index, when) sent to a collector
         self._collector_at: tuple[int, int] | None = None  # (log length, collector)
 
-    def collector(self, table: Table) -> int | None:
+    def collector(self, table: RoundSession) -> int | None:
         """The seat that gathers the reveals for the pending chance step: the
         author of the latest action (it has just moved, so it is there), or seat
         0 before anyone has.  Anyone may assemble a chance entry (it proves
@@ -220,7 +221,7 @@ class ChanceRound(_Gathering):
             self._collector_at = (length, seat)
         return self._collector_at[1]
 
-    def step(self, table: Table, expected: Expected, now: float) -> bool:
+    def step(self, table: RoundSession, expected: Expected, now: float) -> bool:
         ledger = table.ledger
         index = ledger.next_index
         bucket = self.pending.setdefault(index, {})
@@ -265,15 +266,15 @@ class ChanceRound(_Gathering):
             return "revealed a value that is not on its committed chain"
         return None
 
-    def _send(self, table: Table, dest: int | None, index: int) -> None:
+    def _send(self, table: RoundSession, dest: int | None, index: int) -> None:
         pre, prev, step = self.pending[index][table.seat]  # type: ignore[misc]
         table.send(dest, "reveal", {"i": index, "prev": prev, "step": step, "pre": pre})
 
-    def resend(self, table: Table, dest: int) -> None:
+    def resend(self, table: RoundSession, dest: int) -> None:
         if table.seat in self.have(table.ledger.next_index):
             self._send(table, dest, table.ledger.next_index)
 
-    def take(self, table: Table, message: Message, now: float) -> None:
+    def take(self, table: RoundSession, message: Message, now: float) -> None:
         d = message.data
         ledger = table.ledger
         if len(d["pre"]) != 32 or len(d["prev"]) != 32:
@@ -290,7 +291,7 @@ class ChanceRound(_Gathering):
         bucket = self.pending.setdefault(d["i"], {})
         bucket[message.sender] = (d["pre"], d["prev"], d["step"])
 
-    def tick(self, table: Table, now: float) -> None:
+    def tick(self, table: RoundSession, now: float) -> None:
         revealed = self._revealed
         if revealed is not None and now - revealed[1] >= RELAY_WAIT:
             # The collector has not sent the chance entry: do without it.
@@ -310,7 +311,7 @@ class ResultRound(_Gathering):
 
     message = "rsig"
 
-    def step(self, table: Table, expected: Expected, now: float) -> bool:
+    def step(self, table: RoundSession, expected: Expected, now: float) -> bool:
         ledger = table.ledger
         index = ledger.next_index
         body = authoring.result_body(ledger)
@@ -328,12 +329,12 @@ class ResultRound(_Gathering):
         table.append(Entry(body, tuple(sorted(sigs.items()))))  # type: ignore[arg-type]
         return True
 
-    def resend(self, table: Table, dest: int) -> None:
+    def resend(self, table: RoundSession, dest: int) -> None:
         index = table.ledger.next_index
         if table.seat in self.have(index):
             table.send(dest, "rsig", {"i": index, "sig": self.pending[index][table.seat]})
 
-    def take(self, table: Table, message: Message, now: float) -> None:
+    def take(self, table: RoundSession, message: Message, now: float) -> None:
         index = message.data["i"]
         if len(message.data["sig"]) != 64:
             raise RemoteProtocolError("a result signature is 64 bytes")
@@ -358,7 +359,7 @@ class PartsRound(_Gathering):
         super().__init__()
         self._checked: set[tuple[int, int]] = set()
 
-    def step(self, table: Table, expected: Expected, now: float) -> bool:
+    def step(self, table: RoundSession, expected: Expected, now: float) -> bool:
         ledger = table.ledger
         index = ledger.next_index
         bucket = self.pending.setdefault(index, {})
@@ -397,12 +398,12 @@ class PartsRound(_Gathering):
         table.append(entry)
         return True
 
-    def resend(self, table: Table, dest: int) -> None:
+    def resend(self, table: RoundSession, dest: int) -> None:
         index = table.ledger.next_index
         if table.seat in self.have(index):
             table.send(dest, "part", {"entry": self.pending[index][table.seat]})
 
-    def take(self, table: Table, message: Message, now: float) -> None:
+    def take(self, table: RoundSession, message: Message, now: float) -> None:
         try:
             entry = Entry.decode(message.data["entry"])
         except MalformedEntry as exc:
@@ -436,7 +437,8 @@ class PartsRound(_Gathering):
 
     def prune(self, done: int) -> None:
         super().prune(done)
-        self._checked = {key for key in self._checked if key[0] >= done}
+        if self._checked:
+            self._checked = {key for key in self._checked if key[0] >= done}
 
 
 def make_rounds() -> dict[str, Round]:

@@ -55,18 +55,21 @@ traceback, the session stops taking input (the log on disk stays valid, and
 from __future__ import annotations
 
 import traceback
+from typing import NamedTuple
 
 from p2ptable.crypto.links import link_key
 from p2ptable.engine.api import Action, Game
-from p2ptable.net import accusations
+from p2ptable.net import accusations, stopping
 from p2ptable.net.accusations import PING_EVERY, Accusation
 from p2ptable.net.catch_up import CatchUp
-from p2ptable.net.events import Event, Failed, Finished, Rejected, Stopped
+from p2ptable.net.endpoints import parse_endpoint
+from p2ptable.net.events import Event, Failed, Finished, Moved, Rejected, Stopped
 from p2ptable.net.peers import PeerStates
 from p2ptable.net.rounds import ALL, Round, make_rounds
+from p2ptable.net.stopping import LocalProtocolError
 from p2ptable.net.wire import Message, RemoteProtocolError, open_frame, seal_many
 from p2ptable.replay import authoring
-from p2ptable.replay.entries import Entry, make_body, sign_body
+from p2ptable.replay.entries import Entry
 from p2ptable.replay.ledger import InvalidEntry, Ledger
 
 # The events are importable from here, where the session that emits them lives.
@@ -74,6 +77,7 @@ __all__ = [
     "Event",
     "Failed",
     "Finished",
+    "Moved",
     "LocalProtocolError",
     "Rejected",
     "Session",
@@ -82,6 +86,16 @@ __all__ = [
 ]
 
 MAX_STEPS = 10_000  # automatic steps in a row: more than a game has, so only a bug
+
+
+class Write(NamedTuple):
+    """An entry to persist.  ``durable``: it must be on stable storage before
+    any frame of its batch leaves (ours).  ``keep``: first cut the log back to
+    its first ``keep`` entries (an agreed abort taking a contested position)."""
+
+    payload: bytes
+    durable: bool
+    keep: int | None = None
 
 
 def link_keys(
@@ -100,10 +114,6 @@ def _sooner(wake: float, deadline: float, now: float) -> float:
     return deadline if now < deadline < wake else wake
 
 
-class LocalProtocolError(Exception):
-    """We (our user or our code) tried something the rules or protocol forbid."""
-
-
 class Session:
     """One seat's view of a running game.  See the module docstring."""
 
@@ -119,11 +129,14 @@ class Session:
         resumed: bool = False,
         seq: int = 0,
         peers: PeerStates | None = None,
+        endpoints: list[str] | None = None,
     ) -> None:
         """``boot`` is our start counter (8 bytes, wire.md 4.5; it must grow with
         every start, and comes from our secrets file), ``seq`` the first frame
         number to use and ``peers`` the freshness already seen (both from the
-        genesis round, net/genesis_round.py)."""
+        genesis round, net/genesis_round.py).  ``endpoints`` are where every seat
+        listens (ours is announced in every ``hello``, so a seat that resumed on
+        another port is found there)."""
         self.ledger = ledger
         self.seat = seat
         self.secrets = secrets
@@ -136,15 +149,17 @@ class Session:
         self.boot = boot or bytes(7) + b"\x01"
         self.seq = seq
         self.peers = peers or PeerStates(self.n, seat)
-        # After a resume: the seats that have not told us their log length yet.
-        # Until none is left and we hold as much as the longest, we sign no move
-        # and no accusation (see _catching_up).
-        self._unheard: set[int] = set(self.peers) if resumed else set()
-        self._resuming = resumed
+        self.endpoints = list(endpoints) if endpoints is not None else [""] * self.n
+        if resumed:
+            self.peers.wait_after_resume()
         self.catch_up = CatchUp()
         self.rounds: dict[str, Round] = make_rounds()
+        # Each round once (open and secrets share one), and the round whose
+        # contribution each message kind carries: looked up on every frame.
+        self._each_round = tuple(dict.fromkeys(self.rounds.values()))
+        self._taker = {r.message: r for r in self._each_round if r.message is not None}
         self.outgoing: list[tuple[int | None, bytes]] = []
-        self.writes: list[tuple[bytes, bool]] = []  # (entry, durable) to persist
+        self.writes: list[Write] = []  # entries to persist, in order
         self.events: list[Event] = []
         self.stopped: Stopped | None = None
         self.failed: Failed | None = None
@@ -153,7 +168,7 @@ class Session:
         # not yet applied (see submit).
         self._own: Entry | None = None
         self._next_ping = now
-        self.send(ALL, "hello", {"len": ledger.next_index})
+        self.send(ALL, "hello", {"len": ledger.next_index, "ep": self.endpoints[seat]})
         self.advance(now)
 
     # -- the surface callers use -----------------------------------------------
@@ -203,7 +218,7 @@ class Session:
         expected = self.ledger.expected()
         return self.stopped is None and expected.kind == "action" and expected.seat == self.seat
 
-    def take_writes(self) -> list[tuple[bytes, bool]]:
+    def take_writes(self) -> list[Write]:
         """Entries to persist, in order, each with whether it must be durable
         before any frame of this batch leaves (ours: see the module docstring)."""
         out, self.writes = self.writes, []
@@ -218,34 +233,24 @@ class Session:
         out, self.events = self.events, []
         return out
 
+    def everyone_agrees(self) -> bool:
+        """Whether every other seat's last ping showed our log (length and head):
+        after the end, a peer stays until then (or a little while), so a stopped
+        game's honest logs can agree on one ending (wire.md 6.8)."""
+        length, head = self.ledger.next_index, self.ledger.head
+        return all(p.their_len == length and p.their_head == head for p in self.peers.values())
+
     def silent_peers(self, now: float, after: float = 3.0) -> list[tuple[int, float | None]]:
         """Seats we have not heard from for ``after`` seconds (None: never)."""
         return self.peers.silent(now, after)
 
     def resume_waiting_on(self) -> list[int]:
-        """After a resume, the seats we wait on before our player may move: those
-        that have not told us their log length yet, and those that hold entries
-        we lack.  Empty once caught up (and always, for a session not resumed),
-        so a screen can say "waiting for Ben" while it is not."""
-        if not self._catching_up():
-            return []
-        length = self.ledger.next_index
-        return sorted(
-            s for s, p in self.peers.items() if s in self._unheard or p.their_len > length
-        )
+        """After a resume, the seats we wait on before our player may move (empty
+        once caught up, and always for a session not resumed)."""
+        return self.peers.resume_waiting_on(self.ledger.next_index)
 
     def _catching_up(self) -> bool:
-        """True while a resumed session may not sign a move or an accusation (the
-        entries whose content is not fixed by the log and our secrets).  Once
-        False it stays False (from then on every entry we sign is durable before
-        it leaves)."""
-        if not self._resuming:
-            return False
-        length = self.ledger.next_index
-        if self._unheard or any(p.their_len > length for p in self.peers.values()):
-            return True
-        self._resuming = False
-        return False
+        return self.peers.catching_up(self.ledger.next_index)
 
     # -- input -----------------------------------------------------------------
 
@@ -304,11 +309,10 @@ class Session:
         if handler is not None:
             handler(self, message, now)
             return
-        for round_ in dict.fromkeys(self.rounds.values()):
-            if round_.message == message.kind:
-                round_.take(self, message, now)
-                return
-        raise RemoteProtocolError(f"unexpected {message.kind} message")
+        round_ = self._taker.get(message.kind)
+        if round_ is None:
+            raise RemoteProtocolError(f"unexpected {message.kind} message")
+        round_.take(self, message, now)
 
     def tick(self, now: float) -> None:
         """Timers: pings, the collector's wait, withholding and abandonment."""
@@ -384,7 +388,7 @@ class Session:
                 raise LocalProtocolError(f"our own entry was refused: {exc.reason}") from None
             self.catch_up.drain(self)
 
-    # -- the Table that rounds are handed (net/rounds.py) -------------------------
+    # -- the RoundSession that rounds are handed (net/rounds.py) -------------------------
 
     def send(self, dest: int | None, kind: str, data: dict) -> None:
         """Queue a frame for ``dest`` (ALL: one frame per peer, each with its own tag).
@@ -404,41 +408,42 @@ class Session:
         """Validate and apply ``entry``, persist it, and take what waited for it."""
         self._apply(entry)
         # Durable if we signed it alone (our shuffle): we send it at once.
-        self.writes.append((entry.encode(), _signer(entry) == self.seat))
+        self.writes.append(Write(entry.encode(), _signer(entry) == self.seat))
         self.catch_up.drain(self)
 
-    # -- the Log that catch-up is handed (net/catch_up.py) -------------------------
+    # -- the CatchUpSession that catch-up is handed (net/catch_up.py) -------------------------
 
     def apply_entry(self, entry: Entry) -> None:
         self._apply(entry)
 
     def persist(self, raw: bytes) -> None:
-        self.writes.append((raw, False))
+        self.writes.append(Write(raw, False))
 
     def before_apply(self, entry: Entry) -> None:
         self.rounds["shuffle"].arrived(self, entry)  # type: ignore[attr-defined]
 
     def send_first(self, entry: Entry, kind: str, data: dict) -> None:
-        self.writes.append((entry.encode(), True))
+        self.writes.append(Write(entry.encode(), True))
         self.send(ALL, kind, data)
         self._own = entry
 
     def accuse(self, accusation: Accusation) -> None:
-        """Write and broadcast a signed abort entry; the ledger re-checks it first."""
-        if self.stopped is not None:
-            return
-        body = make_body(
-            t="abort",
-            i=self.ledger.next_index,
-            prev=self.ledger.head,
-            reason=accusation.reason,
-            culprit=accusation.culprit,
-            detail=accusation.detail,
-            evidence=accusation.evidence,
-        )
-        entry = sign_body(self.ledger.game_id, body, {self.seat: self.secrets.key})
+        """Stop the game with the agreed abort for ``accusation`` (net/stopping.py)."""
+        stopping.accuse(self, accusation)
+
+    def consider_abort(self, entry: Entry) -> None:
+        """Another peer's abort: keep the better ending (net/stopping.py)."""
+        stopping.consider(self, entry)
+
+    def end_with(self, entry: Entry, at: Ledger) -> None:
+        """Our log ends with ``entry`` after ``at`` (our ledger, or one cut back to a
+        contested position): applied, persisted (cutting the log back first),
+        broadcast."""
+        cut = at is not self.ledger
+        self.ledger = at
+        self.stopped = None  # the ending is this one (it may replace ours)
         self._apply(entry)
-        self.writes.append((entry.encode(), True))
+        self.writes.append(Write(entry.encode(), True, at.next_index - 1 if cut else None))
         self.send(ALL, "stop", {"entry": entry.encode()})
 
     # -- the log -----------------------------------------------------------------
@@ -446,7 +451,7 @@ class Session:
     def _apply(self, entry: Entry) -> None:
         applied = self.ledger.append(entry)
         done = self.ledger.next_index
-        for round_ in dict.fromkeys(self.rounds.values()):
+        for round_ in self._each_round:
             round_.prune(done)
         self.events.append(applied)
         self._waiting_since = None
@@ -461,6 +466,7 @@ class Session:
                 halt.reason, halt.culprit, halt.detail, halt.proved, halt.detector
             )
             self.events.append(self.stopped)
+            self._send_ping(ALL)  # where our log ends, so the endings can agree
 
     def _check_accusations(self, now: float) -> None:
         if self.stopped is not None or self._catching_up():
@@ -490,31 +496,60 @@ class Session:
 
     def _send_ping(self, dest: int | None) -> None:
         """Our log length and head: how peers learn who lacks what (wire.md 6.5)."""
-        self.send(dest, "ping", {"len": self.ledger.next_index, "head": self.ledger.head})
+        length, head, ours = self.ledger.next_index, self.ledger.head, self.endpoints[self.seat]
+        self.send(dest, "ping", {"len": length, "head": head, "ep": ours})
 
     def _on_hello(self, message: Message, now: float) -> None:
         # A peer (re)started: tell it where we are and resend what we owe it.
         peer = self.peers[message.sender]
         peer.their_len = message.data["len"]
-        self._unheard.discard(message.sender)
+        self.peers.heard_length(message.sender)
+        self._moved(message.sender, message.data["ep"])
         expected = self.ledger.expected()
         round_ = self.rounds[expected.kind]
         if self._waiting_since is not None and message.sender in round_.awaited(self, expected):
             # It (re)started: give it the whole timeout to send what we wait for.
             self._waiting_since = now
         self._send_ping(message.sender)
-        for each in dict.fromkeys(self.rounds.values()):
+        for each in self._each_round:
             each.resend(self, message.sender)
         self.catch_up.push(self, message.sender, peer.their_len)
+
+    def _moved(self, seat: int, endpoint: str) -> None:
+        """A seat's hello and pings name where it listens: a new port on the same address
+        (it resumed there, its old port taken) is where its frames go now.  Only
+        the seat can say so (the frame is authenticated and fresh), and only the
+        port may change, so no seat can point the others at another machine."""
+        old = self.endpoints[seat]
+        if not old or endpoint == old:
+            return
+        try:
+            ip, _ = parse_endpoint(endpoint)
+            old_ip, _ = parse_endpoint(old)
+        except ValueError as exc:
+            raise RemoteProtocolError(f"hello with a bad endpoint: {exc}") from None
+        if ip != old_ip:
+            raise RemoteProtocolError(f"hello from another address ({endpoint}, not {old})")
+        self.endpoints[seat] = endpoint
+        self.events.append(Moved(seat, endpoint))
 
     def _on_ping(self, message: Message, now: float) -> None:
         peer = self.peers[message.sender]
         previous, peer.their_len = peer.their_len, message.data["len"]
-        self._unheard.discard(message.sender)
+        peer.their_head = message.data["head"]
+        self.peers.heard_length(message.sender)
+        self._moved(message.sender, message.data["ep"])
         self.catch_up.on_ping(self, message, previous)
 
     def _on_gsig(self, message: Message, now: float) -> None:
-        pass  # a late genesis signature: the genesis is already complete
+        # A genesis signature after the genesis: the sender is still in its
+        # genesis round, or came back to it (net/pending_genesis.py).  Answer with
+        # ours, as the round would, so it can complete the genesis too; only a
+        # peer that has not told us of a log of its own (a session's first frame
+        # is its hello), so two sessions never answer each other's answers.
+        ours = dict(self.ledger.entries[0].sigs).get(self.seat)
+        if ours is not None and self.peers[message.sender].their_len == 0:
+            self.send(message.sender, "gsig", {"sig": ours})
 
 
 def _signer(entry: Entry) -> int | None:

@@ -29,8 +29,8 @@ MAX_FRAME = 256 * 1024
 
 # kind -> required data fields and their types
 KINDS: dict[str, dict[str, type]] = {
-    "hello": {"len": int},
-    "ping": {"len": int, "head": bytes},
+    "hello": {"len": int, "ep": str},
+    "ping": {"len": int, "head": bytes, "ep": str},
     "entry": {"entry": bytes},
     "reveal": {"i": int, "prev": bytes, "step": int, "pre": bytes},
     "rsig": {"i": int, "sig": bytes},

@@ -119,6 +119,12 @@ class ZmqTransport:
         reply = self._replies.pop(endpoint, None)  # lobby frames went this way: keep the order
         self.links[endpoint] = reply if reply is not None else self._link(endpoint)
 
+    def forget(self, endpoint: str) -> None:
+        """Close the link to ``endpoint`` (its seat listens elsewhere now)."""
+        sock = self.links.pop(endpoint, None)
+        if sock is not None:
+            sock.close(linger=0)
+
     def send(self, endpoint: str, channel: bytes, payload: bytes) -> None:
         try:
             self.links[endpoint].send(channel + payload, zmq.NOBLOCK)

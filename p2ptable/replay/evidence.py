@@ -20,24 +20,48 @@ cheated         one body signed by the culprit for *this* position that fails it
 
 Withholding and abandoning carry no evidence (absence cannot be signed): they are
 the detecting seat's signed account, and ``verify`` reports them as such.
+
+The checks read the log through :class:`LogView`, the few things of a ledger they
+need (the ledger calls them with itself), so this module does not import the
+ledger.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Protocol
 
 from p2ptable.crypto.signing import verify_signature
 from p2ptable.replay.entries import Entry, MalformedEntry, signed_message
 from p2ptable.replay.errors import InvalidEntry
+from p2ptable.replay.genesis import SeatInfo
+from p2ptable.replay.position import Expected
+from p2ptable.replay.sealed_book import SealedBook
 from p2ptable.sealed.errors import SealedDeckError
-
-if TYPE_CHECKING:
-    from p2ptable.replay.ledger import Ledger
 
 SIGNED_KINDS = ("action", "shuffle", "part")
 
 
-def _signed_by(ledger: Ledger, entry: Entry, culprit: int) -> bool:
+class LogView(Protocol):
+    """What the evidence rules read of a log (``replay/ledger.Ledger`` has it all)."""
+
+    @property
+    def game_id(self) -> bytes: ...
+    @property
+    def seats(self) -> Sequence[SeatInfo]: ...
+    @property
+    def next_index(self) -> int: ...
+    @property
+    def head(self) -> bytes: ...
+    @property
+    def book(self) -> SealedBook | None: ...
+    def expected(self) -> Expected: ...
+    def rejection(self, entry: Entry) -> InvalidEntry | None:
+        """Why ``entry`` would be refused as the next entry, changing nothing."""
+        ...
+
+
+def _signed_by(ledger: LogView, entry: Entry, culprit: int) -> bool:
     if [seat for seat, _ in entry.sigs] != [culprit]:
         return False
     message = signed_message(ledger.game_id, entry.body_bytes)
@@ -45,7 +69,7 @@ def _signed_by(ledger: Ledger, entry: Entry, culprit: int) -> bool:
 
 
 def check_equivocation(
-    ledger: Ledger, culprit: int, evidence: list, detector: int, index: int | None = None
+    ledger: LogView, culprit: int, evidence: list, detector: int | None, index: int | None = None
 ) -> None:
     index = ledger.next_index if index is None else index
 
@@ -70,16 +94,18 @@ def check_equivocation(
             first.body["prev"],
         ):
             raise bad("both entries must be for the same position (index and prev), of one kind")
-        # A part is never appended itself: it may be for the position still open.
-        last = index if body["t"] == "part" else index - 1
-        if body["i"] > last:
-            raise bad("the entries must be for an earlier position")
+        # Either an earlier position, or this very one: the abort takes the place
+        # of the contested entry (an agreed abort, wire.md 6.8; a part is never
+        # appended itself, so two parts are always for a position still open).
+        here = body["i"] == index and body["prev"] == ledger.head
+        if body["i"] > index or (body["i"] == index and not here):
+            raise bad("the entries must be for an earlier position, or this one")
         if not _signed_by(ledger, e, culprit):
             raise bad("an entry is not signed by the accused seat")
 
 
 def check_cheat(
-    ledger: Ledger, culprit: int, evidence: list, detector: int, index: int | None = None
+    ledger: LogView, culprit: int, evidence: list, detector: int | None, index: int | None = None
 ) -> None:
     index = ledger.next_index if index is None else index
 
@@ -111,7 +137,7 @@ def check_cheat(
         raise bad("the evidence checks out: it proves nothing against the seat")
 
 
-def part_problem(ledger: Ledger, seat: int, msg: object) -> str | None:
+def part_problem(ledger: LogView, seat: int, msg: object) -> str | None:
     """What is wrong with seat's part (decoded ``msg``) of the pending ``open`` or
     ``secrets`` entry, or None when it is right; ValueError if none is pending."""
     expected = ledger.expected()

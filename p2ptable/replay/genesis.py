@@ -6,6 +6,10 @@ the first move (see protocol/replay.md section 4, genesis).
 seats' deck keys; :func:`check_genesis_signatures` requires every seat's signature.
 Every refusal is an :class:`InvalidEntry` at index 0 with no culprit: nothing has
 been played yet, so nobody can be blamed.
+
+Every later entry is signed by the seats the genesis names, over its game id:
+:meth:`GenesisInfo.signed_by` answers whether a body carries a seat's signature,
+and :func:`check_signed_by` is the check of an entry that one seat alone signs.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from typing import Any
 from p2ptable.crypto.links import is_usable_link
 from p2ptable.crypto.signing import verify_signature
 from p2ptable.engine.api import Game, RulesError, normalize_options
-from p2ptable.engine.registry import get_game
+from p2ptable.games import get_game
 from p2ptable.replay.entries import PROTOCOL, Entry, MalformedEntry, game_id_of, signed_message
 from p2ptable.replay.errors import InvalidEntry
 from p2ptable.replay.sealed_book import SealedBook, parse_deck_key
@@ -47,6 +51,20 @@ class GenesisInfo:
     chain_len: int
     nonce: bytes
     game_id: bytes
+
+    def signed_by(self, seat: int, signature: bytes, body_bytes: bytes) -> bool:
+        """True when ``signature`` is seat's signature of ``body_bytes`` in this game."""
+        message = signed_message(self.game_id, body_bytes)
+        return verify_signature(self.seats[seat].key, signature, message)
+
+
+def check_signed_by(info: GenesisInfo, index: int, entry: Entry, seat: int) -> None:
+    """Entry ``index`` carries exactly one signature, a valid one by ``seat``."""
+    if len(entry.sigs) != 1 or entry.sigs[0][0] != seat:
+        raise InvalidEntry(index, f"must carry exactly one signature, by seat {seat}")
+    message = signed_message(info.game_id, entry.body_bytes)  # signed_by, one call less
+    if not verify_signature(info.seats[seat].key, entry.sigs[0][1], message):
+        raise InvalidEntry(index, f"bad signature (claimed by seat {seat})")
 
 
 def _genesis_error(reason: str) -> InvalidEntry:
@@ -104,7 +122,7 @@ def sealed_book_for(info: GenesisInfo, readers: Mapping[int, int] | None) -> Sea
         except ValueError as exc:
             raise _genesis_error(f"seat {number} deck key: {exc}") from None
     try:
-        return SealedBook(info.game_id, keys, readers)
+        return SealedBook.new(info.game_id, keys, readers)
     except ValueError as exc:
         raise _genesis_error(str(exc)) from None
 

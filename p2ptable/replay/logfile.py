@@ -167,6 +167,25 @@ def sync_dir(path: Path) -> None:
         os.close(fd)
 
 
+def write_durably(path: Path, data: bytes) -> None:
+    """``data`` as the whole of ``path``, readable by the owner only, on stable
+    storage when this returns: written to a temporary file, synced, renamed over
+    ``path``, and the folder synced, so a crash leaves the old file or the new."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            os.fchmod(f.fileno(), 0o600)  # whatever the umask, and an old file's mode
+            f.write(data)
+            f.flush()
+            sync_fd(f.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    sync_dir(path.parent)
+
+
 def cut_tail(path: Path, length: int) -> Path:
     """Cut ``path`` to ``length`` bytes after keeping a copy of the whole file
     next to it (``NAME.torn-YYYYmmdd-HHMMSS``); the copy's path.
@@ -241,6 +260,19 @@ class LogWriter:
         self._dirty = True
         if self.fsync:
             self.sync()
+
+    def keep_only(self, entries: int) -> None:
+        """Cut the file back to its first ``entries`` frames (an agreed abort that
+        takes a contested position, wire.md 6.8); what follows is written next."""
+        self._file.flush()
+        with open(self.path, "rb") as f:
+            payloads = parse_frames(f.read()).payloads
+        if entries > len(payloads):
+            raise ValueError(f"{self.path} holds {len(payloads)} frames, not {entries}")
+        offsets = frame_offsets(payloads)
+        end = offsets[entries] if entries < len(offsets) else offsets[-1] + 8 + len(payloads[-1])
+        self._file.truncate(end)
+        self._dirty = True
 
     def fileno(self) -> int:
         return self._file.fileno()

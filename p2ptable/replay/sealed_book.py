@@ -5,9 +5,10 @@ How it works
 A game with ``hidden_hands`` (``engine.api.HiddenHands``) is played with a sealed
 deck (``p2ptable.sealed``, protocol/sealed-decks.md).  Every seat's deck key is in
 the signed genesis with a Schnorr proof bound to the table nonce and the seat's
-signing key (so nobody can copy or cancel another seat's key).  The :class:`Ledger`
-keeps one :class:`SealedBook` next to the game state, and the rules' ``"deal"``
-chance steps are answered from it instead of by the hash chains:
+signing key (so nobody can copy or cancel another seat's key).  The ledger's
+position holds one :class:`SealedBook` next to the game state, and the rules'
+``"deal"`` chance steps are answered from it instead of by the hash chains
+(``replay/sealed_entries.py`` checks these entries against the book):
 
 =====================================  ======================================  ==========
 the book / the rules say               next entry                              signed by
@@ -46,6 +47,9 @@ again, so it can never equivocate by accident.
 A book made with ``readers`` (seat -> deck secret) reads those seats' cards as
 they are dealt: a peer reads its own, ``verify`` after the ``secrets`` entry reads
 everyone's.
+
+A book is a frozen value, as the sealed deck's state is: checking a message
+returns the next book and changes nothing, so a refused entry leaves no trace.
 """
 
 from __future__ import annotations
@@ -53,10 +57,12 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
+from p2ptable.engine.frozen import replace
 from p2ptable.sealed import deck, elgamal
-from p2ptable.sealed.dealing import add_shares, begin_open, finish_open, make_shares
+from p2ptable.sealed.dealing import Targets, add_shares, begin_open, finish_open, make_shares
 from p2ptable.sealed.deck import SealedState, Table
 from p2ptable.sealed.errors import SealedDeckError, SealedUsageError
 from p2ptable.sealed.group import GroupError, Point, Rand, SeededRandom, decode_point, scalar_bytes
@@ -71,7 +77,6 @@ from p2ptable.sealed.messages import (
 from p2ptable.sealed.proofs import SigmaProof, prove_key, verify_key
 
 DECK_KEY_DOMAIN = "p2ptable/deck-key/v1"
-Targets = tuple["int | None", ...]  # card k of an opening goes to seat to[k] (None: face up)
 RAND_DOMAIN = b"p2ptable/sealed-rand/v1\x00"
 
 
@@ -115,53 +120,69 @@ class Dealt:
     card: int | None
 
 
+@dataclass(frozen=True)
 class SealedBook:
-    """The public sealed-deck state of one log, and the cards its readers may see."""
+    """The public sealed-deck state of one log, and the cards its readers may see.
 
-    def __init__(
-        self, game_id: bytes, keys: Sequence[Point], readers: Mapping[int, int] | None = None
-    ) -> None:
+    A frozen value, like the rules' state: each ``apply_*`` checks what a seat sent
+    and returns the next book (or raises SealedDeckError naming the seat), so a
+    ledger that refuses an entry still holds the book it had."""
+
+    table: Table
+    readers: Mapping[int, int]  # seat -> deck secret, for the hands this book reads
+    state: SealedState
+    secrets: tuple[int, ...] | None = None  # once the secrets entry is in
+
+    @classmethod
+    def new(
+        cls, game_id: bytes, keys: Sequence[Point], readers: Mapping[int, int] | None = None
+    ) -> SealedBook:
+        """The book of a new game: the seats' deck keys, an empty deck."""
         keys = tuple(keys)
         for seat, key in enumerate(keys):
             if key in keys[:seat]:
                 raise ValueError(f"seat {seat} reuses the deck key of seat {keys.index(key)}")
-        self.table = Table(game_id, keys, elgamal.joint_key(keys))
-        self.state: SealedState = deck.new_state(self.table)
-        self.readers = dict(readers or {})
-        for seat, secret in self.readers.items():
-            deck.own_key(self.state, seat, secret)  # our bug if the secret is wrong
-        self.secrets: tuple[int, ...] | None = None  # once the secrets entry is in
+        table = Table(game_id, keys, elgamal.joint_key(keys))
+        state = deck.new_state(table)
+        readers = MappingProxyType(dict(readers or {}))
+        for seat, secret in readers.items():
+            deck.own_key(state, seat, secret)  # our bug if the secret is wrong
+        return cls(table, readers, state)
 
     @property
     def seats(self) -> int:
         return self.table.seats
 
+    def _with(self, state: SealedState) -> SealedBook:
+        return replace(self, state=state)
+
     # -- what comes next ---------------------------------------------------------
 
-    def fill(self, face_down: Sequence[int | None]) -> None:
-        """Put the rules' face-down cards into an empty sealed deck (see the docstring)."""
+    def filled(self, face_down: Sequence[int | None]) -> SealedBook:
+        """This book with the rules' face-down cards put into an empty sealed deck
+        (see the docstring); itself when there is nothing to put in."""
         if self.state.deck or not face_down:
             if len(self.state.deck) != len(face_down):
                 raise AssertionError(
                     f"sealed deck of {len(self.state.deck)} cards, rules say {len(face_down)}"
                 )
-            return
+            return self
         if any(card is None for card in face_down):
             raise AssertionError("cards for a new sealed deck must all be known")
-        self.state = deck.add_cards(self.state, list(face_down))  # type: ignore[arg-type]
+        return self._with(deck.add_cards(self.state, list(face_down)))  # type: ignore[arg-type]
 
     def next_shuffler(self) -> int | None:
         """The seat that must shuffle before the deck may be opened, if any."""
         missing = [s for s in range(self.seats) if s not in self.state.shuffled]
         return missing[0] if missing and self.state.deck else None
 
-    # -- checking what seats sent ------------------------------------------------------
+    # -- checking what seats sent: each returns the next book -------------------------
 
-    def apply_shuffle(self, seat: int, value: Any) -> None:
+    def apply_shuffle(self, seat: int, value: Any) -> SealedBook:
         msg = message_from_value(value, seat)
         if not isinstance(msg, ShuffleMessage) or msg.hand:
             raise SealedDeckError(seat, "a shuffle entry must hold a shuffle of the deck")
-        self.state = deck.apply_shuffle(self.state, msg)
+        return self._with(deck.apply_shuffle(self.state, msg))
 
     def check_part(self, kind: str, to: Targets, seat: int, value: Any) -> Any:
         """Check one seat's part of an ``open`` (card k to ``to[k]``) or ``secrets``
@@ -178,9 +199,9 @@ class SealedBook:
                 raise SealedDeckError(seat, "published a secret that does not match its key")
         return msg
 
-    def apply_open(self, to: Targets, parts: Sequence[Any]) -> list[Dealt]:
+    def apply_open(self, to: Targets, parts: Sequence[Any]) -> tuple[SealedBook, list[Dealt]]:
         """Open the top cards, card k to seat ``to[k]`` (None: face up), with every
-        seat's shares; each card as this book may see it, in order."""
+        seat's shares: the next book, and each card as this book may see it, in order."""
         if len(parts) != self.seats:
             raise SealedDeckError(None, f"an opening needs one part per seat ({self.seats})")
         round_ = begin_open(self.state, to)
@@ -189,48 +210,52 @@ class SealedBook:
             if not isinstance(msg, SharesMessage):
                 raise SealedDeckError(seat, "its part of an opening is not decryption shares")
             round_ = add_shares(round_, msg)
-        self.state, faces = finish_open(round_)
+        state, faces = finish_open(round_)
         dealt = []
         for k, seat in enumerate(to):
             card = faces[k]
             if seat is not None and seat in self.readers:
                 later = sum(1 for s in to[k + 1 :] if s == seat)  # its cards dealt after
-                card = self._read(seat, len(self.state.hands[seat]) - 1 - later)
+                card = self._read(state, seat, len(state.hands[seat]) - 1 - later)
             dealt.append(Dealt(seat, card))
-        return dealt
+        return self._with(state), dealt
 
-    def _read(self, seat: int, slot: int) -> int:
+    def _read(self, state: SealedState, seat: int, slot: int) -> int:
         """A reader's hand card (only that card is decrypted: this runs on every deal)."""
-        ct = self.state.hands[seat][slot]
-        return deck.decode_plaintext(self.state, elgamal.decrypt(ct, self.readers[seat]))
+        ct = state.hands[seat][slot]
+        return deck.decode_plaintext(state, elgamal.decrypt(ct, self.readers[seat]))
 
-    def apply_reveal(self, seat: int, slot: int, card: int, value: Any) -> None:
+    def apply_reveal(self, seat: int, slot: int, card: int, value: Any) -> SealedBook:
         """Check that ``value`` shows seat's hand card ``slot`` and that it is ``card``."""
         msg = message_from_value(value, seat)
         if not isinstance(msg, RevealMessage):
             raise SealedDeckError(seat, "the reveal of a played card is not a reveal")
         if msg.index != slot:
             raise SealedDeckError(seat, f"plays slot {slot} but reveals slot {msg.index}")
-        self.state, shown = deck.apply_reveal(self.state, msg)  # checks the proof first
+        state, shown = deck.apply_reveal(self.state, msg)  # checks the proof first
         if shown != card:
             raise SealedDeckError(
                 seat, f"plays card {card} but its reveal proves slot {slot} holds card {shown}"
             )
+        return self._with(state)
 
-    def apply_transfer(self, seat: int, slot: int, to: int, value: Any) -> int | None:
-        """Check that ``value`` gives seat's hand card ``slot`` to seat ``to``; returns
-        the card if ``to`` is a reader (it may see it now), else None."""
+    def apply_transfer(
+        self, seat: int, slot: int, to: int, value: Any
+    ) -> tuple[SealedBook, int | None]:
+        """Check that ``value`` gives seat's hand card ``slot`` to seat ``to``: the next
+        book, and the card if ``to`` is a reader (it may see it now), else None."""
         msg = message_from_value(value, seat)
         if not isinstance(msg, TransferMessage):
             raise SealedDeckError(seat, "the transfer of a given card is not a transfer")
-        self.state = deck.apply_transfer(self.state, msg, index=slot, to=to)
-        return self._read(to, -1) if to in self.readers else None
+        state = deck.apply_transfer(self.state, msg, index=slot, to=to)
+        seen = self._read(state, to, -1) if to in self.readers else None
+        return self._with(state), seen
 
-    def apply_secrets(self, parts: Sequence[Any]) -> None:
+    def apply_secrets(self, parts: Sequence[Any]) -> SealedBook:
         if len(parts) != self.seats:
             raise SealedDeckError(None, f"the secrets need one part per seat ({self.seats})")
         secrets = [self.check_part("secrets", None, s, v).secret for s, v in enumerate(parts)]
-        self.secrets = tuple(secrets)
+        return replace(self, secrets=tuple(secrets))
 
     # -- making our own messages --------------------------------------------------------
 

@@ -112,9 +112,6 @@ def test_a_game_listed_once_is_found_by_the_log_the_screens_and_the_bots(monkeyp
     assert get_game(TOY.name) is TOY
     assert screens_for(TOY.name) is screens
     assert make_bot(TOY, "greedy", random.Random(0)).__qualname__.startswith("random_policy")
-    from p2ptable.engine.registry import get_game as old_name  # still forwards
-
-    assert old_name(TOY.name) is TOY
 
 
 def test_a_game_without_a_bot_kind_plays_it_at_random_and_unknown_kinds_are_refused():
@@ -141,14 +138,10 @@ def imported_modules(path: Path) -> list[tuple[str, bool]]:
 
 @pytest.mark.parametrize("path", sorted(ENGINE.glob("*.py")), ids=lambda p: p.name)
 def test_no_engine_module_imports_a_game(path):
-    for module, at_top in imported_modules(path):
-        if not module.startswith(("p2ptable.games", "p2ptable.ui", "p2ptable.bots")):
-            continue
-        # The one exception, until its last callers import from p2ptable.games:
-        # engine/registry.py forwards the old names there on first use, and knows
-        # no game itself (it used to import each game's package).
-        assert path.name == "registry.py", f"{path.name} imports {module}"
-        assert module == "p2ptable.games" and not at_top, f"registry.py imports {module}"
+    for module, _at_top in imported_modules(path):
+        assert not module.startswith(("p2ptable.games", "p2ptable.ui", "p2ptable.bots")), (
+            f"{path.name} imports {module}"
+        )
 
 
 def test_importing_the_whole_engine_loads_no_game():

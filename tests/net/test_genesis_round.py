@@ -61,7 +61,8 @@ def exchange(rounds: dict[int, GenesisRound], recorded: list | None = None) -> N
             for dest, frame in round_.take_outgoing():
                 if recorded is not None:
                     recorded.append((seat, dest, frame))
-                rounds[dest].receive(frame, 0.0)
+                if dest in rounds:  # a seat that is gone gets nothing
+                    rounds[dest].receive(frame, 0.0)
                 moved = True
         if not moved:
             return
@@ -110,7 +111,7 @@ def test_junk_is_dropped_and_what_is_kept_for_the_session_is_bounded():
     link = rounds[1].links[0]
     for seq in range(MAX_KEPT_FRAMES + 50):
         message = Message(
-            "ping", first.game_id, 1, boot_bytes(1), 100 + seq, {"len": 1, "head": b""}
+            "ping", first.game_id, 1, boot_bytes(1), 100 + seq, {"len": 1, "head": b"", "ep": ""}
         )
         first.receive(seal(message, link), 0.0)
     assert len(first.kept) == MAX_KEPT_FRAMES and first.dropped == 52
@@ -162,3 +163,72 @@ def test_the_counters_we_accepted_survive_our_own_restart():
     with pytest.raises(RemoteProtocolError, match="earlier run"):
         peers.check_fresh(Message("ping", bytes(32), 1, boot_bytes(3), 10**6, {}))
     peers.check_fresh(Message("ping", bytes(32), 1, boot_bytes(4), 0, {}))
+
+
+def test_a_seat_that_died_in_the_genesis_round_comes_back(tmp_path):
+    # Issue 12: "A peer that dies during the genesis comes back." (wire.md §9.5:
+    # "There is no replay to resume from until the genesis is complete".)  Ben's
+    # process dies after saving what it needs and before the genesis is complete;
+    # the others, who got his signature, already play; he comes back.
+    from p2ptable.net.pending_genesis import load_pending, pending_path, save_pending
+    from p2ptable.net.persistence import save_secrets
+
+    seats, rounds = table(3, b"come-back")
+    replay = tmp_path / "Ben.p2pt"
+    endpoints = [f"tcp://127.0.0.1:{47100 + i}" for i in range(3)]
+    save_secrets(replay, seats[1], 1, endpoints, 47101)
+    save_pending(replay, rounds[1].body)
+    # Ben's signature reaches the others; theirs never reach Ben: he dies.
+    for dest, frame in rounds[1].take_outgoing():
+        rounds[dest].receive(frame, 0.0)
+    del rounds[1]
+    exchange(rounds)
+    assert all(r.genesis is not None for r in rounds.values())
+    sessions = sessions_from(seats, rounds)
+    assert not replay.exists() and pending_path(replay).exists()
+    pending = load_pending(replay)
+    assert (pending.seat, pending.body, pending.boot) == (1, rounds[0].body, 1)
+    back = GenesisRound(
+        pending.body,
+        [s.key.public for s in seats],
+        [s.link_public for s in seats],
+        1,
+        pending.secrets,
+        boot_bytes(pending.boot + 1),
+        10.0,
+    )
+    for dest, frame in back.take_outgoing():  # its signatures; the sessions answer
+        sessions[dest].receive(frame, 10.0)
+    for session in list(sessions.values()):
+        for dest, frame in session.take_outgoing():
+            if dest == 1:
+                back.receive(frame, 10.0)
+            else:
+                sessions[dest].receive(frame, 10.0)
+    assert back.genesis is not None
+    assert back.genesis.encode() == sessions[0].ledger.entries[0].encode()
+    sessions[1] = Session(
+        Ledger(back.genesis),
+        1,
+        pending.secrets,
+        10.0,
+        boot=back.boot,
+        seq=back.seq,
+        peers=back.peers,
+    )
+    net = MemoryNet(sessions)
+    net.now = 10.0
+    play_out(sessions, net, random.Random(5))
+    assert all(s.finished for s in sessions.values())
+    assert len({s.ledger.head for s in sessions.values()}) == 1
+
+
+def test_two_sessions_never_answer_each_others_genesis_signatures():
+    seats, rounds = table(2, b"no-echo")
+    exchange(rounds)
+    sessions = sessions_from(seats, rounds)
+    net = MemoryNet(sessions)
+    net.pump()  # hellos: each knows the other holds a log
+    late = Message("gsig", rounds[0].game_id, 0, rounds[0].boot, 10_000, {"sig": rounds[0].sigs[0]})
+    sessions[1].receive(seal(late, rounds[0].links[1]), net.now)
+    assert not [d for d, frame in sessions[1].take_outgoing() if d == 0]

@@ -41,7 +41,7 @@ class RecordingNet(MemoryNet):
         for seat, session in self.sessions.items():
             log = self.events[seat]
             marked = session.take_writes()
-            durable = {payload for payload, must in marked if must}
+            durable = {item.payload for item in marked if item.durable}
             session.writes = marked  # deliver takes them again
 
             def write(payload: bytes, log=log, durable=durable) -> None:

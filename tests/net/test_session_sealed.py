@@ -151,8 +151,15 @@ def test_a_bad_shuffle_stops_the_game_at_once_and_names_the_shuffler():
             continue
         assert session.stopped is not None and session.stopped.culprit == cheater
         report = verify_bytes(log_file(logs[seat]))
-        assert report.stopped["reason"] == "cheated" and report.error["culprit"] == cheater
-        assert "bad shuffle" in report.stopped["detail"]
+        assert report.stopped["proved"] and report.error["culprit"] == cheater
+        # The cheater's own session kept the shuffle it made and, shown the forged
+        # one, proves the two (equivocation outranks cheated at one position,
+        # wire.md 6.8); every honest log ends the same way either way.
+        if report.stopped["reason"] == "cheated":
+            assert "bad shuffle" in report.stopped["detail"]
+        else:
+            assert report.stopped["reason"] == "equivocation"
+    assert len({log_file(logs[s]) for s in sessions if s != cheater}) == 1
 
 
 def kind_of(frame: bytes) -> str:
@@ -330,7 +337,9 @@ def test_a_peer_that_took_the_real_shuffle_proves_equivocation_from_the_others_a
     """The cheater sends one peer a bad shuffle and another its real one: the first
     stops on the bad one (``cheated``); the second, holding a different shuffle
     signed by the same seat for that position, stops with proved equivocation
-    instead of waiting (and later blaming an honest peer)."""
+    instead of waiting (and later blaming an honest peer), in place of the
+    contested shuffle.  Issue 12: "Honest logs end identical after a proved stop":
+    the first, shown that abort, keeps it (it outranks its own, wire.md 6.8)."""
     from p2ptable.sealed.group import SeededRandom
 
     seats, sessions, logs = make_table(3)
@@ -345,9 +354,11 @@ def test_a_peer_that_took_the_real_shuffle_proves_equivocation_from_the_others_a
     net.pump()
     for _ in range(5):
         net.advance(1.0)
-    assert sessions[1].stopped is not None and "cheated" in sessions[1].stopped.reason
-    assert sessions[2].stopped is not None and "equivocation" in sessions[2].stopped.reason
-    assert sessions[2].stopped.culprit == cheater
+    for seat in (1, 2):
+        assert sessions[seat].stopped is not None, seat
+        assert sessions[seat].stopped.reason == "equivocation"
+        assert sessions[seat].stopped.culprit == cheater
+    assert log_file(logs[1]) == log_file(logs[2])
     assert verify_bytes(log_file(logs[2])).error["culprit"] == cheater
 
 

@@ -92,9 +92,9 @@ def test_the_move_is_to_be_made_durable_before_it_is_handed_out():
     assert len(writes) == 1 and writes[0][1] is True  # our move, to be made durable
     assert Entry.decode(writes[0][0]).body["action"] == action.text
     assert mover.outgoing  # and the frames that carry it
-    logs[mover.seat].extend(payload for payload, _ in writes)
+    logs[mover.seat].extend(w.payload for w in writes)
     mover.advance(net.now)
-    assert all(Entry.decode(p).kind != "action" for p, _ in mover.take_writes())  # not twice
+    assert all(Entry.decode(w.payload).kind != "action" for w in mover.take_writes())  # not twice
     assert len(logs[mover.seat]) == before + 1
     net.pump()
     assert len({b"".join(log) for log in logs.values()}) == 1

@@ -1,0 +1,204 @@
+"""How a seat comes to the table: the lobby, then the genesis round.
+
+How it works
+------------
+:class:`Arrival` is the peer's collaborator from its first frame until the
+genesis entry exists.  It owns the lobby (the host's or a joiner's, net/lobby.py)
+and then the genesis round (net/genesis_round.py), both sans-IO; it carries out
+what they produce through the transport it is handed, and keeps the game frames
+that come before it knows the genesis body (bounded).  The peer feeds it frames
+(``lobby_frame``, ``game_frame``), calls ``step`` once a pass, and gets the
+genesis entry back from ``step`` when every seat has signed.  When the body is
+known and before our signature leaves, ``on_body`` lets the peer make the seat
+resumable (its replay path, lock, secrets and the pending body).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from p2ptable.net import lobby as lobbies
+from p2ptable.net.genesis_round import GenesisRound
+from p2ptable.net.peers import boot_bytes
+from p2ptable.net.pending_genesis import PendingGenesis
+from p2ptable.net.zmq_transport import GAME, LOBBY, ZmqTransport
+from p2ptable.replay import authoring
+from p2ptable.replay.entries import Entry
+
+MAX_EARLY_FRAMES = 2_000  # game frames that may arrive before we know the genesis body
+MAX_EARLY_BYTES = 8 << 20
+MAX_SLEEP = 1.0
+
+
+class Arrival:
+    """The lobby and the genesis round of one seat."""
+
+    def __init__(
+        self,
+        transport: ZmqTransport,
+        secrets: authoring.SeatSecrets,
+        say: Callable[[str], None],
+        note: Callable[[str], None],
+    ) -> None:
+        self.transport = transport
+        self.secrets = secrets
+        self.say, self.note = say, note
+        self.lobby: lobbies.HostLobby | lobbies.JoinerLobby | None = None
+        self.host_endpoint = ""
+        self.genesis_round: GenesisRound | None = None
+        self.members: list[lobbies.Member] = []
+        self.seat: int | None = None
+        self.game = ""
+        self.boot = 1  # our start counter (wire.md 4.5)
+        self.ignored_lobby = 0  # lobby frames from anyone but our lobby's partner
+        self._early: list[bytes] = []
+        self._early_bytes = 0
+        self.early_dropped = 0
+        # Called with the genesis body, the members and our seat, before our
+        # signature leaves (the peer makes the seat resumable then).
+        self.on_body: Callable[[bytes], None] = lambda body: None
+
+    # -- starting ------------------------------------------------------------------
+
+    def host(self, lobby: lobbies.HostLobby) -> None:
+        self.lobby, self.game = lobby, lobby.game
+
+    def join(self, lobby: lobbies.JoinerLobby, host_endpoint: str) -> None:
+        self.lobby, self.host_endpoint = lobby, host_endpoint
+        self.transport.connect(host_endpoint)
+
+    def resume(self, pending: PendingGenesis, now: float) -> None:
+        """Back in a genesis round our process left (net/pending_genesis.py)."""
+        from p2ptable.replay.genesis import read_genesis
+
+        info = read_genesis(Entry(pending.body, ()))
+        self.seat, self.boot, self.game = pending.seat, pending.boot + 1, info.game.name
+        self.members = [
+            lobbies.Member(s.name, s.key, s.chain_head, s.link, endpoint, s.deck)
+            for s, endpoint in zip(info.seats, pending.endpoints, strict=True)
+        ]
+        self.say("Back at the table: every seat is signing the genesis.")
+        self._open_round(pending.body, now)
+
+    # -- frames --------------------------------------------------------------------
+
+    def lobby_frame(self, payload: bytes, address: str, now: float) -> None:
+        """The host's lobby takes knocks (it limits them by the sender's address);
+        a joiner's takes what its host sends until the genesis round begins.
+        Anything else (a stranger writing to our inbox, anything after the round
+        began) is counted and dropped: no lobby frame from anyone ends a peer,
+        except the host's own refusal or a host that breaks the handshake."""
+        lobby = self.lobby
+        if isinstance(lobby, lobbies.HostLobby):
+            lobby.receive(payload, address, now)
+            for line in lobby.log:
+                self.say(line)
+                self.note(line)
+            lobby.log.clear()
+        elif isinstance(lobby, lobbies.JoinerLobby) and self.genesis_round is None:
+            try:
+                lobby.receive(payload)
+            except lobbies.LobbyIgnored:
+                self.ignored_lobby += 1
+                return
+            if lobby.members and lobby.members != self.members:
+                self.members = list(lobby.members)
+                names = ", ".join(m.name for m in self.members)
+                self.say(f"Lobby ({len(self.members)} seated): {names}")
+        else:
+            self.ignored_lobby += 1
+            return
+        self._maybe_start_round(now)
+
+    def game_frame(self, payload: bytes, now: float) -> None:
+        if self.genesis_round is not None:
+            self.genesis_round.receive(payload, now)
+        elif len(self._early) < MAX_EARLY_FRAMES and (
+            self._early_bytes + len(payload) <= MAX_EARLY_BYTES
+        ):
+            self._early.append(payload)
+            self._early_bytes += len(payload)
+        else:
+            self.early_dropped += 1  # a flood before we know the table
+
+    def step(self, now: float) -> Entry | None:
+        """What the lobby and the round produced, sent; the genesis once complete."""
+        lobby = self.lobby
+        if isinstance(lobby, lobbies.HostLobby):
+            for endpoint, frame in lobby.outgoing:
+                self.transport.reply(endpoint, LOBBY, frame)
+            lobby.outgoing.clear()
+        elif lobby is not None:
+            for frame in lobby.outgoing:
+                self.transport.send(self.host_endpoint, LOBBY, frame)
+            lobby.outgoing.clear()
+        round_ = self.genesis_round
+        if round_ is None:
+            return None
+        round_.tick(now)
+        for dest, frame in round_.take_outgoing():
+            self.send(dest, frame)
+        return round_.genesis
+
+    def send(self, dest: int | None, frame: bytes) -> None:
+        """A game frame to one seat, or to every other seat (None)."""
+        targets = range(len(self.members)) if dest is None else [dest]
+        for seat in targets:
+            if seat != self.seat:
+                self.transport.send(self.members[seat].endpoint, GAME, frame)
+
+    def no_answer(self, waited: float, limit: float) -> bool:
+        """A joiner whose host has not answered its knock in time."""
+        lobby = self.lobby
+        return isinstance(lobby, lobbies.JoinerLobby) and lobby.host_key is None and waited > limit
+
+    def wake_at(self, now: float) -> float:
+        if self.genesis_round is not None:
+            return self.genesis_round.wake_at(now)
+        return now + MAX_SLEEP
+
+    def dropped(self) -> int:
+        round_dropped = self.genesis_round.dropped if self.genesis_round is not None else 0
+        return round_dropped + self.early_dropped
+
+    # -- the round -----------------------------------------------------------------
+
+    def _maybe_start_round(self, now: float) -> None:
+        lobby = self.lobby
+        body = None if lobby is None else lobby.genesis
+        if body is None or self.genesis_round is not None:
+            return
+        assert lobby is not None
+        self.members = list(lobby.members)
+        if isinstance(lobby, lobbies.JoinerLobby):
+            # We reached the host at the address we were given; its own guess at
+            # its address (several interfaces, a host name mapped to loopback)
+            # may not be reachable from here.
+            host = self.members[0]
+            self.members[0] = lobbies.Member(
+                host.name, host.key, host.chain, host.link, self.host_endpoint, host.deck
+            )
+            self.game = lobby.game or ""
+        me = self.secrets.key.public
+        self.seat = next(i for i, m in enumerate(self.members) if m.key == me)
+        self.on_body(body)
+        self.say("Table full: every seat is signing the genesis.")
+        self._open_round(body, now)
+
+    def _open_round(self, body: bytes, now: float) -> None:
+        assert self.seat is not None
+        for i, member in enumerate(self.members):
+            if i != self.seat:
+                self.transport.connect(member.endpoint)
+        self.genesis_round = GenesisRound(
+            body,
+            [m.key for m in self.members],
+            [m.link for m in self.members],
+            self.seat,
+            self.secrets,
+            boot_bytes(self.boot),
+            now,
+        )
+        for frame in self._early:
+            self.genesis_round.receive(frame, now)
+        self._early, self._early_bytes = [], 0

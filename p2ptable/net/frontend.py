@@ -1,0 +1,44 @@
+"""What sits at a seat, as the peer loop sees it: a person or a bot.
+
+A frontend is told what happened (``show``) and asked what the seat does
+(``choose``); it answers by returning and nothing is ever set on it.  One
+protocol for people (ui/terminal.py) and bots (bots/seat.py).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from p2ptable.engine.api import Action
+from p2ptable.net.session import Session
+
+
+class Frontend(Protocol):
+    """What sits at a seat: a person at a terminal (ui/terminal.py) or a bot
+    (bots/seat.py).  The loop tells it what happened and asks it what the seat
+    does; it answers by returning, and nothing is ever set on it."""
+
+    def say(self, text: str) -> None:
+        """A line about the lobby or the connection, before or beside the game."""
+        ...
+
+    def show(self, session: Session, events: list, now: float) -> None:
+        """What the session just reported (possibly nothing: then it is the clock,
+        at the time ``wake_at`` asked for)."""
+        ...
+
+    def choose(self, session: Session | None, now: float, typed: bool) -> Action | None:
+        """The seat's move now, or None.  Asked on every pass of the loop, and
+        with ``typed`` when ``input_fd`` is readable (a person typed a line;
+        ``session`` is None then if the game has not started).  The loop submits
+        the action if it is still the seat's turn."""
+        ...
+
+    def wake_at(self, session: Session, now: float) -> float:
+        """When the frontend next needs a call with no input (a bot's think time
+        ending, a screen's clock): the loop sleeps until then or until a message."""
+        ...
+
+    def input_fd(self) -> int | None:
+        """The file descriptor a person types on, or None (a bot; input closed)."""
+        ...

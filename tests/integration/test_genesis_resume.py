@@ -1,0 +1,102 @@
+"""A seat killed while the genesis is being signed comes back (real processes).
+
+Issue 12: "A peer that dies during the genesis comes back."  Cleo joins first and
+is frozen (SIGSTOP) in the lobby, so when Ben's join fills the table the genesis
+round cannot end: it waits for Cleo's signature.  Ben is killed there, before any
+replay exists; `p2ptable resume` brings him back into the round, Cleo is thawed,
+and the game is played to its end.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import pytest
+
+from p2ptable.net.pending_genesis import pending_path
+from p2ptable.replay.verify import verify_file
+
+from .peers import Peers, free_port
+
+
+@pytest.fixture
+def peers(tmp_path):
+    group = Peers(tmp_path)
+    yield group
+    for proc in group.procs.values():  # a frozen process never ends by itself
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGCONT)
+    group.close()
+
+
+def wait_until(check, timeout: float = 30.0) -> None:
+    end = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > end:
+            raise AssertionError("timed out")
+        time.sleep(0.02)
+
+
+def test_a_seat_killed_in_the_genesis_round_resumes_and_the_game_is_played(peers):
+    port = free_port()
+    bots = ("--bot", "random", "--bot-delay", "0.01")
+    peers.host("Ana", "pet-quartet", 3, port, *bots)
+    cleo = peers.start(
+        "Cleo", "join", f"127.0.0.1:{port}", "--code", "TST-CDE", "--name", "Cleo",
+        "--replay", str(peers.replay("Cleo")), *bots,
+    )  # fmt: skip
+    ana_log = peers.replay("Ana").with_name("Ana.p2pt.peer.log")
+    wait_until(lambda: "Lobby (2 seated): Ana, Cleo" in peers.output("Cleo"))
+    os.killpg(cleo.pid, signal.SIGSTOP)
+    peers.join("Ben", port, *bots)
+    ben = peers.replay("Ben")
+    wait_until(lambda: pending_path(ben).exists())
+    time.sleep(0.3)  # Ben's signature is out; the round waits for Cleo
+    assert not ben.exists()
+    peers.kill("Ben")
+    peers.start("Ben", "resume", str(ben), "--quiet", *bots)
+    wait_until(lambda: "resumed in the genesis round" in _text(ben.with_name("Ben.p2pt.peer.log")))
+    os.killpg(cleo.pid, signal.SIGCONT)
+    codes = peers.wait_all()
+    assert all(code == 0 for code in codes.values()), {n: peers.output(n) for n in peers.procs}
+    blobs = {peers.replay(n).read_bytes() for n in ("Ana", "Ben", "Cleo")}
+    assert len(blobs) == 1
+    assert verify_file(ben).valid
+    assert not pending_path(ben).exists()
+    assert ana_log.exists()
+
+
+def _text(path) -> str:
+    return path.read_text() if path.exists() else ""
+
+
+def test_a_seat_resumed_on_another_port_is_found_there(peers):
+    # Issue 11: "A port already in use (host, join --port, resume) is a one-line
+    # error that says what to do ... `resume` gets `--port`."  The others learn
+    # the new port from the resumed seat's hello and pings (wire.md 6.10).
+    import socket
+
+    from .peers import wait_for_entries
+
+    port = free_port()
+    bots = ("--bot", "random", "--bot-delay", "0.02")
+    peers.host("Ana", "pet-quartet", 2, port, *bots)
+    ben_port = free_port()
+    peers.join("Ben", port, "--port", str(ben_port), *bots)
+    ben = peers.replay("Ben")
+    wait_for_entries(ben, 20)
+    peers.kill("Ben")
+    with socket.socket() as squatter:  # another program took Ben's port meanwhile
+        squatter.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        squatter.bind(("127.0.0.1", ben_port))
+        squatter.listen()
+        taken = peers.start("Ben", "resume", str(ben), "--quiet", *bots)
+        assert taken.wait(timeout=30) == 1
+        assert f"port {ben_port} is already in use" in peers.output("Ben")
+        peers.start("Ben", "resume", str(ben), "--port", str(free_port()), "--quiet", *bots)
+        codes = peers.wait_all()
+    assert codes == {"Ana": 0, "Ben": 0}, {n: peers.output(n) for n in peers.procs}
+    assert peers.replay("Ana").read_bytes() == ben.read_bytes()
+    assert verify_file(ben).valid
