@@ -8,9 +8,11 @@ every seat) on loopback, with faults chosen by a seeded random generator:
   during the sealed shuffles of Vorsicht Lehrer!, in play, or just after the
   result), then ``p2ptable resume`` after a pause of up to 3 s;
 * ``early-kill``: kill -9 in the lobby or during the genesis signing, before the
-  seat has a replay to resume from.  That cannot come back yet (protocol/wire.md
-  section 9, gap 5): such games are counted apart, "killed before the genesis
-  (known gap)", not as failures; once resuming there works they count as games;
+  seat has a replay.  A seat that died in the genesis round resumes (wire.md
+  section 6.10 and section 9, gap 5); a joiner that died in the lobby, before it
+  saved anything, joins again, as its player would; a host that died there
+  leaves no table to come back to: such games are counted apart ("host killed
+  before its table filled"), not as failures;
 * ``power``: a power cut: kill -9, then the replay cut back to what was surely
   on the disk (below), sometimes with a torn frame or zeros after it, then
   ``resume``;
@@ -155,7 +157,7 @@ class Crash:
     phase: str = ""  # what the victim had reached when it died
     entries: int = 0  # entries on its disk then
     cut: int = 0  # entries the power cut took
-    early: bool = False  # died before its replay and secrets existed
+    early: bool = False  # died in the lobby: before it had saved anything
 
     def describe(self, names: list[str]) -> str:
         who = "all (from " + names[self.seat] + ")" if self.kind == "blackout" else names[self.seat]
@@ -779,7 +781,7 @@ class Strangers:
 class GameReport:
     number: int
     plan: Plan
-    status: str = "failed"  # completed, known gap, failed
+    status: str = "failed"  # completed, table gone (the host died in the lobby), failed
     reasons: list[str] = field(default_factory=list)
     seconds: float = 0.0
     identical: bool = False
@@ -833,8 +835,7 @@ class Game:
         self.cut_times: list[float] = []
         self.takeover_at: float | None = None
         self.genesis_known = False
-        self.known_gap = False
-        self.early_resumes: list[subprocess.Popen] = []  # of seats that died before the genesis
+        self.table_gone = False  # the host died in the lobby
         self.report = GameReport(number, plan)
 
     def play(self) -> GameReport:
@@ -880,11 +881,7 @@ class Game:
                 if now >= when:
                     self.thaws.remove((when, seat))
                     self.table.signal(seat, signal.SIGCONT)
-            # A seat that died before its replay and secrets existed has nothing to
-            # resume from (wire.md section 9, gap 5): if its resume fails, the game
-            # is a known gap.
-            if any(proc.poll() not in (None, 0) for proc in self.early_resumes):
-                self.known_gap = True
+            if self.table_gone:
                 return
             if plan.junk and now >= next_junk:
                 self.strangers.junk()
@@ -938,7 +935,7 @@ class Game:
             data = replay.read_bytes() if replay.exists() else b""
             entries = intact_entries(data)
             if victim == seat:
-                crash.early = not (replay.exists() and table.secrets(seat).exists())
+                crash.early = not table.secrets(seat).exists()
                 crash.entries = len(entries)
                 crash.phase = self._phase(seat, entries)
             if entries:
@@ -954,11 +951,8 @@ class Game:
 
     def _phase(self, seat: int, entries: list[bytes]) -> str:
         """What a seat had reached when it died: the kind of its last entry."""
-        if not entries:
-            out = self.table.out(seat).read_text(errors="replace")
-            return "genesis" if "Table full" in out else "lobby"
-        if not self.table.secrets(seat).exists():
-            return "genesis written, secrets not yet"
+        if not entries:  # the secrets are saved when the genesis round begins
+            return "genesis" if self.table.secrets(seat).exists() else "lobby"
         return Entry.decode(entries[-1]).kind
 
     def _resume_due(self, now: float) -> None:
@@ -966,9 +960,13 @@ class Game:
             if now < when:
                 continue
             self.resumes.remove((when, seat))
-            self.table.resume(seat)
-            if any(c.early and c.seat == seat for c in self.plan.crashes):
-                self.early_resumes.append(self.table.current[seat])
+            if not any(c.early and c.seat == seat for c in self.plan.crashes):
+                self.table.resume(seat)
+            elif seat == 0:  # the lobby died with the host: nothing to come back to
+                self.table_gone = True
+                return
+            else:  # it saved nothing: its player types `join` again
+                self.table.start(seat)
             if self.tap is not None and self.plan.replay:
                 self.bursts.append((now + self.rng.uniform(0.3, 2.0), seat))
 
@@ -1030,8 +1028,8 @@ class Game:
             log = table.replay(seat).with_name(f"{NAMES[seat]}.p2pt.peer.log")
             if log.exists() and "stopped by a bug of p2ptable" in log.read_text(errors="replace"):
                 report.reasons.append(f"{NAMES[seat]} stopped by a bug (see its peer.log)")
-        if self.known_gap:
-            report.status = "known gap"
+        if self.table_gone:
+            report.status = "table gone"
             return
         blobs = {}
         for seat in range(plan.seats):
@@ -1103,7 +1101,7 @@ def _kind(reason: str) -> str:
 
 
 def summary(reports: list[GameReport], seed: int, seconds: float, min_games: int) -> list[str]:
-    counted = [r for r in reports if r.status != "known gap"]
+    counted = [r for r in reports if r.status != "table gone"]
     gap = len(reports) - len(counted)
     completed = sum(r.status == "completed" for r in counted)
     identical = sum(r.identical for r in counted)
@@ -1116,9 +1114,6 @@ def summary(reports: list[GameReport], seed: int, seconds: float, min_games: int
     cuts = [c for c in fired if c.kind in ("power", "blackout")]
     kinds = Counter(c.kind for c in fired)
     refused = sum((r.refusals for r in reports), Counter())
-    gaps = Counter(
-        c.phase for r in reports if r.status == "known gap" for c in r.plan.crashes if c.early
-    )
     share = 100.0 * completed / len(counted) if counted else 0.0
     met = completed == len(counted) and lost == 0 and accused == 0 and len(counted) >= min_games
     lines = [
@@ -1126,8 +1121,7 @@ def summary(reports: list[GameReport], seed: int, seconds: float, min_games: int
         + ", ".join(f"{g} {n}" for g, n in sorted(games.items()))
         + ")",
         f"games completed: {completed}/{len(counted)} ({share:.1f} %)",
-        f"killed before the genesis (known gap): {gap}"
-        + (" (" + ", ".join(f"{k} {n}" for k, n in sorted(gaps.items())) + ")" if gaps else ""),
+        f"host killed before its table filled (no table to come back to): {gap}",
         f"replays byte-identical: {identical}/{len(counted)}",
         f"entries lost: {lost}",
         f"seats falsely accused: {accused}",

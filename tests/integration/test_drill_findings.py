@@ -1,4 +1,5 @@
-"""What the fault drill (scripts/drill.py) found, as tests that fail until it is fixed.
+"""What the fault drill (scripts/drill.py) found: tests that fail (strict xfail)
+until the finding is fixed, and then stay as its regression tests.
 
 Each test names the drill run that found it (seed and game), and reproduces the
 fault without processes where it can.
@@ -142,19 +143,14 @@ main()
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="drill finding: a seat killed after its replay holds the genesis but "
-    "before its secrets are saved cannot resume (no secrets file)",
-)
 def test_a_seat_killed_once_its_replay_holds_the_genesis_can_resume(tmp_path):
     # Found by `scripts/drill.py --seed 34664846` (games 14 and 40: a kill at the
-    # moment "start", as soon as the genesis is on disk; 2 of its 5 such kills).
-    # net/peer.py `_start_session` writes and syncs the genesis to the replay,
-    # and only then saves the secrets file; a crash in between leaves a replay
-    # that `resume` refuses ("no secrets file next to the replay"), and the table
-    # waits for ever.  wire.md 9 (gap 5) only admits a peer that dies "during
-    # genesis", before there is a replay.
+    # moment "start", as soon as the genesis is on disk; 2 of its 5 such kills),
+    # on code that wrote and synced the genesis to the replay before it saved the
+    # secrets file: a crash in between left a replay that `resume` refused ("no
+    # secrets file next to the replay"), and the table waited for ever.  Fixed
+    # since: the secrets are saved durably when the genesis round begins, before
+    # our signature leaves (wire.md 9, gap 5).
     peers = Peers(tmp_path)
     try:
         port = free_port()
