@@ -12,6 +12,7 @@ import random
 import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -178,5 +179,45 @@ def test_a_seat_killed_once_its_replay_holds_the_genesis_can_resume(tmp_path):
         assert all(c == 0 for c in codes.values()), {n: peers.output(n) for n in ("Ana", "Ben")}
         assert peers.replay("Ana").read_bytes() == peers.replay("Ben").read_bytes()
         assert verify_file(peers.replay("Ben")).valid
+    finally:
+        peers.close()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="drill finding: a joiner that dies in the lobby once seated keeps its "
+    "seat for good: joining again is refused and the genesis waits for it",
+)
+def test_a_joiner_that_died_in_the_lobby_can_join_again(tmp_path):
+    # Found by `scripts/drill.py --seed 751155980` (game 21: Vorsicht Lehrer! at 3
+    # seats; Ben killed in the lobby after the host had seated him).  Before the
+    # genesis round a joiner has saved nothing, so its player can only join
+    # again; the host still holds the seat of the dead process ("the name 'Ben'
+    # is taken", or "the table is full" once the others came), and when the table
+    # fills, the genesis round waits for ever for the dead seat's signature.  The
+    # wait for the others, where a joiner sits longest, is where this happens.
+    peers = Peers(tmp_path)
+    try:
+        port = free_port()
+        bots = ("--bot", "random", "--bot-delay", "0.02")
+        peers.host("Ana", "pet-quartet", 3, port, *bots)
+        ben = ("join", f"127.0.0.1:{port}", "--code", "TST-CDE", "--name", "Ben",
+               "--replay", str(peers.replay("Ben")), *bots)  # fmt: skip
+        peers.start("Ben", *ben)  # not quiet: it says when it is seated
+        end = time.monotonic() + 20
+        while "Lobby (2 seated)" not in peers.output("Ben") and time.monotonic() < end:
+            time.sleep(0.05)
+        assert "Lobby (2 seated)" in peers.output("Ben")
+        peers.kill("Ben")
+        again = peers.start("Ben", *ben)  # its player types the same command again
+        peers.join("Cleo", port, *bots)
+        try:
+            code = again.wait(timeout=20)  # a refusal comes at once; a game takes longer
+        except subprocess.TimeoutExpired:
+            code = None
+        assert code in (None, 0), peers.output("Ben")
+        codes = peers.wait_all(timeout=60)
+        assert all(c == 0 for c in codes.values()), {n: peers.output(n) for n in codes}
+        assert peers.replay("Ana").read_bytes() == peers.replay("Ben").read_bytes()
     finally:
         peers.close()
