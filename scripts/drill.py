@@ -1038,8 +1038,8 @@ class Game:
             code = table.current[seat].returncode
             if code != 0:
                 report.reasons.append(f"{NAMES[seat]} exited {code}")
-        report.identical = len(set(blobs.values())) == 1
-        if not report.identical:
+        report.identical = all(blobs.values()) and len(set(blobs.values())) == 1
+        if not report.identical and all(blobs.values()):
             heads = {NAMES[s]: len(parse_frames(b).payloads) for s, b in blobs.items()}
             report.reasons.append(f"replays differ (entries: {heads})")
         checked: dict[bytes, object] = {}
