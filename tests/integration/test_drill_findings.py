@@ -34,16 +34,18 @@ from .peers import Peers, free_port, wait_for_entries
 )
 @pytest.mark.parametrize("players", [2, 3])
 def test_the_result_is_on_disk_before_a_seat_says_it_holds_the_whole_log(players):
-    # Found by `scripts/drill.py --seed 34664846` (6 of 60 games; alone:
-    # `--seed 34664846 --start 44 --games 1`, Pet Quartet at 5 seats, a power cut
-    # of Ben just after the result).  wire.md 6.10: "So every entry a
-    # seat signed is on stable storage before any peer can hold it."  The result
-    # entry carries every seat's signature but is written without a sync, and at
-    # once the session pings everyone with the length that includes it; a peer
-    # lingers only "until every peer has the result" (wire.md 1, Linger), so the
-    # others leave.  A power cut then takes the result from the seat's replay,
-    # nobody is left to send it again, and `resume` waits for ever: Ben's replay
-    # ended one entry short ("the log ends before the game is over").
+    # Found by `scripts/drill.py --seed 34664846` (6 of its 60 games) and
+    # `--seed 751155980` (game 37; alone: `--seed 751155980 --start 37 --games 1`,
+    # Pet Quartet at 3 seats, a power cut of Cleo just after the result).
+    # wire.md 6.10: "So every entry a seat signed is on stable storage before any
+    # peer can hold it."  The result entry carries every seat's signature but is
+    # written without a sync, and at once the session pings everyone with the
+    # length that includes it; a peer lingers "so no seat is left without the
+    # last entry" (wire.md 1), and net/peer.py leaves as soon as every peer's
+    # length says it has it, so the others leave.  A power cut then takes the
+    # result from the seat's replay, nobody is left to send it again, and
+    # `resume` waits for ever: Cleo's replay ended 2 or 3 entries short ("the log
+    # ends before the game is over").
     _, sessions, _ = plain.make_table(players, f"result-{players}")
     net = RecordingNet(sessions)
     play_out(sessions, net, random.Random(players))
@@ -72,18 +74,18 @@ def test_the_result_is_on_disk_before_a_seat_says_it_holds_the_whole_log(players
     "named as withholding by every peer the moment its first ping arrives",
 )
 def test_a_seat_that_slept_is_not_named_for_withholding_when_it_wakes():
-    # Found by `scripts/drill.py --seed 31 --faults freeze` (games 3 and 4: a seat's
-    # process stopped with SIGSTOP for 21-27 s, a laptop whose lid was closed,
-    # while the others waited for its reveal).  wire.md 6.7 names "a seat in
-    # contact (alive) that does not send its contribution" within 20 s, and a seat
-    # that comes back after a restart has its clock restarted by its hello (wire.md
-    # 9); one that comes back from sleep sends no hello: its first frame is the
-    # ping it owes, which makes it alive to peers whose 20 s ran out long ago,
-    # and its reveal only follows once it has read the move from its queue.  In
-    # the drill every other seat stopped the game naming it (different abort
-    # entries, so the replays differ), and the sleeper, which had meanwhile made
-    # the chance entry, refused their stops ("conflicting entry 143") and waited
-    # for ever.
+    # Found by `scripts/drill.py --seed 31 --faults freeze` (3 of its 4 games: a
+    # seat's process stopped with SIGSTOP for 21-27 s, a laptop whose lid was
+    # closed, while the others waited for its reveal).  wire.md 6.7 names "a seat
+    # in contact (alive) that does not send its contribution" within 20 s, and a
+    # seat that comes back after a restart has its clock restarted by its hello;
+    # one that comes back from sleep sends no hello: its first frame is the ping
+    # it owes, which makes it alive to peers whose 20 s ran out long ago, and its
+    # reveal only follows once it has read the move from its queue.  In the drill
+    # the other seats stopped the game naming it at once, and the sleeper, which
+    # had meanwhile made the chance entry at that index, refused their abort ("an
+    # abort for entry 210, which we hold"), they refused its entry ("conflicting
+    # entry 210"), and it waited for ever.
     _, sessions, _ = plain.make_table(3, "sleeper")
     net = MemoryNet(sessions)
     mover = move_to_chance(sessions, net)  # the move is on its way to everyone
