@@ -127,6 +127,12 @@ class Arrival:
     def step(self, now: float) -> Entry | None:
         """What the lobby and the round produced, sent; the genesis once complete."""
         lobby = self.lobby
+        if lobby is not None and self.genesis_round is None:
+            lobby.tick(now)
+            for line in getattr(lobby, "log", ()):
+                self.say(line)
+                self.note(line)
+            lobby.log.clear()
         if isinstance(lobby, lobbies.HostLobby):
             for endpoint, frame in lobby.outgoing:
                 self.transport.reply(endpoint, LOBBY, frame)
@@ -165,7 +171,7 @@ class Arrival:
     def wake_at(self, now: float) -> float:
         if self.genesis_round is not None:
             return self.genesis_round.wake_at(now)
-        return now + MAX_SLEEP
+        return now + lobbies.HERE_EVERY if self.lobby is not None else now + MAX_SLEEP
 
     def dropped(self) -> int:
         round_dropped = self.genesis_round.dropped if self.genesis_round is not None else 0
