@@ -343,6 +343,9 @@ class HostLobby:
 
         if not join_code.proof_matches(data.get("proof"), pending.confirm, b"joiner"):
             return deny("wrong join code")
+        # It proved the code: no guess, whatever comes next (a taken name, a full
+        # table), so it does not count against its address's knocks.
+        self.limiter.refund(pending.address, pending.since)
         if self.full:
             return deny("the table is full")
         name, chain, link = data.get("name"), data.get("chain"), data.get("link")
@@ -368,7 +371,6 @@ class HostLobby:
             return deny("deck key already at the table")
         self.members.append(Member(name, key, chain, link, endpoint, deck))
         self._heard[key] = now
-        self.limiter.refund(pending.address, pending.since)  # a seat, not a guess
         self.log.append(f"{name} joined ({len(self.members)}/{self.seats})")
         if self.full:
             self.genesis = genesis_for(
