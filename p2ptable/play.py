@@ -9,6 +9,7 @@ wrong raises ValueError (or LobbyError, ResumeError) with the words to show.
 from __future__ import annotations
 
 import ipaddress
+import os
 import random
 import sys
 from dataclasses import dataclass, replace
@@ -45,9 +46,18 @@ FINISHED, TIMED_OUT, STOPPED, NO_ANSWER = 0, 2, 3, 4
 
 
 def check_new_replay(replay: Path | None) -> None:
-    """A new game never writes over (or appends to) an existing replay."""
-    if replay is not None and replay.exists():
+    """A new game never writes over (or appends to) an existing replay, and its
+    folder must be there and writable now, not when the table is full (as for
+    ``sim --out``: a typo in a folder's name is an error, not a new folder)."""
+    if replay is None:
+        return
+    if replay.exists():
         raise ValueError(f"{replay} already exists: choose another --replay (or resume it)")
+    folder = replay.parent
+    if not folder.is_dir():
+        raise ValueError(f"the folder {folder} does not exist (create it first)")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ValueError(f"the folder {folder} cannot be written to")
 
 
 @dataclass(frozen=True)

@@ -158,6 +158,7 @@ CASES: dict[str, list[Bad]] = {
         bad(*HOST, "--code", "!!!!!!", says="not a join code: '!!!!!!'"),
         bad(*HOST, "--replay", "{good}", says="already exists"),
         bad(*HOST, "--replay", "{folder}", says="is a directory"),
+        bad(*HOST, "--replay", "{nodir}/x.p2pt", says="the folder {nodir} does not exist"),
         bad(*HOST, "--bot", "nope", says="'nope' is not one of 'random', 'greedy'"),
         bad(*HOST, "--port", "x", says="'x' is not a valid integer"),
         bad(*HOST[:-1], "70000", says="70000 is not in the range 0<=x<=65535"),
@@ -193,6 +194,7 @@ CASES: dict[str, list[Bad]] = {
         bad(*JOIN[:2], "bad", *JOIN[3:], says="not a join code: 'bad'"),
         bad(*JOIN[:2], "", *JOIN[3:], says="not a join code: ''"),
         bad(*JOIN, "--replay", "{good}", says="already exists"),
+        bad(*JOIN, "--replay", "{nodir}/x.p2pt", says="the folder {nodir} does not exist"),
         bad(*JOIN, "--port", "x", says="'x' is not a valid integer"),
         bad(
             "nosuchhost.invalid:47001", *JOIN[1:], says="cannot find the host 'nosuchhost.invalid'"
@@ -216,6 +218,7 @@ CASES: dict[str, list[Bad]] = {
         bad(*PLAY, "--opponents", "nope", says="'nope' is not one of 'random', 'greedy'"),
         bad(*PLAY, "--replay", "{good}", says="already exists"),
         bad(*PLAY, "--replay", "{folder}", says="is a directory"),
+        bad(*PLAY, "--replay", "{nodir}/x.p2pt", says="the folder {nodir} does not exist"),
         bad(*PLAY, "--name", "", says="a name must be 1"),
         bad(*PLAY, "--bot-delay", "-1", says="-1.0 is not in the range 0<=x"),
     ],

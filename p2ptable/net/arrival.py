@@ -28,6 +28,7 @@ from p2ptable.replay.entries import Entry
 MAX_EARLY_FRAMES = 2_000  # game frames that may arrive before we know the genesis body
 MAX_EARLY_BYTES = 8 << 20
 MAX_SLEEP = 1.0
+WAITING_NOTE_EVERY = 10.0  # seconds between "still waiting for ..." lines
 
 
 class Arrival:
@@ -54,6 +55,8 @@ class Arrival:
         self._early: list[bytes] = []
         self._early_bytes = 0
         self.early_dropped = 0
+        self._round_started = 0.0
+        self._next_waiting_note = 0.0
         # Called with the genesis body, the members and our seat, before our
         # signature leaves (the peer makes the seat resumable then).
         self.on_body: Callable[[bytes], None] = lambda body: None
@@ -124,6 +127,12 @@ class Arrival:
     def step(self, now: float) -> Entry | None:
         """What the lobby and the round produced, sent; the genesis once complete."""
         lobby = self.lobby
+        if lobby is not None and self.genesis_round is None:
+            lobby.tick(now)
+            for line in getattr(lobby, "log", ()):
+                self.say(line)
+                self.note(line)
+            lobby.log.clear()
         if isinstance(lobby, lobbies.HostLobby):
             for endpoint, frame in lobby.outgoing:
                 self.transport.reply(endpoint, LOBBY, frame)
@@ -138,7 +147,14 @@ class Arrival:
         round_.tick(now)
         for dest, frame in round_.take_outgoing():
             self.send(dest, frame)
-        return round_.genesis
+        genesis = round_.genesis
+        if genesis is None and now >= self._next_waiting_note:
+            if self._next_waiting_note:
+                waited = now - self._round_started
+                names = " and ".join(self.members[s].name for s in round_.missing())
+                self.say(f"Still waiting for {names} to sign the genesis ({waited:.0f} s).")
+            self._next_waiting_note = now + WAITING_NOTE_EVERY
+        return genesis
 
     def send(self, dest: int | None, frame: bytes) -> None:
         """A game frame to one seat, or to every other seat (None)."""
@@ -155,7 +171,7 @@ class Arrival:
     def wake_at(self, now: float) -> float:
         if self.genesis_round is not None:
             return self.genesis_round.wake_at(now)
-        return now + MAX_SLEEP
+        return now + lobbies.HERE_EVERY if self.lobby is not None else now + MAX_SLEEP
 
     def dropped(self) -> int:
         round_dropped = self.genesis_round.dropped if self.genesis_round is not None else 0
@@ -202,3 +218,5 @@ class Arrival:
         for frame in self._early:
             self.genesis_round.receive(frame, now)
         self._early, self._early_bytes = [], 0
+        self._round_started = now
+        self._next_waiting_note = now + WAITING_NOTE_EVERY

@@ -57,8 +57,8 @@ class KnockLimiter:
 
     def refund(self, address: str, when: float) -> None:
         """Stop counting the knock counted at ``when`` from ``address``: its
-        handshake ended in a seat, so it was no guess (and players on one machine,
-        bots on loopback, say, must all get in)."""
+        joiner proved the code, so it was no guess (and players on one machine,
+        bots on loopback, say, must all get in, however often they try)."""
         try:
             self._counted.remove((when, address))
         except ValueError:

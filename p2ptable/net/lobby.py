@@ -59,6 +59,11 @@ MAX_NAME = 32
 MAX_PENDING = 30  # unfinished handshakes the host remembers
 PENDING_SECONDS = 60.0  # ... and for how long
 LOG_LINES = 20  # rejected lobby frames logged per minute; the rest are counted
+# A seated joiner says "here" every HERE_EVERY seconds until the table is full; a
+# seat the host has not heard from for SILENT_SEAT seconds before then is freed
+# (its process died: its player joins again, as anyone may take a free seat).
+HERE_EVERY = 1.0
+SILENT_SEAT = 6.0
 
 
 class LobbyError(Exception):
@@ -224,6 +229,8 @@ class HostLobby:
             )
         ]
         self.genesis: bytes | None = None
+        self._heard: dict[bytes, float] = {}  # a seated joiner's key -> last frame
+        self._version = 0  # the roster's number: it grows with every change
 
     @property
     def full(self) -> bool:
@@ -241,6 +248,10 @@ class HostLobby:
         :attr:`log`; nothing a sender does raises."""
         try:
             kind, key, data = open_lobby(frame)
+            if key in self._heard:
+                self._heard[key] = now  # a seated joiner is still there
+                if kind == "here":
+                    return
             if kind == "knock":
                 self._knock(key, data, address, now)
             elif kind == "join":
@@ -332,6 +343,9 @@ class HostLobby:
 
         if not join_code.proof_matches(data.get("proof"), pending.confirm, b"joiner"):
             return deny("wrong join code")
+        # It proved the code: no guess, whatever comes next (a taken name, a full
+        # table), so it does not count against its address's knocks.
+        self.limiter.refund(pending.address, pending.since)
         if self.full:
             return deny("the table is full")
         name, chain, link = data.get("name"), data.get("chain"), data.get("link")
@@ -356,21 +370,46 @@ class HostLobby:
         if any(m.deck and m.deck["key"] == deck_key.to_bytes() for m in self.members):
             return deny("deck key already at the table")
         self.members.append(Member(name, key, chain, link, endpoint, deck))
-        self.limiter.refund(pending.address, pending.since)  # a seat, not a guess
+        self._heard[key] = now
         self.log.append(f"{name} joined ({len(self.members)}/{self.seats})")
         if self.full:
             self.genesis = genesis_for(
                 self.game, self.options, self.members, self.me.chain.length, self.table
             )
             self._pending.clear()
+            self._heard.clear()  # from here on the genesis round waits for every seat
+        self._send_roster()
+
+    def tick(self, now: float) -> None:
+        """Free the seat of a joiner we have not heard from for SILENT_SEAT
+        seconds, before the table is full (a dead process would hold it for good:
+        the genesis needs every seat's signature)."""
+        if self.genesis is not None:
+            return
+        gone = [m for m in self.members[1:] if now - self._heard.get(m.key, now) > SILENT_SEAT]
+        if not gone:
+            return
+        for member in gone:
+            self.members.remove(member)
+            del self._heard[member.key]
+            self.log.append(
+                f"{member.name} left the table (no answer for {SILENT_SEAT:.0f} s) "
+                f"({len(self.members)}/{self.seats})"
+            )
+        # The freed too: if its process lives after all, it learns to join again.
+        self._send_roster(also=tuple(m.endpoint for m in gone))
+
+    def _send_roster(self, also: tuple[str, ...] = ()) -> None:
+        self._version += 1
         roster = {
             "table": self.table,
             "members": [m.as_dict() for m in self.members],
             "genesis": self.genesis or b"",
+            "v": self._version,
         }
         frame = seal_lobby("roster", roster, self.me)
-        for member in self.members[1:]:
-            self.outgoing.append((member.endpoint, frame))
+        for endpoint in (*(m.endpoint for m in self.members[1:]), *also):
+            self.outgoing.append((endpoint, frame))
 
 
 @dataclass
@@ -394,12 +433,20 @@ class JoinerLobby:
         self.options: dict = {}
         self.members: list[Member] = []
         self.genesis: bytes | None = None
+        self._version = 0  # the number of the last roster taken
+        self._next_here = 0.0
         knock = {"pake": self._exchange.message, "endpoint": self.endpoint}
         self.outgoing.append(seal_lobby("knock", knock, self.me))
 
     @property
     def seated(self) -> bool:
         return any(m.key == self.me.key.public for m in self.members)
+
+    def tick(self, now: float) -> None:
+        """Seated and waiting for the table to fill: tell the host we are here."""
+        if self.seated and self.genesis is None and now >= self._next_here:
+            self._next_here = now + HERE_EVERY
+            self.outgoing.append(seal_lobby("here", {}, self.me))
 
     def receive(self, frame: bytes) -> None:
         """Handle a frame that came to our inbox on the lobby channel: LobbyError
@@ -464,8 +511,8 @@ class JoinerLobby:
     def _roster(self, data: dict) -> None:
         if self.genesis is not None:
             raise LobbyIgnored("a roster after the genesis")
-        raw, genesis = data.get("members"), data.get("genesis")
-        if not (isinstance(raw, list) and isinstance(genesis, bytes)):
+        raw, genesis, version = data.get("members"), data.get("genesis"), data.get("v")
+        if not (isinstance(raw, list) and isinstance(genesis, bytes) and type(version) is int):
             raise LobbyIgnored("malformed roster")
         if data.get("table") != self.table:
             raise LobbyIgnored("a roster for another table")
@@ -473,12 +520,14 @@ class JoinerLobby:
             members = [Member.parse(m) for m in raw]
         except LobbyError as exc:
             raise LobbyIgnored(f"malformed roster: {exc}") from None
-        if len(members) < len(self.members):
-            # Rosters only grow; one that went by another link may come late.
+        if version <= self._version:
+            # Each roster has a number; one that went by another link may come late.
             raise LobbyIgnored("an older roster")
         if not members or members[0].key != self.host_key:
             raise LobbyError("the host's roster does not seat the host first")
         ours = [m for m in members if m.key == self.me.key.public]
+        if not ours and self.seated:
+            raise LobbyError("the host freed our seat (it did not hear from us): join again")
         me = Member(
             self.name,
             self.me.key.public,
@@ -509,6 +558,7 @@ class JoinerLobby:
                     why = f"the host's roster has a bad deck key for {m.name}: {exc}"
                     raise LobbyError(why) from None
         self.members = members
+        self._version = version
         if genesis:
             expected = genesis_for(
                 self.game or "", self.options, members, self.me.chain.length, self.table or b""

@@ -407,8 +407,10 @@ class Session:
     def append(self, entry: Entry) -> None:
         """Validate and apply ``entry``, persist it, and take what waited for it."""
         self._apply(entry)
-        # Durable if we signed it alone (our shuffle): we send it at once.
-        self.writes.append(Write(entry.encode(), _signer(entry) == self.seat))
+        # Durable if we signed it alone (our shuffle): we send it at once; and the
+        # result, whose ping tells everyone we hold the whole log (they may leave).
+        ours = _signer(entry) == self.seat
+        self.writes.append(Write(entry.encode(), ours or self._at_end()))
         self.catch_up.drain(self)
 
     # -- the CatchUpSession that catch-up is handed (net/catch_up.py) -------------------------
@@ -417,10 +419,16 @@ class Session:
         self._apply(entry)
 
     def persist(self, raw: bytes) -> None:
-        self.writes.append(Write(raw, False))
+        # Another seat's entry: a peer sends it again if we lose it, so no sync of
+        # its own, except the last: once we say we hold the whole log, the others
+        # may leave, and nobody would be there to send it again.
+        self.writes.append(Write(raw, self._at_end()))
 
     def before_apply(self, entry: Entry) -> None:
         self.rounds["shuffle"].arrived(self, entry)  # type: ignore[attr-defined]
+
+    def _at_end(self) -> bool:
+        return self.ledger.finished or self.ledger.stopped is not None
 
     def send_first(self, entry: Entry, kind: str, data: dict) -> None:
         self.writes.append(Write(entry.encode(), True))

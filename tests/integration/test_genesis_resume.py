@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import time
 
 import pytest
@@ -100,3 +101,33 @@ def test_a_seat_resumed_on_another_port_is_found_there(peers):
     assert codes == {"Ana": 0, "Ben": 0}, {n: peers.output(n) for n in peers.procs}
     assert peers.replay("Ana").read_bytes() == ben.read_bytes()
     assert verify_file(ben).valid
+
+
+def test_a_joiner_that_died_in_the_lobby_can_join_again(peers):
+    # Found by the fault drill (`scripts/drill.py --seed 751155980`, game 21): the
+    # host kept a dead joiner's seat for good; joining again was refused and the
+    # genesis round would have waited for ever.  Now the host frees the seat.
+    port = free_port()
+    bots = ("--bot", "random", "--bot-delay", "0.02")
+    peers.host("Ana", "pet-quartet", 3, port, *bots)
+    ben = ("join", f"127.0.0.1:{port}", "--code", "TST-CDE", "--name", "Ben",
+           "--replay", str(peers.replay("Ben")), *bots)  # fmt: skip
+    peers.start("Ben", *ben)  # not quiet: it says when it is seated
+    wait_until(lambda: "Lobby (2 seated)" in peers.output("Ben"))
+    peers.kill("Ben")
+    # Its player types the same command again, as often as the host says the name
+    # is still taken (it frees a seat it has not heard from for 6 s).
+    end = time.monotonic() + 30
+    while True:
+        again = peers.start("Ben", *ben)
+        try:
+            refused = again.wait(timeout=2) == 1
+        except subprocess.TimeoutExpired:
+            break  # seated: it waits for the table to fill
+        assert refused and "is taken" in peers.output("Ben"), peers.output("Ben")
+        assert time.monotonic() < end, "the seat was never freed"
+        time.sleep(0.5)
+    peers.join("Cleo", port, *bots)
+    codes = peers.wait_all(timeout=60)
+    assert all(c == 0 for c in codes.values()), {n: peers.output(n) for n in codes}
+    assert peers.replay("Ana").read_bytes() == peers.replay("Ben").read_bytes()

@@ -306,3 +306,50 @@ def test_a_later_roster_is_not_undone_by_an_earlier_one():
     with pytest.raises(lobby.LobbyIgnored, match="after the genesis"):
         ben.receive(first_roster)
     assert [m.name for m in ben.members] == ["Ana", "Ben", "Cleo"]
+
+
+def test_a_seated_joiner_that_goes_silent_frees_its_seat_before_the_table_is_full():
+    # Found by the fault drill (scripts/drill.py, seed 751155980): a joiner whose
+    # process died in the lobby kept its seat for good; its player could not join
+    # again ("the name is taken", then "the table is full") and the genesis round
+    # would have waited for ever for the dead seat's signature.  A seated joiner
+    # says "here" every second until the table is full; the host frees a seat it
+    # has not heard from for lobby.SILENT_SEAT seconds.
+    host = host_lobby(3)
+    ben, cleo = joiner(1, "Ben"), joiner(2, "Cleo")
+    exchange(host, ben, [], now=0.0)
+    exchange(host, cleo, [], now=0.0)  # a full table would not free anyone
+    assert [m.name for m in host.members] == ["Ana", "Ben", "Cleo"] or host.full
+    host = host_lobby(4)
+    ben, cleo = joiner(1, "Ben"), joiner(2, "Cleo")
+    exchange(host, ben, [], now=0.0)
+    exchange(host, cleo, [], now=0.0)
+    for t in range(1, 10):  # Cleo is there; Ben's process died at 0
+        cleo.tick(float(t))
+        exchange(host, cleo, [], now=float(t))
+        host.tick(float(t))
+    assert [m.name for m in host.members] == ["Ana", "Cleo"]
+    assert any("Ben left the table" in line for line in host.log)
+    exchange(host, cleo, [], now=9.0)  # the new roster reaches the seated
+    assert [m.name for m in cleo.members] == ["Ana", "Cleo"]
+    again = joiner(5, "Ben")  # Ben's player joins again, with a new process
+    exchange(host, again, [], now=9.5)
+    assert [m.name for m in host.members] == ["Ana", "Cleo", "Ben"]
+
+
+def test_a_joiner_whose_seat_was_freed_is_told_to_join_again():
+    host = host_lobby(3)
+    ben = joiner(1, "Ben")
+    exchange(host, ben, [], now=0.0)
+    host.tick(lobby.SILENT_SEAT + 1)
+    assert [m.name for m in host.members] == ["Ana"]
+    with pytest.raises(lobby.LobbyError, match="freed our seat"):
+        exchange(host, ben, [], now=lobby.SILENT_SEAT + 1)
+
+
+def test_a_full_table_frees_no_seat():
+    host = host_lobby(2)
+    exchange(host, joiner(1, "Ben"), [], now=0.0)
+    assert host.full
+    host.tick(1000.0)
+    assert len(host.members) == 2 and host.genesis is not None

@@ -181,3 +181,18 @@ def test_a_failed_sync_sends_nothing(fails):
     with pytest.raises(OSError):
         net.collect()
     assert not any(w == "send" for w, _ in net.events[mover.seat][before:])
+
+
+def test_the_end_of_the_log_is_durable_before_anyone_is_told_we_hold_it():
+    # Found by the fault drill (scripts/drill.py): a seat that lost power just after
+    # the result had told the others it held the whole log; they left, and its
+    # unsynced last entries were gone for good.  The result is written durably.
+    _, sessions, _ = plain.make_table(2, "durable-end")
+    net = RecordingNet(sessions)
+    play_out(sessions, net, random.Random(3))
+    assert all(s.finished for s in sessions.values())
+    for seat, events in net.events.items():
+        writes = [(i, v) for i, (w, v) in enumerate(events) if w == "write"]
+        last_at, (last, durable) = writes[-1]
+        assert Entry.decode(last).kind == "result" and durable
+        assert any(w == "sync" for w, _ in events[last_at:]), seat
