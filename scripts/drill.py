@@ -836,6 +836,8 @@ class Game:
         self.takeover_at: float | None = None
         self.genesis_known = False
         self.table_gone = False  # the host died in the lobby
+        self.starts: list[tuple[float, int]] = []  # (when, a joiner still to come)
+        self.rejoins: dict[int, tuple[float, float | None]] = {}  # seat: (until, next try)
         self.report = GameReport(number, plan)
 
     def play(self) -> GameReport:
@@ -860,12 +862,16 @@ class Game:
         crashes = list(plan.crashes)
         lobby = crashes[0] if crashes and crashes[0].moment == "lobby" else None
         # The lobby moment: the victim dies while the table fills, after it and
-        # some of the others have started; the rest start after it died.
+        # some of the others have started; the rest come when they come, before
+        # or after the host frees a silent seat (6 s, wire.md 3.3).
         kill_after = None
         if lobby is not None:
             kill_after = self.rng.randint(max(lobby.seat, 1), plan.seats - 1)
         next_junk = time.monotonic()
         for seat in range(plan.seats):
+            if kill_after is not None and seat > kill_after:
+                self.starts.append((time.monotonic() + self.rng.uniform(0.0, 10.0), seat))
+                continue
             table.start(seat)
             if lobby is not None and seat == kill_after:
                 self._sleep(self.rng.uniform(0.0, 0.6), deadline)
@@ -877,6 +883,11 @@ class Game:
             if crashes and self._due(crashes[0]):
                 self._fire(crashes.pop(0))
             self._resume_due(now)
+            for when, seat in list(self.starts):
+                if now >= when:
+                    self.starts.remove((when, seat))
+                    table.start(seat)
+            self._rejoin(now)
             for when, seat in list(self.thaws):
                 if now >= when:
                     self.thaws.remove((when, seat))
@@ -887,7 +898,8 @@ class Game:
                 self.strangers.junk()
                 next_junk = max(next_junk + 1 / self.args.junk_rate, now - 1.0)
             self._network_faults(now)
-            waiting = self.resumes or self.thaws or any(table.running(s) for s in range(plan.seats))
+            running = any(table.running(s) for s in range(plan.seats))
+            waiting = running or self.resumes or self.thaws or self.starts or self.rejoins
             if not waiting:
                 for crash in crashes:
                     crash.missed = True
@@ -952,7 +964,10 @@ class Game:
     def _phase(self, seat: int, entries: list[bytes]) -> str:
         """What a seat had reached when it died: the kind of its last entry."""
         if not entries:  # the secrets are saved when the genesis round begins
-            return "genesis" if self.table.secrets(seat).exists() else "lobby"
+            if self.table.secrets(seat).exists():
+                return "genesis"
+            seated = "Lobby (" in self.table.out(seat).read_text(errors="replace")
+            return "lobby, seated" if seated else "lobby"
         return Entry.decode(entries[-1]).kind
 
     def _resume_due(self, now: float) -> None:
@@ -967,8 +982,28 @@ class Game:
                 return
             else:  # it saved nothing: its player types `join` again
                 self.table.start(seat)
+                self.rejoins[seat] = (now + 30.0, None)
             if self.tap is not None and self.plan.replay:
                 self.bursts.append((now + self.rng.uniform(0.3, 2.0), seat))
+
+    def _rejoin(self, now: float) -> None:
+        """A joiner that died in the lobby: its player joins again as often as the
+        host refuses or does not answer (it frees a silent seat after 6 s), for
+        30 s, half a second between tries."""
+        for seat, (until, next_try) in list(self.rejoins.items()):
+            proc = self.table.current[seat]
+            if proc.poll() is None or proc.returncode == 0:
+                if proc.returncode == 0 or "Lobby (" in self.table.out(seat).read_text(
+                    errors="replace"
+                ):
+                    del self.rejoins[seat]  # seated
+            elif now >= until:
+                del self.rejoins[seat]  # given up: the game will not complete
+            elif next_try is None:
+                self.rejoins[seat] = (until, now + 0.5)
+            elif now >= next_try:
+                self.table.start(seat)
+                self.rejoins[seat] = (until, None)
 
     def _network_faults(self, now: float) -> None:
         plan = self.plan
