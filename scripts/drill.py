@@ -10,9 +10,11 @@ every seat) on loopback, with faults chosen by a seeded random generator:
 * ``early-kill``: kill -9 in the lobby or during the genesis signing, before the
   seat has a replay.  A seat that died in the genesis round resumes (wire.md
   section 6.10 and section 9, gap 5); a joiner that died in the lobby, before it
-  saved anything, joins again, as its player would; a host that died there
-  leaves no table to come back to: such games are counted apart ("host killed
-  before its table filled"), not as failures;
+  saved anything, joins again, as its player would, as often as the host
+  refuses (it frees a silent seat after 6 s, wire.md 3.3), while the joiners
+  still to come arrive at random in the next 10 s; a host that died there leaves
+  no table to come back to: such games are counted apart ("host killed before
+  its table filled"), not as failures;
 * ``power``: a power cut: kill -9, then the replay cut back to what was surely
   on the disk (below), sometimes with a torn frame or zeros after it, then
   ``resume``;
@@ -57,11 +59,12 @@ over at least 50 games):
   falsely.
 
 The power cut.  The peer writes an entry it signed and syncs the replay before
-sending it (wire.md 6.10), and syncs the genesis; what others signed is written
-without a sync of its own.  So all a power cut can take from outside knowledge is
-the tail after the last entry the seat signed itself: the drill cuts exactly
-that (conservatively: a chance entry the seat assembled, also synced, may go
-too).
+sending it (wire.md 6.10), syncs the genesis, and syncs the entry that ends the
+game before it tells anyone it holds the whole log; what others signed is
+written without a sync of its own.  So all a power cut can take, as far as one
+can tell from outside, is the tail after the last of those: the drill cuts
+exactly that (conservatively: a chance entry the seat assembled, also synced,
+may go too).
 
 Usage::
 
@@ -417,15 +420,18 @@ def intact_entries(data: bytes) -> list[bytes]:
 
 def power_cut(data: bytes, seat: int, tail: str, rng: random.Random) -> tuple[bytes, int]:
     """What a power cut can leave of ``seat``'s replay ``data``, and how many
-    entries it took: everything up to and including the last entry the seat
-    signed alone (synced before it was sent) or the genesis (synced when it was
-    written); then nothing, a torn prefix of the next frame, or zeros (a size
-    that reached the disk without its data)."""
+    entries it took: everything up to and including the last entry that was
+    synced, the genesis (synced when it was written), an entry the seat signed
+    alone (synced before it was sent), or the entry that ends the game (a result
+    or an abort, synced before the seat tells anyone it holds the whole log);
+    then nothing, a torn prefix of the next frame, or zeros (a size that reached
+    the disk without its data)."""
     payloads = intact_entries(data)
     keep = 1
     for index, payload in enumerate(payloads[1:], start=1):
-        sigs = Entry.decode(payload).sigs
-        if len(sigs) == 1 and sigs[0][0] == seat:
+        entry = Entry.decode(payload)
+        ours = len(entry.sigs) == 1 and entry.sigs[0][0] == seat
+        if ours or entry.kind in ("result", "abort"):
             keep = index + 1
     offsets = frame_offsets(payloads)
     end = offsets[keep] if keep < len(payloads) else offsets[-1] + 8 + len(payloads[-1])
@@ -1222,6 +1228,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", type=Path, default=None, help="keep failed games' files here")
     parser.add_argument("--min-games", type=int, default=50, help="games the bar needs")
     args = parser.parse_args(argv)
+    # A drill stopped by `kill` ends its seat processes too (the `finally` blocks).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
     games = list(GAMES) if args.game == "both" else [args.game]
     faults = ",".join(f for f in FAULTS if f in args.faults)

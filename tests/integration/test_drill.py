@@ -88,6 +88,14 @@ def test_a_power_cut_takes_only_what_was_never_synced(game_replay, seat):
     assert lost > 0
 
 
+@pytest.mark.parametrize("seat", [0, 1, 2])
+def test_a_power_cut_after_the_end_takes_nothing(game_replay, seat):
+    # net/session.py: the entry that ends the game is synced before the seat
+    # tells anyone it holds the whole log (the others may leave then).
+    kept, lost = drill.power_cut(game_replay, seat, "torn", random.Random(3))
+    assert (kept, lost) == (game_replay, 0)
+
+
 def test_a_power_cut_can_leave_a_torn_frame_or_zeros(game_replay):
     # wire.md 6.10: resume cuts "a torn or damaged last record" and "the file ends
     # in zero bytes where entries should be (a size that reached the disk without
