@@ -39,9 +39,9 @@ def test_a_withholder_is_named_as_the_accusation_it_is():
 def test_a_cheater_is_named_with_where_the_proof_is():
     detail = "seat 1's shuffle entry 3: bad shuffle proof"
     words = stop_words(Stopped("cheated", 1, detail, proved=True), NAMES)
-    assert (
-        words
-        == "Ben cheated: Ben's shuffle entry 3: bad shuffle proof. The signed message is in the replay as proof."
+    assert words == (
+        "Ben cheated: Ben's shuffle entry 3: bad shuffle proof. "
+        "The signed message is in the replay as proof."
     )
     words = stop_words(Stopped("equivocation", 0, "", proved=True), NAMES)
     assert words.startswith("Ana cheated: it signed two different entries for one position.")
