@@ -60,7 +60,7 @@ from typing import NamedTuple
 from p2ptable.crypto.links import link_key
 from p2ptable.engine.api import Action, Game
 from p2ptable.net import accusations, stopping
-from p2ptable.net.accusations import PING_EVERY, Accusation
+from p2ptable.net.accusations import ALIVE, PING_EVERY, Accusation
 from p2ptable.net.catch_up import CatchUp
 from p2ptable.net.endpoints import parse_endpoint
 from p2ptable.net.events import Event, Failed, Finished, Moved, Rejected, Stopped
@@ -86,6 +86,9 @@ __all__ = [
 ]
 
 MAX_STEPS = 10_000  # automatic steps in a row: more than a game has, so only a bug
+# A gap this long between two ticks means our own process did not run (the peer
+# loop ticks at least every second): see Session._skip_our_absence.
+SLEPT = 5.0
 
 
 class Write(NamedTuple):
@@ -168,6 +171,7 @@ class Session:
         # not yet applied (see submit).
         self._own: Entry | None = None
         self._next_ping = now
+        self._last_tick: float | None = None
         self.send(ALL, "hello", {"len": ledger.next_index, "ep": self.endpoints[seat]})
         self.advance(now)
 
@@ -298,7 +302,10 @@ class Session:
         except RemoteProtocolError as exc:
             self.events.append(Rejected(exc.seat, exc.reason))
             return
-        self.peers[message.sender].last_contact = now
+        peer = self.peers[message.sender]
+        if peer.last_contact is not None and now - peer.last_contact >= ALIVE:
+            self._back_in_contact(message.sender, now)
+        peer.last_contact = now
         try:
             self._dispatch(message, now)
         except RemoteProtocolError as exc:
@@ -314,11 +321,39 @@ class Session:
             raise RemoteProtocolError(f"unexpected {message.kind} message")
         round_.take(self, message, now)
 
+    def _back_in_contact(self, seat: int, now: float) -> None:
+        """``seat`` was out of contact and is heard again (a laptop whose lid was
+        shut, a network that came back): like a seat that restarted (its hello),
+        it gets the whole withholding timeout again for what we wait on it for.
+        Found by the fault drill: a seat frozen 25 s was named at its first ping."""
+        if self._waiting_since is None:
+            return
+        expected = self.ledger.expected()
+        if seat in self.rounds[expected.kind].awaited(self, expected):
+            self._waiting_since = now
+
+    def _skip_our_absence(self, now: float) -> None:
+        """Our own process did not run for a while (the machine slept): that time
+        counts for nobody's withholding or silence, or we would name seats whose
+        frames are waiting, unread, in our queue."""
+        last = self._last_tick
+        self._last_tick = now
+        gap = now - last if last is not None else 0.0
+        if gap < SLEPT:
+            return
+        if self._waiting_since is not None:
+            self._waiting_since += gap
+        self._started += gap
+        for peer in self.peers.values():
+            if peer.last_contact is not None:
+                peer.last_contact += gap
+
     def tick(self, now: float) -> None:
         """Timers: pings, the collector's wait, withholding and abandonment."""
         if self.failed is not None:
             return
         try:
+            self._skip_our_absence(now)
             self._settle()
             if now >= self._next_ping:
                 self._next_ping = now + PING_EVERY

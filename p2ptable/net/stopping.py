@@ -11,7 +11,8 @@ cut back to it (``StoppingSession.end_with`` with a ledger holding only what com
 Another peer's abort, for a position we hold or after we stopped, is weighed by
 ``consider``: we keep the better ending (``accusations.ending_rank``), but our
 log is only ever cut back to a position whose contested entry in our log is one
-half of the abort's proof, so no accusation can erase a game.  A ``cheated``
+half of the abort's proof, or over entries no seat chose (chance, open,
+secrets), so no accusation can erase anyone's move.  A ``cheated``
 abort for a position where we took another message from the same seat is the
 other half of an equivocation, which we then write ourselves.
 """
@@ -76,7 +77,8 @@ def consider(log: StoppingSession, entry: Entry) -> None:
             # together prove equivocation (accusations.conflicting_entry).
             accuse(log, accusations.conflicting_entry(ledger, log.seat, position, entry))
             return
-        if body["reason"] != "equivocation" or not holds_half_of(ledger, entry):
+        proof_cuts = body["reason"] == "equivocation" and holds_half_of(ledger, entry)
+        if not proof_cuts and not nobody_chose(ledger, position, ours):
             raise RemoteProtocolError(f"an abort for entry {position}, which we hold")
     if log.stopped is not None:
         if accusations.ending_rank(entry) >= accusations.ending_rank(ledger.entries[-1]):
@@ -86,6 +88,15 @@ def consider(log: StoppingSession, entry: Entry) -> None:
     if refused is not None:
         raise RemoteProtocolError(f"an abort we cannot accept: {refused.reason}")
     log.end_with(entry, at)
+
+
+def nobody_chose(ledger: Ledger, start: int, end: int) -> bool:
+    """Whether our entries ``start`` to ``end`` are all of kinds no seat chooses
+    (chance, open, secrets: made from everyone's contributions, the same on
+    every log), so cutting them back loses no one's move.  (A seat that was
+    slow to read its queue may have made such an entry while the others, who
+    never got it, stopped the game in its place.)"""
+    return all(e.kind in ("chance", "open", "secrets") for e in ledger.entries[start:end])
 
 
 def holds_half_of(ledger: Ledger, abort: Entry) -> bool:

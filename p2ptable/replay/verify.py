@@ -100,10 +100,11 @@ def _verify(data: bytes, report: VerifyReport) -> VerifyReport:
                 )
             # Withholding cannot be proved to a third party: the log names the
             # accused on the signed word of the seat that stopped the game.
+            by = "a seat" if halt.detector is None else f"seat {halt.detector}"
             raise InvalidEntry(
                 halt.index,
                 f"game stopped: seat {halt.culprit} accused of {halt.reason} "
-                f"by seat {halt.detector} (not provable from the log)",
+                f"by {by} (not provable from the log)",
             )
         if not ledger.finished:
             raise InvalidEntry(

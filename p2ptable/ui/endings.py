@@ -29,7 +29,10 @@ def stop_words(stopped: Stopped, names: Sequence[str]) -> str:
     detail = name_seats(stopped.detail, names)
     if stopped.reason == "abandoned":
         silent = re.search(r"for (\d+(?:\.\d+)?) s\b", stopped.detail)
-        how = f"no contact for {_duration(float(silent.group(1)))}" if silent else detail
+        if silent:  # a signed abort of an older log says for how long
+            how = f"no contact for {_duration(float(silent.group(1)))}"
+        else:
+            how = "no contact while the game waited on it"
         return f"{who} abandoned the game ({how}; reported by {by})."
     if stopped.reason == "withheld":
         return (

@@ -125,3 +125,26 @@ def test_an_abort_is_unsigned_and_its_bytes_follow_from_what_it_accuses():
     net.pump()
     assert sessions[0].ledger.entries[-1].sigs == ()
     assert file_of(logs[0]) == file_of(logs[1])
+
+
+def test_an_accusation_may_cut_back_only_entries_nobody_chose():
+    # A seat that made a chance entry the others never got, while they stopped the
+    # game in its place, takes their ending: the chance entry was nobody's move.
+    # An accusation over a seat's move is refused (test above).
+    from p2ptable.net.stopping import nobody_chose
+
+    seats, sessions, logs = make_table(3, "agree-cut-chance")
+    net = MemoryNet(sessions, logs)
+    net.pump()
+    ledger = sessions[0].ledger
+    assert ledger.entries[1].kind == "chance" and ledger.next_index == 2
+    assert nobody_chose(ledger, 1, 2)
+    body = make_body(
+        t="abort", i=1, prev=ledger.entries[0].hash, reason="withheld", culprit=2,
+        detail="seat 2 did not send its part of entry 1 in time", evidence=[],
+    )  # fmt: skip
+    sessions[1].send(0, "stop", {"entry": Entry(body, ()).encode()})
+    net.pump()
+    assert sessions[0].stopped is not None and sessions[0].ledger.next_index == 2
+    assert sessions[0].ledger.entries[1].kind == "abort"
+    assert logs[0][1] == Entry(body, ()).encode()  # cut back on disk too
