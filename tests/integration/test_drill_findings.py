@@ -25,11 +25,6 @@ from tests.net.test_session_memory import play_out
 from .peers import Peers, free_port, wait_for_entries
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="drill finding: a seat suspended past the withholding timeout is "
-    "named as withholding by every peer the moment its first ping arrives",
-)
 def test_a_seat_that_slept_is_not_named_for_withholding_when_it_wakes():
     # Found by `scripts/drill.py --seed 31 --faults freeze` (3 of its 4 games: a
     # seat's process stopped with SIGSTOP for 21-27 s, a laptop whose lid was
