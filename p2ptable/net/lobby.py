@@ -10,7 +10,8 @@ anything a guess could be tested against ever crossing the network:
     host   -> joiner challenge {re: X, table, game, options, seats, pake: Y,
                                 proof: HMAC(C, "host")}
     joiner -> host   join      {name, chain, link, deck, proof: HMAC(C, "joiner")}
-    host   -> all    roster    {table, members, genesis (empty until full)}
+    host   -> all    roster    {table, members, genesis (empty until full), v}
+    joiner -> host   here      {v}   (seated, every second until the genesis)
     host   -> joiner denied    {re: X, reason}
 
 ``X`` and ``Y`` are the two SPAKE2 messages, ``C`` the SPAKE2 key bound to the
@@ -25,6 +26,14 @@ proved the code; the joiner sends nothing about itself but its key and endpoint
 until the host proved it.  When the roster is full it carries the genesis body,
 which every member rebuilds from the roster and checks (including that its own
 entry is exactly what it sent) before signing it (``gsig`` over the game mesh).
+
+The roll call.  A joiner that died while seated saved nothing and can never
+sign; the host frees a seat it has not heard from for ``SILENT_SEAT`` seconds.
+A table that fills within those seconds of a death must not start with the dead
+seat in it, so a full table first sends its roster without the genesis, and
+proposes the genesis only once every joiner has answered that very roster: a
+``here`` that names its number ``v``, which only a process that read it can
+sign (an older ``here``, replayed by anyone, names an older number).
 
 What a stranger without the code gets from knocking: the table's description
 and one guess at the code per knock the host answers (its own check of the
@@ -59,9 +68,9 @@ MAX_NAME = 32
 MAX_PENDING = 30  # unfinished handshakes the host remembers
 PENDING_SECONDS = 60.0  # ... and for how long
 LOG_LINES = 20  # rejected lobby frames logged per minute; the rest are counted
-# A seated joiner says "here" every HERE_EVERY seconds until the table is full; a
-# seat the host has not heard from for SILENT_SEAT seconds before then is freed
-# (its process died: its player joins again, as anyone may take a free seat).
+# A seated joiner says "here" every HERE_EVERY seconds until the genesis; a seat
+# the host has not heard from for SILENT_SEAT seconds before then is freed (its
+# process died: its player joins again, as anyone may take a free seat).
 HERE_EVERY = 1.0
 SILENT_SEAT = 6.0
 
@@ -230,6 +239,7 @@ class HostLobby:
         ]
         self.genesis: bytes | None = None
         self._heard: dict[bytes, float] = {}  # a seated joiner's key -> last frame
+        self._answered: set[bytes] = set()  # joiners whose `here` names the full roster
         self._version = 0  # the roster's number: it grows with every change
 
     @property
@@ -251,7 +261,7 @@ class HostLobby:
             if key in self._heard:
                 self._heard[key] = now  # a seated joiner is still there
                 if kind == "here":
-                    return
+                    return self._here(key, data)
             if kind == "knock":
                 self._knock(key, data, address, now)
             elif kind == "join":
@@ -299,13 +309,15 @@ class HostLobby:
         held = self._pending.get(key)
         if held is not None and held.message == message:
             raise LobbyError("the same knock again")  # a replay: the first stands
+        if self.full:
+            # No guess (no SPAKE2 is run), so it does not count against the
+            # address: a player whose seat is about to be freed tries again.
+            return self._deny(endpoint, message, "the table is full")
         refusal = self.limiter.check(address, now)
         if refusal is not None:
             if not refusal.notify:
                 raise LobbyError(refusal.reason)  # told once already: now only counted
             return self._deny(endpoint, message, refusal.reason)
-        if self.full:
-            return self._deny(endpoint, message, "the table is full")
         self._forget(now)
         if key not in self._pending and len(self._pending) >= MAX_PENDING:
             return self._deny(endpoint, message, "the host is busy; try again in a minute")
@@ -373,17 +385,25 @@ class HostLobby:
         self._heard[key] = now
         self.log.append(f"{name} joined ({len(self.members)}/{self.seats})")
         if self.full:
+            self._pending.clear()
+            self._answered.clear()  # the roll call (module docstring)
+        self._send_roster()
+
+    def _here(self, key: bytes, data: dict) -> None:
+        if not self.full or self.genesis is not None or data.get("v") != self._version:
+            return
+        self._answered.add(key)
+        if len(self._answered) == self.seats - 1:
             self.genesis = genesis_for(
                 self.game, self.options, self.members, self.me.chain.length, self.table
             )
-            self._pending.clear()
             self._heard.clear()  # from here on the genesis round waits for every seat
-        self._send_roster()
+            self._send_roster()
 
     def tick(self, now: float) -> None:
         """Free the seat of a joiner we have not heard from for SILENT_SEAT
-        seconds, before the table is full (a dead process would hold it for good:
-        the genesis needs every seat's signature)."""
+        seconds, before the genesis (a dead process would hold it for good: the
+        genesis needs every seat's signature)."""
         if self.genesis is not None:
             return
         gone = [m for m in self.members[1:] if now - self._heard.get(m.key, now) > SILENT_SEAT]
@@ -446,7 +466,7 @@ class JoinerLobby:
         """Seated and waiting for the table to fill: tell the host we are here."""
         if self.seated and self.genesis is None and now >= self._next_here:
             self._next_here = now + HERE_EVERY
-            self.outgoing.append(seal_lobby("here", {}, self.me))
+            self.outgoing.append(seal_lobby("here", {"v": self._version}, self.me))
 
     def receive(self, frame: bytes) -> None:
         """Handle a frame that came to our inbox on the lobby channel: LobbyError
@@ -559,6 +579,7 @@ class JoinerLobby:
                     raise LobbyError(why) from None
         self.members = members
         self._version = version
+        self._next_here = 0.0  # answer this roster at once (the host's roll call)
         if genesis:
             expected = genesis_for(
                 self.game or "", self.options, members, self.me.chain.length, self.table or b""

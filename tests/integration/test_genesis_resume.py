@@ -1,10 +1,13 @@
 """A seat killed while the genesis is being signed comes back (real processes).
 
 Issue 12: "A peer that dies during the genesis comes back."  Cleo joins first and
-is frozen (SIGSTOP) in the lobby, so when Ben's join fills the table the genesis
-round cannot end: it waits for Cleo's signature.  Ben is killed there, before any
-replay exists; `p2ptable resume` brings him back into the round, Cleo is thawed,
-and the game is played to its end.
+is held back just before she signs the genesis (a shim around her process waits
+for a gate file there), so when Ben's join fills the table the genesis round
+cannot end: it waits for Cleo's signature.  Ben is killed there, before any
+replay exists; `p2ptable resume` brings him back into the round, Cleo's gate is
+opened, and the game is played to its end.  (A seat frozen in the lobby would
+not do: the host starts no genesis before every seat answers its full roster,
+wire.md 3.3, the roll call.)
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import sys
 import time
 
 import pytest
@@ -44,13 +48,18 @@ def test_a_seat_killed_in_the_genesis_round_resumes_and_the_game_is_played(peers
     port = free_port()
     bots = ("--bot", "random", "--bot-delay", "0.01")
     peers.host("Ana", "pet-quartet", 3, port, *bots)
-    cleo = peers.start(
-        "Cleo", "join", f"127.0.0.1:{port}", "--code", "TST-CDE", "--name", "Cleo",
-        "--replay", str(peers.replay("Cleo")), *bots,
-    )  # fmt: skip
+    gate = peers.workdir / "cleo-may-sign"
+    env = dict(os.environ, PYTHONUNBUFFERED="1", NO_COLOR="1")
+    with open(peers.workdir / "Cleo.out", "wb") as out:
+        peers.procs["Cleo"] = subprocess.Popen(
+            [sys.executable, "-c", GATED_GENESIS_SIGNATURE, str(gate), "join",
+             f"127.0.0.1:{port}", "--code", "TST-CDE", "--name", "Cleo",
+             "--replay", str(peers.replay("Cleo")), *bots],
+            stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
+            start_new_session=True,
+        )  # fmt: skip
     ana_log = peers.replay("Ana").with_name("Ana.p2pt.peer.log")
     wait_until(lambda: "Lobby (2 seated): Ana, Cleo" in peers.output("Cleo"))
-    os.killpg(cleo.pid, signal.SIGSTOP)
     peers.join("Ben", port, *bots)
     ben = peers.replay("Ben")
     wait_until(lambda: pending_path(ben).exists())
@@ -59,7 +68,7 @@ def test_a_seat_killed_in_the_genesis_round_resumes_and_the_game_is_played(peers
     peers.kill("Ben")
     peers.start("Ben", "resume", str(ben), "--quiet", *bots)
     wait_until(lambda: "resumed in the genesis round" in _text(ben.with_name("Ben.p2pt.peer.log")))
-    os.killpg(cleo.pid, signal.SIGCONT)
+    gate.touch()
     codes = peers.wait_all()
     assert all(code == 0 for code in codes.values()), {n: peers.output(n) for n in peers.procs}
     blobs = {peers.replay(n).read_bytes() for n in ("Ana", "Ben", "Cleo")}
@@ -67,6 +76,23 @@ def test_a_seat_killed_in_the_genesis_round_resumes_and_the_game_is_played(peers
     assert verify_file(ben).valid
     assert not pending_path(ben).exists()
     assert ana_log.exists()
+
+
+# Cleo's process: `p2ptable` with its genesis signature held back until the gate
+# file (argv[1]) exists.
+GATED_GENESIS_SIGNATURE = """
+import os, sys, time
+from p2ptable.replay import authoring
+gate, real = sys.argv.pop(1), authoring.sign_genesis
+def gated(body, secrets):
+    while not os.path.exists(gate):
+        time.sleep(0.02)
+    return real(body, secrets)
+authoring.sign_genesis = gated
+sys.argv[0] = "p2ptable"
+from p2ptable.cli import main
+main()
+"""
 
 
 def _text(path) -> str:

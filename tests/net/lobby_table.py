@@ -43,6 +43,7 @@ def exchange(host: lobby.HostLobby, j: lobby.JoinerLobby, wire: list, now: float
     everything sent goes into ``wire`` too."""
     for _ in range(10):
         moved = False
+        j.tick(now)  # a seated joiner's `here`, at once after a roster
         for frame in j.outgoing:
             wire.append(frame)
             deliver(host, j, frame, now)
@@ -59,4 +60,16 @@ def exchange(host: lobby.HostLobby, j: lobby.JoinerLobby, wire: list, now: float
             except lobby.LobbyIgnored:
                 pass  # as the peer does: logged, and joining goes on
         if not moved:
+            return
+
+
+def settle(
+    host: lobby.HostLobby, joiners: list, wire: list | None = None, now: float = 0.0
+) -> None:
+    """Exchange with every joiner in turn until nobody has anything to send (the
+    roll call of a full table needs an answer from each)."""
+    for _ in range(10):
+        for j in joiners:
+            exchange(host, j, [] if wire is None else wire, now)
+        if not host.outgoing and not any(j.outgoing for j in joiners):
             return

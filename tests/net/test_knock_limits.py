@@ -18,7 +18,7 @@ from p2ptable.net.join_code import CodeExchange
 from p2ptable.net.knocks import KNOCK_WINDOW, KNOCKS_PER_ADDRESS, KNOCKS_TOTAL, KnockLimiter
 from p2ptable.replay import authoring
 
-from .lobby_table import exchange, host_lobby, joiner
+from .lobby_table import exchange, host_lobby, joiner, settle
 
 STRANGER = authoring.SeatSecrets.from_seed(b"stranger", 0, 8)
 
@@ -86,7 +86,32 @@ def test_players_on_one_machine_all_get_in_even_after_mistyped_codes():
             with pytest.raises(lobby.LobbyError, match="wrong join code"):
                 exchange(host, typo, [], now=float(n))
         exchange(host, bot, [], now=float(n))
+    settle(host, bots, now=5.0)
     assert len(host.members) == 6 and host.genesis is not None
+
+
+def test_knocks_at_a_full_table_are_no_guesses():
+    # Found by the fault drill: a joiner whose process died just before the
+    # table filled tries again while its seat is still held ("the table is
+    # full"); counting those denials locked its address out for a minute, past
+    # the 6 s after which the host frees the dead seat.
+    host = host_lobby(3)
+    ben, cleo = joiner(1, "Ben"), joiner(2, "Cleo")
+    exchange(host, ben, [], now=0.0)  # then Ben's process dies
+    exchange(host, cleo, [], now=0.5)  # the table is full, Ben never answers its roster
+    host.outgoing.clear()
+    for n in range(3 * KNOCKS_PER_ADDRESS):  # Ben's player, trying again and again
+        host.receive(knock(), "10.0.0.66", 0.5 + n * 0.1)
+    reasons = {lobby.open_lobby(f)[2]["reason"] for _, f in host.outgoing}
+    assert kinds(host) == ["denied"] * (3 * KNOCKS_PER_ADDRESS)
+    assert reasons == {"the table is full"}
+    for t in range(1, 8):
+        exchange(host, cleo, [], now=float(t))
+        host.tick(float(t))
+    assert [m.name for m in host.members] == ["Ana", "Cleo"]  # Ben's seat freed
+    host.outgoing.clear()
+    host.receive(knock(), "10.0.0.66", 8.0)
+    assert kinds(host) == ["challenge"]
 
 
 def test_a_flood_of_knocks_from_many_addresses_grows_no_state():

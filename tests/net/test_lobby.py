@@ -15,7 +15,7 @@ from p2ptable.net import lobby
 from p2ptable.replay import authoring
 from p2ptable.replay.ledger import Ledger
 
-from .lobby_table import CODE, HOST_ENDPOINT, deliver, exchange, host_lobby, joiner
+from .lobby_table import CODE, HOST_ENDPOINT, deliver, exchange, host_lobby, joiner, settle
 
 
 def test_a_full_table_gives_everyone_the_same_genesis():
@@ -25,7 +25,9 @@ def test_a_full_table_gives_everyone_the_same_genesis():
     exchange(host, ben, wire)
     assert host.genesis is None
     exchange(host, cleo, wire)
-    # Ben hears about the full table through the roster broadcast.
+    assert host.full and host.genesis is None  # the roll call: Ben has not answered
+    # Ben hears about the full table through the roster broadcast, and answers.
+    settle(host, [ben, cleo], wire)
     assert host.genesis is not None
     assert cleo.genesis == host.genesis
     for frame in wire:
@@ -296,8 +298,9 @@ def test_a_later_roster_is_not_undone_by_an_earlier_one():
     ben, cleo = joiner(1, "Ben"), joiner(2, "Cleo")
     wire: list[bytes] = []
     exchange(host, ben, wire)
-    first_roster = wire[-1]
+    first_roster = next(f for f in reversed(wire) if lobby.open_lobby(f)[0] == "roster")
     exchange(host, cleo, [])
+    settle(host, [cleo, ben])
     for target, frame in host.outgoing:
         if target == ben.endpoint:
             ben.receive(frame)
@@ -353,3 +356,32 @@ def test_a_full_table_frees_no_seat():
     assert host.full
     host.tick(1000.0)
     assert len(host.members) == 2 and host.genesis is not None
+
+
+def test_a_full_table_proposes_the_genesis_only_when_every_joiner_answered_its_roster():
+    # Found by the fault drill (tests/integration/test_drill_findings.py): a
+    # joiner that died in the lobby just before the table filled kept its seat
+    # for good, since a full table freed nobody and the genesis round waited for
+    # the dead seat.  Now the full roster goes out without the genesis, and the
+    # genesis only once every joiner answered that roster (wire.md 3.3, the roll
+    # call); a seat silent meanwhile is freed as before.
+    host = host_lobby(3)
+    ben, cleo = joiner(1, "Ben"), joiner(2, "Cleo")
+    exchange(host, ben, [], now=0.0)
+    recorded = lobby.seal_lobby("here", {"v": ben._version}, ben.me)
+    # Ben's process dies now; Cleo fills the table at once.
+    exchange(host, cleo, [], now=1.0)
+    assert host.full and host.genesis is None
+    deliver(host, ben, recorded, now=2.0)  # a stranger replays Ben's earlier `here`
+    assert host.genesis is None  # it names an older roster
+    for t in range(2, 10):
+        cleo.tick(float(t))
+        exchange(host, cleo, [], now=float(t))
+        host.tick(float(t))
+    assert [m.name for m in host.members] == ["Ana", "Cleo"] and host.genesis is None
+    again = joiner(5, "Ben")  # Ben's player joins again, with a new process
+    exchange(host, again, [], now=10.0)
+    settle(host, [cleo, again], now=10.0)
+    assert host.genesis is not None
+    assert cleo.genesis == again.genesis == host.genesis
+    assert [m.name for m in host.members] == ["Ana", "Cleo", "Ben"]
