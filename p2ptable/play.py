@@ -348,6 +348,7 @@ def resume(
     bot_delay: float = 0.0,
     port: int | None = None,
     lifeline: bool = False,
+    announce=print,  # noqa: ANN001 - where to say that a finished game waits for the others
 ) -> PlayResult:
     """Continue a game whose process died (or was left), from its replay and
     secrets files; a `play` table's bots are resumed with it.  Refused while
@@ -364,9 +365,11 @@ def resume(
             return _resume_genesis(load_pending(replay), lock, bot, quiet, bot_delay, lifeline)
         state: Resume = load_resume(replay)
         record = read_record(replay)
-        if state.ledger.finished or state.ledger.stopped is not None:
-            status = FINISHED if state.ledger.stopped is None else STOPPED
-            return replace(_result(status, replay, state.ledger), already_over=True)
+        # A game already over is still resumed, quietly: after a power cut of the
+        # whole room another seat's replay may lack the end, and only we can give
+        # it; the peer stays until every seat holds the whole log, or a few
+        # seconds (net/peer.py, LINGER_SECONDS).
+        over = state.ledger.finished or state.ledger.stopped is not None
         endpoint = state.endpoints[state.seat]
         advertise = endpoint.split("//", 1)[1].rsplit(":", 1)[0]
         config = PeerConfig(
@@ -378,16 +381,26 @@ def resume(
         )
         if port is not None:
             state = replace(state, port=port)
-        peer = _peer(config, make_frontend(bot, quiet, bot_delay), resume=state)
+        if over:
+            announce("Checking that every seat holds the whole game (a few seconds)...")
+        # A finished seat is asked nothing: a silent bot frontend stands in for a person.
+        frontend = make_frontend(bot or "random", True) if over else None
+        try:
+            peer = _peer(config, frontend or make_frontend(bot, quiet, bot_delay), resume=state)
+        except ValueError:
+            if not over:
+                raise
+            status = FINISHED if state.ledger.stopped is None else STOPPED
+            return replace(_result(status, replay, state.ledger), already_over=True)
         peer.seat_lock = lock
         if record is None:
-            return _run(peer)
+            return replace(_run(peer), already_over=over)
         workdir, seats = record
         procs = BotProcesses(workdir)
         result: PlayResult | None = None
         try:
             procs.resume(seats)
-            result = _run(peer)
+            result = replace(_run(peer), already_over=over)
         finally:
             _end_bots(procs, result)
         return result

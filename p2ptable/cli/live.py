@@ -287,6 +287,7 @@ def resume(file, port, quiet, bot, bot_delay, stats, lifeline):  # noqa: ANN001,
     from p2ptable import play
 
     result = _call(
-        play.resume, file, bot=bot, quiet=quiet, bot_delay=bot_delay, port=port, lifeline=lifeline
-    )
+        play.resume, file, bot=bot, quiet=quiet, bot_delay=bot_delay, port=port,
+        lifeline=lifeline, announce=(lambda _: None) if quiet else click.echo,
+    )  # fmt: skip
     _finish(result)
