@@ -109,6 +109,18 @@ def _next_entry(ledger: Ledger, seats: list[authoring.SeatSecrets], policies: li
     if expected.kind in ("open", "secrets"):
         parts = {i: authoring.part_entry(ledger, i, s) for i, s in enumerate(seats)}
         return authoring.bundle_entry(ledger, parts)
+    if expected.kind in ("commits", "choices"):
+        # A secret simultaneous choice: every asked seat commits, then reveals
+        # what its commit sealed (found again from the log and its key).
+        parts = {}
+        for i in expected.targets:
+            assert i is not None
+            if expected.kind == "commits":
+                action = policies[i](ledger.game, ledger.state, i)
+            else:
+                action = authoring.committed_choice(ledger, i, seats[i])
+            parts[i] = authoring.choice_part(ledger, i, seats[i], action)
+        return authoring.choices_bundle(ledger, parts)
     if expected.kind == "result":
         body = authoring.result_body(ledger)
         sigs = tuple((i, authoring.sign_result(ledger, body, s)) for i, s in enumerate(seats))

@@ -44,6 +44,7 @@ from p2ptable.crypto.signing import SigningKey, sha256  # noqa: E402
 from p2ptable.net.wire import Message, open_frame, seal  # noqa: E402
 from p2ptable.randomness.chain import HashChain  # noqa: E402
 from p2ptable.randomness.derive import chance_seed, derive_outcome, uniform_values  # noqa: E402
+from p2ptable.replay import choices  # noqa: E402
 from p2ptable.replay.entries import (  # noqa: E402
     GAME_ID_DOMAIN,
     PROTOCOL,
@@ -264,7 +265,83 @@ def replay_vectors() -> dict:
         "agreed_abort_instead_of_entry_3": agreed_vector,
         "replay": complete_replay(),
         "wire": wire_vectors(game_id, prev, pre[0]),
+        "choices": choices_vectors(game_id, keys, action.hash),
         "sealed": sealed_vectors(),
+    }
+
+
+def choices_vectors(game_id: bytes, keys: list[SigningKey], prev: bytes) -> dict[str, Any]:
+    """A secret simultaneous choice after the vector game's entry 2 (replay.md
+    section 4, commits and choices): Ana commits to "take", Ben to "risk", each
+    with the salt the reference derives from its signing seed and the position,
+    then both reveal.  Well formed and correctly signed, not a legal Pet Quartet
+    move (no registered game with simultaneous choices has a two-seat vector)."""
+    at = 3
+    chosen = {0: "take", 1: "risk"}
+    salts = {
+        s: hashlib.sha256(choices.SALT_DOMAIN + pack([SIGNING_SEEDS[s], game_id, at])).digest()
+        for s in chosen
+    }
+
+    def part(seat: int, index: int, before: bytes, msg: dict) -> Entry:
+        body = make_body(t="part", i=index, prev=before, seat=seat, msg=msg)
+        return Entry(body, ((seat, keys[seat].sign(signed_message(game_id, body))),))
+
+    commit_parts = []
+    for seat, action in chosen.items():
+        preimage = choices.COMMIT_DOMAIN + pack([game_id, at, seat, action, salts[seat]])
+        commit = hashlib.sha256(preimage).digest()
+        assert commit == choices.commitment(game_id, at, seat, action, salts[seat])
+        entry = part(seat, at, prev, {"commit": commit})
+        commit_parts.append((seat, action, preimage, entry))
+    commits = Entry(
+        make_body(
+            t="commits",
+            i=at,
+            prev=prev,
+            seats=[0, 1],
+            parts=[[e.body["msg"], e.sigs[0][1]] for *_, e in commit_parts],
+        ),
+        (),
+    )
+    reveal_parts = [
+        part(seat, at + 1, commits.hash, {"action": action, "salt": salts[seat]})
+        for seat, action, *_ in commit_parts
+    ]
+    revealed = Entry(
+        make_body(
+            t="choices",
+            i=at + 1,
+            prev=commits.hash,
+            seats=[0, 1],
+            parts=[[e.body["msg"], e.sigs[0][1]] for e in reveal_parts],
+        ),
+        (),
+    )
+    return {
+        "about": (
+            "replay.md section 4: a commits entry at index 3 (after the vector game's "
+            "action) and the choices entry that opens it, with each seat's signed part. "
+            "commit = SHA-256(commit_domain || canonical([game_id, 3, seat, action, "
+            "salt])); salt = SHA-256(salt_domain || canonical([signing_seed, game_id, "
+            "3])) in the reference (a verifier never derives it)."
+        ),
+        "commit_domain": choices.COMMIT_DOMAIN.hex(),
+        "salt_domain": choices.SALT_DOMAIN.hex(),
+        "seats": [
+            {
+                "seat": seat,
+                "action": action,
+                "salt": salts[seat].hex(),
+                "commit_preimage_hex": preimage.hex(),
+                "commit": entry.body["msg"]["commit"].hex(),
+                "commit_part": entry_vector(entry, game_id, {}),
+                "choice_part": entry_vector(reveal_parts[seat], game_id, {}),
+            }
+            for seat, action, preimage, entry in commit_parts
+        ],
+        "commits": entry_vector(commits, game_id, {}),
+        "choices": entry_vector(revealed, game_id, {}),
     }
 
 
@@ -334,7 +411,7 @@ def wire_vectors(game_id: bytes, prev: bytes, pre: bytes) -> dict[str, Any]:
 # Sealed decks: seat s's deck secret is the scalar (0x44*(s+1))*32 (below the order).
 DECK_SECRETS = tuple(int.from_bytes(bytes([0x44 * (seat + 1)]) * 32, "big") for seat in range(2))
 SEALED_GAME = "vorsicht-lehrer"
-SEALED_OPTIONS = {"track": "100"}
+SEALED_OPTIONS = {"teacher-choices": "together", "track": "100"}
 
 
 def sealed_vectors() -> dict[str, Any]:

@@ -30,6 +30,7 @@ from p2ptable.replay.entries import (
     Entry,
     MalformedEntry,
     game_id_of,
+    make_body,
     sign_body,
     signed_message,
 )
@@ -291,10 +292,32 @@ def test_unknown_game_is_refused():
     refused(genesis(game="chess"), "unknown game 'chess'")
 
 
-@pytest.mark.parametrize("protocol", ["p2ptable/2", "p2ptable/1 ", ""])
+@pytest.mark.parametrize("protocol", ["p2ptable/3", "p2ptable/1 ", "p2ptable/0", ""])
 def test_wrong_protocol_is_refused(protocol):
-    # The genesis names the protocol version; a peer refuses any it does not speak.
-    refused(genesis(protocol=protocol), "is not 'p2ptable/1'")
+    # The genesis names the protocol version; a peer refuses any it does not read.
+    refused(genesis(protocol=protocol), r"is not one this version reads \(p2ptable/1, p2ptable/2\)")
+
+
+def test_a_protocol_1_genesis_is_read_with_the_legacy_value_of_newer_options():
+    # Issue 14: "Bump the protocol version; a replay of the previous version still
+    # verifies."  Vorsicht Lehrer!'s teacher-choices came with protocol 2; a
+    # protocol-1 genesis does not list it, and was played in turn.
+    from p2ptable.replay.genesis import read_genesis
+
+    seats = [authoring.SeatSecrets.from_seed(b"legacy", i, 8) for i in range(2)]
+    body = dict(
+        t="genesis", protocol="p2ptable/1", game="vorsicht-lehrer", options={"track": "200"},
+        seats=[{"name": n, "key": s.key.public, "chain": s.chain.head, "link": s.link_public,
+                "deck": s.deck_key(bytes(16))} for n, s in zip(("Ana", "Ben"), seats, strict=True)],
+        chain_len=8, nonce=bytes(16),
+    )  # fmt: skip
+    raw = make_body(**body)
+    entry = authoring.assemble_genesis(raw, [authoring.sign_genesis(raw, s) for s in seats])
+    assert read_genesis(entry).options == {"teacher-choices": "in-turn", "track": "200"}
+    # In protocol 2 every option must be listed, the new one too.
+    raw = make_body(**{**body, "protocol": "p2ptable/2"})
+    entry = authoring.assemble_genesis(raw, [authoring.sign_genesis(raw, s) for s in seats])
+    refused(entry, "options must list every option explicitly")
 
 
 @pytest.mark.parametrize(

@@ -134,6 +134,13 @@ class Simultaneous:
     seats: frozenset[Seat]
 
 
+def chooser(decision: Turn | Simultaneous) -> Seat:
+    """The seat that acts next in one process that plays every seat (a playout, a
+    test): the seat to move, or for a simultaneous choice the lowest seat still
+    to choose, in the order the log applies the revealed choices."""
+    return decision.seat if isinstance(decision, Turn) else min(decision.seats)
+
+
 @dataclass(frozen=True)
 class Chance:
     """A chance step must be resolved before anything else happens."""
@@ -173,12 +180,15 @@ class Outcome:
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """One game option: its name, allowed values and default."""
+    """One game option: its name, allowed values and default.  ``legacy`` is the
+    value a replay of protocol 1, written before the option existed, played
+    with (replay/genesis.py reads such a genesis with it)."""
 
     name: str
     choices: tuple[str, ...]
     default: str
     help: str = ""
+    legacy: str | None = None
 
 
 @runtime_checkable

@@ -5,7 +5,9 @@ name to what happens there.  A :class:`SeatPhase` is decided by one seat: it lis
 the legal actions and has a handler per verb (and, for games with hidden cards, an
 optional ``check`` that accepts an action the state cannot list, such as playing a
 card the state only knows as a claim).  A :class:`ChancePhase` describes its chance
-step and how an outcome applies.  ``None`` means the game is over.
+step and how an outcome applies.  A :class:`TogetherPhase` is decided by several
+seats at once (a secret simultaneous choice: the log commits every choice before
+any is revealed).  ``None`` means the game is over.
 
 :class:`PhaseTable` turns a table into the four functions of the rules API, with
 errors that name the phase, the seat and the action, so every game refuses moves
@@ -25,6 +27,7 @@ from p2ptable.engine.api import (
     Decision,
     GameOver,
     IllegalAction,
+    Simultaneous,
     Turn,
 )
 
@@ -53,7 +56,24 @@ class ChancePhase(Generic[S]):
     resolve: Callable[[S, tuple[int, ...]], S]
 
 
-Phase = SeatPhase | ChancePhase | None
+@dataclass(frozen=True)
+class TogetherPhase(Generic[S]):
+    """A phase several seats decide at once, none seeing another's choice.
+
+    ``seats`` says who still has to choose; ``choices`` lists one seat's legal
+    actions, which must not depend on what another seat chose (the state does
+    not change until every choice is revealed: the log keeps them committed
+    and hidden, replay/ledger.py); ``verbs`` apply one seat's choice.  The log
+    applies the choices after the last one is revealed, in seat order, so a
+    handler records its seat's choice and the last one moves the game on.
+    """
+
+    seats: Callable[[S], frozenset[int]]
+    choices: Callable[[S, int], list[Action]]
+    verbs: Mapping[str, Callable[[S, int, Action], S]]
+
+
+Phase = SeatPhase | ChancePhase | TogetherPhase | None
 
 
 def _refusal(name: str, seat: int, action: Action, why: str) -> IllegalAction:
@@ -86,6 +106,8 @@ class PhaseTable(Generic[S]):
             return GameOver()
         if isinstance(phase, ChancePhase):
             return Chance(phase.step(s))
+        if isinstance(phase, TogetherPhase):
+            return Simultaneous(phase.seats(s))
         seat = self.decider(s)
         assert seat is not None
         return _turn(seat)
@@ -93,6 +115,8 @@ class PhaseTable(Generic[S]):
     def legal_actions(self, s: S, seat: int) -> tuple[Action, ...]:
         """The actions ``seat`` may take now (empty unless it is that seat's decision)."""
         phase = self.phases[s.phase]  # type: ignore[attr-defined]
+        if isinstance(phase, TogetherPhase):
+            return tuple(phase.choices(s, seat)) if seat in phase.seats(s) else ()
         if not isinstance(phase, SeatPhase) or seat != self.decider(s):
             return ()
         return tuple(phase.choices(s))
@@ -101,6 +125,14 @@ class PhaseTable(Generic[S]):
         """The state after ``seat`` takes ``action``; IllegalAction if it may not."""
         name = s.phase  # type: ignore[attr-defined]
         phase = self.phases[name]
+        if isinstance(phase, TogetherPhase):
+            if seat not in phase.seats(s):
+                raise _refusal(name, seat, action, "this seat has chosen, or is not asked")
+            legal = phase.choices(s, seat)
+            if action not in legal or action.verb not in phase.verbs:
+                legal_now = ", ".join(a.text for a in legal)
+                raise _refusal(name, seat, action, f"legal now: {legal_now}")
+            return phase.verbs[action.verb](s, seat, action)
         if not isinstance(phase, SeatPhase):
             why = "no seat decides now" if phase is None else "chance must be resolved first"
             raise _refusal(name, seat, action, why)

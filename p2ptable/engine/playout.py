@@ -22,6 +22,7 @@ from p2ptable.engine.api import (
     Seat,
     Simultaneous,
     Turn,
+    chooser,
 )
 
 Policy = Callable[[Game, Any, Seat], Action]
@@ -70,12 +71,9 @@ def play(
                 history.events.append(("chance", None, outcome))
             state = game.resolve(state, outcome)
             continue
-        if isinstance(decision, Turn):
-            seat = decision.seat
-        elif isinstance(decision, Simultaneous):
-            seat = min(decision.seats)
-        else:  # pragma: no cover - exhaustive
+        if not isinstance(decision, Turn | Simultaneous):  # pragma: no cover - exhaustive
             raise TypeError(decision)
+        seat = chooser(decision)
         action = policy_for(seat)(game, state, seat)
         if history is not None:
             history.events.append(("action", seat, action))

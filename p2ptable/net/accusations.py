@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from p2ptable.net.wire import RemoteProtocolError
-from p2ptable.replay.entries import Entry, bundled_parts, make_body
+from p2ptable.replay.entries import BUNDLE_KINDS, Entry, bundled_parts, make_body
 from p2ptable.replay.ledger import InvalidEntry
 
 if TYPE_CHECKING:
@@ -125,7 +125,7 @@ def conflicting_entry(ledger: Ledger, me: int, index: int, other: Entry) -> Accu
         # Another peer stopped on a message signed by a seat we took a different
         # message from, for the same position: together they are equivocation.
         other = Entry.decode(other.body["evidence"][0])
-    if mine.kind in ("open", "secrets"):
+    if mine.kind in BUNDLE_KINDS:
         return bundle_equivocation(ledger, me, mine, other)
     if mine.kind not in ("action", "shuffle"):
         raise RemoteProtocolError(f"conflicting entry {index} (not an action or shuffle)")
@@ -134,7 +134,7 @@ def conflicting_entry(ledger: Ledger, me: int, index: int, other: Entry) -> Accu
 
 
 def bundle_equivocation(ledger: Ledger, me: int, mine: Entry, other: Entry) -> Accusation:
-    """Our open/secrets entry differs from ``other`` (another bundle, or one
+    """Our bundle (open, secrets, commits, choices) differs from ``other`` (another bundle, or one
     signed part): each bundled part carries its seat's signature, so the seat
     whose parts differ signed both, which proves equivocation."""
     index = mine.body["i"]

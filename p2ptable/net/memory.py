@@ -27,10 +27,12 @@ class MemoryNet:
         self.now = 0.0
         self.delivered = 0
         self.filter: Callable[[int, int, bytes], bytes | None] | None = None
+        self.kept: dict[int, list] = {}  # each seat's secret choices, as a peer keeps them
 
     def collect(self) -> None:
         for seat, session in self.sessions.items():
             written = session.take_writes()  # persisted before its frames leave
+            self.kept.setdefault(seat, []).extend(session.take_choices())
             if self.logs is not None and seat in self.logs:
                 log = self.logs[seat]
                 for item in written:

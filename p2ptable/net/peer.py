@@ -33,9 +33,10 @@ from p2ptable.net.persistence import (
     SeatLock,
     hold_seat_lock,
     replay_path_for,
+    save_choice,
     save_secrets,
 )
-from p2ptable.net.session import Failed, Finished, Moved, Rejected, Session, Stopped
+from p2ptable.net.session import Choice, Failed, Finished, Moved, Rejected, Session, Stopped
 from p2ptable.net.zmq_transport import BAD, GAME, LOBBY, ZmqTransport
 from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry, game_id_of
@@ -65,6 +66,7 @@ def deliver(
     send: Callable[[int | None, bytes], None],
     sync: Callable[[], None] = lambda: None,
     cut: Callable[[int], None] = lambda keep: None,
+    keep_choice: Callable[[Choice], None] = lambda choice: None,
 ) -> None:
     """Carry out what the session produced, in the one safe order: every entry
     written, then synced to stable storage if one of them is ours (an entry we
@@ -73,7 +75,8 @@ def deliver(
     power cut can never make us sign a second, different entry for a position a
     peer already holds.  One sync covers every earlier write to the file, the
     others' entries ours link to included; those alone are never synced (a peer
-    sends them again)."""
+    sends them again).  Our secret choices are kept (durably) before any frame
+    leaves too: our commit to one goes out in the same batch."""
     durable = False
     for item in session.take_writes():
         if item.keep is not None:
@@ -82,6 +85,8 @@ def deliver(
         durable = durable or item.durable
     if durable:
         sync()
+    for choice in session.take_choices():
+        keep_choice(choice)
     for dest, frame in session.take_outgoing():
         send(dest, frame)
 
@@ -238,7 +243,7 @@ class Peer:
             self.ui.say(f"Note: {resume.notice}.")
             self.note(resume.notice)
         peers = PeerStates(len(ledger.seats), resume.seat, resume.peer_boots)
-        self._open_session(ledger, now, resumed=True, peers=peers)
+        self._open_session(ledger, now, resumed=True, peers=peers, choice=resume.choice)
         self.ui.show(self.session, list(resume.applied), now)  # the story so far
         self._flush_session(now)
 
@@ -249,6 +254,7 @@ class Peer:
         resumed: bool = False,
         seq: int = 0,
         peers: PeerStates | None = None,
+        choice: Choice | None = None,
     ) -> None:
         assert self.seat is not None
         self.session = Session(
@@ -263,6 +269,7 @@ class Peer:
             endpoints=[m.endpoint for m in self.members],
             withhold_timeout=self.config.withhold_timeout,
             abandon_timeout=self.config.abandon_timeout,
+            choice=choice,
         )
 
     # -- the loop ------------------------------------------------------------------
@@ -435,6 +442,10 @@ class Peer:
         else:
             self._rejected(item.address, f"unknown channel {item.channel[:8]!r}", now)
 
+    def _keep_choice(self, choice: Choice) -> None:
+        assert self.replay_path is not None
+        save_choice(self.replay_path, choice)
+
     def _flush_session(self, now: float) -> None:
         """What the session produced: its entries written first (the ones we
         signed durably), then its frames sent, then its events shown."""
@@ -447,6 +458,7 @@ class Peer:
             self.arrival.send,
             self._writer.sync,
             self._writer.keep_only,
+            self._keep_choice,
         )
         if events:
             self._keep_peer_boots()

@@ -14,6 +14,10 @@ How it works:
   (``NAME.p2pt.torn-STAMP``) and says so in :attr:`Resume.notice`.  Damage with
   intact entries after it is refused with the entry index, and nothing on disk is
   changed.  Every problem is a :class:`ResumeError` with a one-line message.
+* :func:`save_choice` writes ``NAME.p2pt.choice`` durably too: our last secret
+  choice (net/session.py, ``Choice``), kept before our commit to it leaves, so
+  a resumed seat commits to the same action; :func:`load_resume` reads it back
+  (a damaged one is refused: committing afresh could be a second commit).
 * :func:`hold_seat_lock` takes an exclusive ``flock`` on ``NAME.p2pt.lock`` for the
   life of a running peer; a second ``resume`` (or a second game writing the same
   replay) is refused with the holder's pid.  The kernel drops the lock when the
@@ -30,6 +34,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from p2ptable.crypto.encoding import EncodingError, pack, unpack_canonical
+from p2ptable.net.session import Choice
 from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry, MalformedEntry
 from p2ptable.replay.ledger import Applied, InvalidEntry, Ledger
@@ -66,6 +72,7 @@ class Resume:
     applied: tuple[Applied, ...] = ()  # what the log's entries did, for the screen
     boot: int = 1  # the start counter of the run that wrote the secrets
     peer_boots: dict[int, int] = field(default_factory=dict)
+    choice: Choice | None = None  # our last secret choice (save_choice)
 
 
 class ResumeError(Exception):
@@ -94,6 +101,34 @@ def default_replay_path(ledger: Ledger, name: str) -> Path:
 
 def secrets_path(replay: Path) -> Path:
     return replay.with_name(replay.name + ".secrets")
+
+
+def choice_path(replay: Path) -> Path:
+    return replay.with_name(replay.name + ".choice")
+
+
+def save_choice(replay: Path, choice: Choice) -> None:
+    """Keep our secret choice on stable storage (before our commit to it leaves)."""
+    from p2ptable.replay.logfile import write_durably
+
+    write_durably(choice_path(replay), pack({"i": choice.index, "action": choice.action}))
+
+
+def _load_choice(replay: Path) -> Choice | None:
+    path = choice_path(replay)
+    if not path.exists():
+        return None
+    try:
+        data = unpack_canonical(_read(path, "choice", 4096))
+        index, action = data["i"], data["action"]
+        if type(index) is not int or not isinstance(action, str) or set(data) != {"i", "action"}:
+            raise ValueError("not {i, action}")
+    except (EncodingError, ValueError, TypeError, KeyError) as exc:
+        raise ResumeError(
+            f"{path.name} is damaged ({exc}): it holds the secret choice this seat "
+            "committed to; refusing to resume, nothing was changed"
+        ) from None
+    return Choice(index, action)
 
 
 def lock_path(replay: Path) -> Path:
@@ -166,7 +201,7 @@ def load_resume(replay: Path) -> Resume:
         peer_boots = {int(k): v for k, v in saved["peer_boots"].items()}
         return Resume(
             ledger, seat, secrets, endpoints, port, replay, notice, tuple(applied),
-            saved["boot"], peer_boots,
+            saved["boot"], peer_boots, _load_choice(replay),
         )  # fmt: skip
     finally:
         if probe is not None:

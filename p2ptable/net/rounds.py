@@ -21,6 +21,12 @@ chance         ChanceRound        every seat: its next chain    the collector (t
 open, secrets  PartsRound         every seat: a signed part     every peer, the same
                                   (decryption shares, or its    bundle, once every part
                                   deck secret) to all           is in and checked
+commits        PartsRound         every asked seat: its signed  every peer, as above
+                                  commit, when its player or
+                                  bot chooses (``submit``)
+choices        PartsRound         every asked seat: the action  every peer, as above
+                                  and salt that open its commit
+                                  (automatic)
 result         ResultRound        every seat: its signature on  every peer, once every
                                   the rules' result (``rsig``)  signature is in
 none           Idle               nothing: answer catch-up      -
@@ -33,8 +39,9 @@ index they are for) and answers the session's questions the same way:
   True when an entry was made (appended, or ours sent and pending).
 * ``awaited``: the seats whose contribution the entry still lacks; the session
   derives waiting, withholding and abandonment from it.
-* ``withholdable``: whether a seat that is in contact but does not contribute is
-  accused after ``withhold_timeout`` (not for a move: people may think).
+* ``withholdable(expected)``: whether a seat that is in contact but does not
+  contribute is accused after ``withhold_timeout`` (not for a move or a commit:
+  people may think).
 * ``resend``: our contribution again, to a peer that (re)started.
 * ``take``: a contribution a peer sent (``reveal``, ``rsig``, ``part``), checked
   for its shape and kept for its round.
@@ -50,11 +57,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from p2ptable.crypto.signing import verify_signature
+from p2ptable.engine.api import Action
 from p2ptable.net import accusations
 from p2ptable.net.wire import Message, RemoteProtocolError
 from p2ptable.randomness.chain import check_preimage
 from p2ptable.replay import authoring
-from p2ptable.replay.entries import Entry, MalformedEntry, signed_message
+from p2ptable.replay.entries import BUNDLE_KINDS, Entry, MalformedEntry, signed_message
 from p2ptable.replay.evidence import part_problem
 
 if TYPE_CHECKING:
@@ -99,8 +107,10 @@ class RoundSession(Protocol):
 class Round:
     """The defaults: a round with nothing to gather."""
 
-    withholdable = True
     message: str | None = None  # the message kind carrying others' contributions
+
+    def withholdable(self, expected: Expected) -> bool:
+        return True
 
     def step(self, table: RoundSession, expected: Expected, now: float) -> bool:
         return False
@@ -127,13 +137,15 @@ class Round:
 class Idle(Round):
     """The game is over (or stopped): nothing more is made."""
 
-    withholdable = False
+    def withholdable(self, expected: Expected) -> bool:
+        return False
 
 
 class ActionRound(Round):
     """A move: made by its author's ``submit``; the others wait for its entry."""
 
-    withholdable = False  # a person may think as long as they like
+    def withholdable(self, expected: Expected) -> bool:
+        return False  # a person may think as long as they like
 
     def awaited(self, table: RoundSession, expected: Expected) -> set[int]:
         return {expected.seat} if expected.seat is not None else set()
@@ -345,29 +357,90 @@ class ResultRound(_Gathering):
         self.pending.setdefault(index, {})[message.sender] = message.data["sig"]
 
 
+CHOICE_KINDS = ("commits", "choices")
+
+
 class PartsRound(_Gathering):
-    """Every seat's signed part of an ``open`` (shares) or ``secrets`` entry.
+    """Every seat's signed part of an ``open`` (shares) or ``secrets`` entry, and
+    every asked seat's of a ``commits`` or ``choices`` entry (replay/choices.py).
 
     Each part is kept as the bytes received (only for entries a few ahead of our
     log), checked when its turn comes (position, signature, then its proof
     through the ledger; a bad proof is a ``cheated`` abort with that part as
-    evidence), and when every seat's is in, each peer bundles the same entry."""
+    evidence), and when every contributor's is in, each peer bundles the same
+    entry.  Our part is made at once, except our commit: that waits for our
+    player's or bot's choice (:meth:`commit`), which the session saves on stable
+    storage before the commit leaves, so that a seat that comes back commits to
+    the same action (the same part, byte for byte: replay/choices.py)."""
 
     message = "part"
 
     def __init__(self) -> None:
         super().__init__()
         self._checked: set[tuple[int, int]] = set()
+        self._chosen: tuple[int, Action] | None = None  # our secret choice: (index, action)
+
+    @staticmethod
+    def contributors(table: RoundSession, expected: Expected) -> tuple[int, ...]:
+        if expected.kind in CHOICE_KINDS:
+            return expected.targets  # type: ignore[return-value]
+        return tuple(range(table.n))
+
+    def awaited(self, table: RoundSession, expected: Expected) -> set[int]:
+        return set(self.contributors(table, expected)) - set(self.have(table.ledger.next_index))
+
+    def withholdable(self, expected: Expected) -> bool:
+        return expected.kind != "commits"  # a person may think before choosing
+
+    def committed(self, table: RoundSession) -> bool:
+        """Whether our part of the pending entry is made (our commit, say)."""
+        return table.seat in self.have(table.ledger.next_index)
+
+    def remember(self, index: int, action: Action) -> None:
+        """Our secret choice for the ``commits`` entry at ``index`` (kept by the
+        session, and given back after a resume): our commit is made from it."""
+        self._chosen = (index, action)
+
+    def our_choice(self, index: int) -> Action | None:
+        """Our secret choice for the ``commits`` entry at ``index``, if made."""
+        chosen = self._chosen
+        return chosen[1] if chosen is not None and chosen[0] == index else None
+
+    def commit(self, table: RoundSession, action: Action) -> None:
+        """Our secret choice for the pending ``commits`` entry: our signed commit
+        to ``action``, queued for every seat (the session keeps the choice on
+        stable storage before the frames leave)."""
+        self.remember(table.ledger.next_index, action)
+        part = authoring.choice_part(table.ledger, table.seat, table.secrets, action)
+        self._mine(table, part)
+
+    def _mine(self, table: RoundSession, part: Entry) -> None:
+        index = table.ledger.next_index
+        self.pending.setdefault(index, {})[table.seat] = part.encode()
+        self._checked.add((index, table.seat))
+        table.send(ALL, "part", {"entry": part.encode()})
+
+    def _our_part(self, table: RoundSession, expected: Expected) -> Entry | None:
+        ledger, seat, secrets = table.ledger, table.seat, table.secrets
+        if expected.kind == "commits":
+            chosen = self._chosen  # made by our player's choice (commit), or kept
+            if chosen is None or chosen[0] != ledger.next_index:
+                return None
+            return authoring.choice_part(ledger, seat, secrets, chosen[1])
+        if expected.kind == "choices":
+            action = authoring.committed_choice(ledger, seat, secrets)
+            return authoring.choice_part(ledger, seat, secrets, action)
+        return authoring.part_entry(ledger, seat, secrets)
 
     def step(self, table: RoundSession, expected: Expected, now: float) -> bool:
         ledger = table.ledger
         index = ledger.next_index
+        asked = self.contributors(table, expected)
         bucket = self.pending.setdefault(index, {})
-        if table.seat not in bucket:
-            mine = authoring.part_entry(ledger, table.seat, table.secrets)
-            bucket[table.seat] = mine.encode()
-            self._checked.add((index, table.seat))
-            table.send(ALL, "part", {"entry": bucket[table.seat]})
+        if table.seat in asked and table.seat not in bucket:
+            mine = self._our_part(table, expected)
+            if mine is not None:
+                self._mine(table, mine)
         for seat, raw in list(bucket.items()):
             if (index, seat) in self._checked:
                 continue
@@ -388,12 +461,13 @@ class PartsRound(_Gathering):
                 table.accuse(accusations.Accusation("cheated", detail, seat, [entry.encode()]))
                 return False
             self._checked.add((index, seat))
-        if len(bucket) < table.n:
+        if len(bucket) < len(asked):
             return False
-        entry = authoring.bundle_entry(
-            ledger,
-            {seat: Entry.decode(raw) for seat, raw in bucket.items()},  # type: ignore[arg-type]
-        )
+        parts = {seat: Entry.decode(raw) for seat, raw in bucket.items()}  # type: ignore[arg-type]
+        if expected.kind in CHOICE_KINDS:
+            entry = authoring.choices_bundle(ledger, parts)
+        else:
+            entry = authoring.bundle_entry(ledger, parts)
         del self.pending[index]
         table.append(entry)
         return True
@@ -416,7 +490,7 @@ class PartsRound(_Gathering):
             # For an entry already in our log: only useful as the other half of a
             # seat's equivocation (it sent different parts to different peers).
             mine = ledger.entries[body["i"]]
-            if mine.kind in ("open", "secrets"):
+            if mine.kind in BUNDLE_KINDS:
                 table.accuse(accusations.bundle_equivocation(ledger, table.seat, mine, entry))
             return
         if body["seat"] != message.sender:
@@ -450,6 +524,8 @@ def make_rounds() -> dict[str, Round]:
         "chance": ChanceRound(),
         "open": parts,
         "secrets": parts,
+        "commits": parts,
+        "choices": parts,
         "result": ResultRound(),
         "none": Idle(),
     }

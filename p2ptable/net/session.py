@@ -65,7 +65,7 @@ from p2ptable.net.catch_up import CatchUp
 from p2ptable.net.endpoints import parse_endpoint
 from p2ptable.net.events import Event, Failed, Finished, Moved, Rejected, Stopped
 from p2ptable.net.peers import PeerStates
-from p2ptable.net.rounds import ALL, Round, make_rounds
+from p2ptable.net.rounds import ALL, PartsRound, Round, make_rounds
 from p2ptable.net.stopping import LocalProtocolError
 from p2ptable.net.wire import Message, RemoteProtocolError, open_frame, seal_many
 from p2ptable.replay import authoring
@@ -101,6 +101,16 @@ class Write(NamedTuple):
     keep: int | None = None
 
 
+class Choice(NamedTuple):
+    """Our secret choice for the ``commits`` entry at ``index`` (replay/choices.py):
+    kept on stable storage before our commit leaves, so that a seat that comes
+    back after a crash commits to the same action, never to a second one (two
+    commits for one position are equivocation)."""
+
+    index: int
+    action: str
+
+
 def link_keys(
     secrets: authoring.SeatSecrets, seat: int, publics: list[bytes], game_id: bytes
 ) -> list[bytes | None]:
@@ -133,13 +143,15 @@ class Session:
         seq: int = 0,
         peers: PeerStates | None = None,
         endpoints: list[str] | None = None,
+        choice: Choice | None = None,
     ) -> None:
         """``boot`` is our start counter (8 bytes, wire.md 4.5; it must grow with
         every start, and comes from our secrets file), ``seq`` the first frame
         number to use and ``peers`` the freshness already seen (both from the
         genesis round, net/genesis_round.py).  ``endpoints`` are where every seat
         listens (ours is announced in every ``hello``, so a seat that resumed on
-        another port is found there)."""
+        another port is found there).  ``choice`` is the secret choice we kept
+        before we stopped (see :class:`Choice`)."""
         self.ledger = ledger
         self.seat = seat
         self.secrets = secrets
@@ -161,8 +173,12 @@ class Session:
         # contribution each message kind carries: looked up on every frame.
         self._each_round = tuple(dict.fromkeys(self.rounds.values()))
         self._taker = {r.message: r for r in self._each_round if r.message is not None}
+        self._parts: PartsRound = self.rounds["commits"]  # type: ignore[assignment]
         self.outgoing: list[tuple[int | None, bytes]] = []
         self.writes: list[Write] = []  # entries to persist, in order
+        self.choices: list[Choice] = []  # our secret choices to keep (see Choice)
+        if choice is not None:
+            self._parts.remember(choice.index, Action.parse(choice.action))
         self.events: list[Event] = []
         self.stopped: Stopped | None = None
         self.failed: Failed | None = None
@@ -209,7 +225,7 @@ class Session:
         return policy(self.ledger.game, self.ledger.state, self.seat)
 
     def legal_actions(self) -> tuple[Action, ...]:
-        """Our legal moves now (none when it is not our turn)."""
+        """Our legal moves now (none when it is not our turn or our choice)."""
         if not self.my_turn():
             return ()
         return self.ledger.game.legal_actions(self.ledger.state, self.seat)
@@ -220,12 +236,38 @@ class Session:
         if self._catching_up():
             return False  # resumed: a peer may hold our move here already
         expected = self.ledger.expected()
-        return self.stopped is None and expected.kind == "action" and expected.seat == self.seat
+        if self.stopped is not None:
+            return False
+        if expected.kind == "commits":  # a secret choice, made at once with others
+            return self.seat in expected.targets and not self._parts.committed(self)
+        return expected.kind == "action" and expected.seat == self.seat
+
+    def choosing_together(self) -> bool:
+        """Whether our decision now is a secret choice that other seats make at
+        the same time (no one sees another's until all are made)."""
+        return self.my_turn() and self.ledger.expected().kind == "commits"
+
+    def secret_choice(self) -> tuple[Action | None, list[int]]:
+        """During a secret simultaneous choice: ours (None if we are not asked or
+        have not chosen) and the other asked seats whose commit we lack.  Nobody
+        else's choice: we do not know it until the reveals."""
+        expected = self.ledger.expected()
+        if expected.kind != "commits" or self.stopped is not None:
+            return None, []
+        return self._parts.our_choice(self.ledger.next_index), sorted(
+            self._parts.awaited(self, expected) - {self.seat}
+        )
 
     def take_writes(self) -> list[Write]:
         """Entries to persist, in order, each with whether it must be durable
         before any frame of this batch leaves (ours: see the module docstring)."""
         out, self.writes = self.writes, []
+        return out
+
+    def take_choices(self) -> list[Choice]:
+        """Our secret choices to keep on stable storage before any frame of this
+        batch leaves (see :class:`Choice`)."""
+        out, self.choices = self.choices, []
         return out
 
     def take_outgoing(self) -> list[tuple[int | None, bytes]]:
@@ -273,6 +315,14 @@ class Session:
             raise LocalProtocolError("it is not your turn")
         if action not in self.ledger.game.legal_actions(self.ledger.state, self.seat):
             raise LocalProtocolError(f"illegal action {action.text!r}")
+        if self.ledger.expected().kind == "commits":
+            # A secret choice: kept first, then our commit to it goes out (the
+            # round's step), and the choices are revealed once all are in.
+            self.choices.append(Choice(self.ledger.next_index, action.text))
+            self._parts.commit(self, action)
+            if advance:
+                self.advance(now)
+            return
         entry = authoring.action_entry(self.ledger, self.seat, self.secrets, action)
         self.send_first(entry, "entry", {"entry": entry.encode()})
         if advance:
@@ -407,7 +457,7 @@ class Session:
             return False
         expected = self.ledger.expected()
         round_ = self.rounds[expected.kind]
-        if round_.withholdable and self._waiting_since is None:
+        if round_.withholdable(expected) and self._waiting_since is None:
             self._waiting_since = now  # the withholding clock starts with the round
         return round_.step(self, expected, now)
 
@@ -519,7 +569,11 @@ class Session:
         awaited = round_.awaited(self, expected) - {self.seat}
         contacts = self.peers.last_contacts()
         since = self._waiting_since
-        if round_.withholdable and since is not None and now - since >= self.withhold_timeout:
+        if (
+            round_.withholdable(expected)
+            and since is not None
+            and now - since >= self.withhold_timeout
+        ):
             found = accusations.withholding(awaited, contacts, self.ledger.next_index, now)
             if found is not None:
                 self.accuse(found)

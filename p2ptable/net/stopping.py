@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Protocol
 from p2ptable.net import accusations
 from p2ptable.net.accusations import Accusation
 from p2ptable.net.wire import RemoteProtocolError
-from p2ptable.replay.entries import Entry, bundled_parts
+from p2ptable.replay.entries import BUNDLE_KINDS, Entry, bundled_parts
 from p2ptable.replay.ledger import Ledger
 
 if TYPE_CHECKING:
@@ -104,7 +104,7 @@ def holds_half_of(ledger: Ledger, abort: Entry) -> bool:
     for a bundle of parts, holds one of them)."""
     mine = ledger.entries[abort.body["i"]]
     evidence = abort.body["evidence"]
-    if mine.kind in ("open", "secrets"):
+    if mine.kind in BUNDLE_KINDS:
         parts = {p.encode() for p in bundled_parts(mine.body)}
         return any(raw in parts for raw in evidence)
     return mine.encode() in evidence

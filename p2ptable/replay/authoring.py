@@ -14,10 +14,11 @@ from dataclasses import dataclass
 
 from p2ptable.crypto.links import link_public
 from p2ptable.crypto.signing import SigningKey, sha256
-from p2ptable.engine.api import Action
+from p2ptable.engine.api import Action, normalize_options
 from p2ptable.games import get_game
 from p2ptable.randomness.chain import DEFAULT_LENGTH, HashChain
 from p2ptable.randomness.derive import derive_outcome
+from p2ptable.replay import choices
 from p2ptable.replay.entries import (
     PROTOCOL,
     Entry,
@@ -114,10 +115,11 @@ def local_genesis(
 ) -> Entry:
     """The genesis of a table whose every seat's secrets are here (simulations and
     tests), signed by all; deck keys are included when the game has hidden hands."""
-    hidden = getattr(get_game(game), "hidden_hands", False)
+    rules = get_game(game)
+    hidden = getattr(rules, "hidden_hands", False)
     body = genesis_body(
         game,
-        options,
+        normalize_options(rules, len(seats), options),  # every option, explicitly
         names,
         [s.key.public for s in seats],
         [s.chain.head for s in seats],
@@ -232,6 +234,54 @@ def bundle_entry(ledger: Ledger, parts: Mapping[int, Entry]) -> Entry:
         i=ledger.next_index,
         prev=ledger.head,
         parts=[[parts[s].body["msg"], parts[s].sigs[0][1]] for s in sorted(parts)],
+    )
+    return Entry(body, ())
+
+
+def choice_part(ledger: Ledger, seat: int, secrets: SeatSecrets, action: Action) -> Entry:
+    """Our signed part of the pending ``commits`` entry (our commit to ``action``)
+    or ``choices`` entry (the action and the salt that open our commit)."""
+    expected = ledger.expected()
+    if expected.kind not in ("commits", "choices") or seat not in expected.targets:
+        raise ValueError(f"we are not asked to choose now (expected {expected.kind})")
+    at = ledger.next_index if expected.kind == "commits" else ledger.position.commits_at
+    salt = choices.salt_for(secrets, ledger.game_id, at)
+    if expected.kind == "commits":
+        msg: dict = {"commit": choices.commitment(ledger.game_id, at, seat, action.text, salt)}
+    else:
+        msg = {"action": action.text, "salt": salt}
+    body = make_body(t="part", i=ledger.next_index, prev=ledger.head, seat=seat, msg=msg)
+    return sign_body(ledger.game_id, body, {seat: secrets.key})
+
+
+def committed_choice(ledger: Ledger, seat: int, secrets: SeatSecrets) -> Action:
+    """The action our part of the ``commits`` entry in the log sealed: what we
+    reveal now, found again from the log and our key alone (after a crash too)."""
+    position = ledger.position
+    commit = dict(position.commits or ()).get(seat)
+    if ledger.expected().kind != "choices" or commit is None:
+        raise ValueError("no commit of ours waits to be revealed")
+    at = position.commits_at
+    salt = choices.salt_for(secrets, ledger.game_id, at)
+    legal = ledger.game.legal_actions(ledger.state, seat)
+    action = choices.committed_action(legal, ledger.game_id, at, seat, salt, commit)
+    if action is None:
+        raise ValueError(f"our commit at entry {at} seals none of our legal actions")
+    return action
+
+
+def choices_bundle(ledger: Ledger, parts: Mapping[int, Entry]) -> Entry:
+    """Every asked seat's signed part bundled into the pending ``commits`` or
+    ``choices`` entry (in seat order; unsigned itself, like an open)."""
+    expected = ledger.expected()
+    if tuple(sorted(parts)) != expected.targets:
+        raise ValueError("a bundle of choices needs the part of every asked seat")
+    body = make_body(
+        t=expected.kind,
+        i=ledger.next_index,
+        prev=ledger.head,
+        seats=list(expected.targets),
+        parts=[[parts[s].body["msg"], parts[s].sigs[0][1]] for s in expected.targets],
     )
     return Entry(body, ())
 

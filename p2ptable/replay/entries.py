@@ -45,11 +45,27 @@ from p2ptable.crypto.encoding import (
 )
 from p2ptable.crypto.signing import SigningKey, sha256
 
-PROTOCOL = "p2ptable/1"
+# The version a genesis names.  2 brought secret simultaneous choices (commits and
+# choices entries); a replay of version 1 still verifies, read with the rules of
+# then (engine.api.OptionSpec.legacy).
+PROTOCOL = "p2ptable/2"
+LEGACY = "p2ptable/1"
+READABLE = (LEGACY, PROTOCOL)
 SIG_DOMAIN = b"p2ptable/sig/v1\x00"
 GAME_ID_DOMAIN = b"p2ptable/game-id/v1\x00"
 
-KINDS = ("genesis", "action", "chance", "shuffle", "open", "secrets", "result", "abort")
+KINDS = (
+    "genesis",
+    "action",
+    "chance",
+    "shuffle",
+    "open",
+    "secrets",
+    "commits",
+    "choices",
+    "result",
+    "abort",
+)
 ABORT_REASONS = ("equivocation", "cheated", "withheld", "abandoned")
 
 
@@ -162,6 +178,8 @@ _SHAPES: dict[str, dict[str, Any]] = {
     "open": {"t": str, "i": int, "prev": bytes, "parts": list},
     "secrets": {"t": str, "i": int, "prev": bytes, "parts": list},
     "part": {"t": str, "i": int, "prev": bytes, "seat": int, "msg": dict},
+    "commits": {"t": str, "i": int, "prev": bytes, "seats": list, "parts": list},
+    "choices": {"t": str, "i": int, "prev": bytes, "seats": list, "parts": list},
     "chance": {
         "t": str,
         "i": int,
@@ -276,12 +294,21 @@ def _decode_fast(data: bytes) -> tuple[bytes, tuple[tuple[int, bytes], ...], dic
     return body_bytes, tuple(sigs), body
 
 
+# Entries that bundle one signed ``part`` per contributing seat.
+BUNDLE_KINDS = ("open", "secrets", "commits", "choices")
+
+
 def bundled_parts(bundle: dict[str, Any]) -> list[Entry]:
-    """The signed ``part`` entries an ``open`` or ``secrets`` body bundles, rebuilt
-    from its ``parts`` (each ``[msg, signature]``, in seat order); the signatures
-    are not checked here."""
+    """The signed ``part`` entries a bundle (BUNDLE_KINDS) holds, rebuilt from
+    its ``parts`` (each ``[msg, signature]``, in seat order: every seat for an
+    ``open`` or ``secrets``, the asked ``seats`` for ``commits`` and
+    ``choices``); the signatures are not checked here."""
+    parts = bundle["parts"]
+    seats = bundle.get("seats", list(range(len(parts))))
+    if len(seats) != len(parts) or not all(type(s) is int for s in seats):
+        raise MalformedEntry("a bundle needs one part per contributing seat")
     out = []
-    for seat, item in enumerate(bundle["parts"]):
+    for seat, item in zip(seats, parts, strict=True):
         if not (
             isinstance(item, list)
             and len(item) == 2

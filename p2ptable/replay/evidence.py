@@ -60,6 +60,10 @@ class LogView(Protocol):
         """Why ``entry`` would be refused as the next entry, changing nothing."""
         ...
 
+    def choice_problem(self, seat: int, msg: object) -> str | None:
+        """What is wrong with a seat's part of a pending commits or choices entry."""
+        ...
+
 
 def _signed_by(ledger: LogView, entry: Entry, culprit: int) -> bool:
     if [seat for seat, _ in entry.sigs] != [culprit]:
@@ -141,6 +145,8 @@ def part_problem(ledger: LogView, seat: int, msg: object) -> str | None:
     """What is wrong with seat's part (decoded ``msg``) of the pending ``open`` or
     ``secrets`` entry, or None when it is right; ValueError if none is pending."""
     expected = ledger.expected()
+    if expected.kind in ("commits", "choices"):
+        return ledger.choice_problem(seat, msg)
     if expected.kind not in ("open", "secrets") or ledger.book is None:
         raise ValueError(f"no open or secrets entry is pending (expected {expected.kind})")
     try:

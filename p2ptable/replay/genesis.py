@@ -22,7 +22,14 @@ from p2ptable.crypto.links import is_usable_link
 from p2ptable.crypto.signing import verify_signature
 from p2ptable.engine.api import Game, RulesError, normalize_options
 from p2ptable.games import get_game
-from p2ptable.replay.entries import PROTOCOL, Entry, MalformedEntry, game_id_of, signed_message
+from p2ptable.replay.entries import (
+    LEGACY,
+    READABLE,
+    Entry,
+    MalformedEntry,
+    game_id_of,
+    signed_message,
+)
 from p2ptable.replay.errors import InvalidEntry
 from p2ptable.replay.sealed_book import SealedBook, parse_deck_key
 
@@ -79,22 +86,30 @@ def read_genesis(genesis: Entry) -> GenesisInfo:
         raise _genesis_error(f"malformed: {exc}") from None
     if body["t"] != "genesis":
         raise _genesis_error(f"the first entry must be a genesis, not {body['t']}")
-    if body["protocol"] != PROTOCOL:
-        raise _genesis_error(f"protocol {body['protocol']!r} is not {PROTOCOL!r}")
+    if body["protocol"] not in READABLE:
+        known = ", ".join(READABLE)
+        raise _genesis_error(
+            f"protocol {body['protocol']!r} is not one this version reads ({known})"
+        )
     try:
         game: Game = get_game(body["game"])
     except KeyError as exc:
         raise _genesis_error(str(exc.args[0])) from None
     seats = _parse_seats(body["seats"])
     n = len(seats)
+    given = body["options"]
+    if body["protocol"] == LEGACY and isinstance(given, dict):
+        # Written before some options existed: they had the value of their rule then.
+        old = {o.name: o.legacy for o in game.options if o.legacy is not None}
+        given = {**{k: v for k, v in old.items() if k not in given}, **given}
     try:
-        options = normalize_options(game, n, body["options"])
+        options = normalize_options(game, n, given)
         # Some combinations are only refused when the table is set up (Duet is
         # for 2 players): set it up here so they are genesis errors too.
         state = game.initial(n, options)
     except RulesError as exc:
         raise _genesis_error(str(exc)) from None
-    if options != body["options"]:
+    if options != given:
         raise _genesis_error("options must list every option explicitly")
     if not 1 <= body["chain_len"] <= MAX_CHAIN_LEN:
         raise _genesis_error(f"chain_len must be 1..{MAX_CHAIN_LEN}")

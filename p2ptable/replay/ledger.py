@@ -10,7 +10,8 @@ rules' pending decision:
 rules say               next entry                                   signed by
 ======================  ===========================================  ==============
 ``Turn(seat)``          ``action`` by that seat                      that seat
-``Simultaneous(seats)`` ``action`` by the lowest seat still to choose that seat
+``Simultaneous(seats)`` ``commits``, then ``choices`` (secret: each bundles every
+                        seat's signed part, replay/choices.py)       the parts' seats
 ``Chance(step)``        ``chance`` with every seat's next preimage   nobody (chains)
 ``GameOver``            ``result`` with the scores and winners       every seat
 after ``result``        nothing                                      -
@@ -62,8 +63,8 @@ from p2ptable.engine.api import (
 from p2ptable.engine.frozen import replace
 from p2ptable.randomness.chain import check_preimage
 from p2ptable.randomness.derive import derive_outcome
+from p2ptable.replay import choices, sealed_entries
 from p2ptable.replay import evidence as evidence_rules
-from p2ptable.replay import sealed_entries
 from p2ptable.replay.entries import Entry, MalformedEntry, signed_message
 from p2ptable.replay.errors import InvalidEntry
 from p2ptable.replay.genesis import (
@@ -183,7 +184,9 @@ class Ledger:
         if isinstance(decision, Turn):
             return _action_by(decision.seat)
         if isinstance(decision, Simultaneous):
-            return _action_by(min(decision.seats))
+            # Committed first, all at once, then revealed (replay/choices.py).
+            kind = "commits" if position.commits is None else "choices"
+            return Expected(kind, targets=tuple(sorted(decision.seats)))
         book = position.book
         if isinstance(decision, Chance):
             step = decision.step
@@ -287,6 +290,11 @@ class Ledger:
             how = f"reported by seat {detector}"
         did = Applied(index, "abort", culprit, f"game stopped: {name} {reason} ({how})")
         return did, replace(position, stopped=halt)
+
+    def choice_problem(self, seat: int, msg: object) -> str | None:
+        """What is wrong with ``seat``'s part of the pending ``commits`` or
+        ``choices`` entry, or None (replay/choices.py)."""
+        return choices.part_problem(self._info, self._position, self.expected(), seat, msg)
 
     def check_equivocation(
         self, culprit: int, evidence: list, detector: int | None, index: int | None = None
@@ -395,6 +403,8 @@ def _result(
 # (an abort, which may come at any position, is the ledger's own ``_abort``).
 _HANDLERS = {
     "action": _action,
+    "commits": choices.commits,
+    "choices": choices.choices,
     "chance": _chance,
     "shuffle": sealed_entries.shuffle,
     "open": sealed_entries.open_cards,

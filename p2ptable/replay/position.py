@@ -37,12 +37,15 @@ class Expected:
     """What the next entry must be: ``kind`` and, for an action, the ``seat``;
     for a chance entry the ``step`` and its number; for a result the ``outcome``."""
 
-    kind: str  # "action" | "chance" | "shuffle" | "open" | "secrets" | "result" | "none"
+    # "action" | "chance" | "shuffle" | "open" | "secrets" | "commits" | "choices"
+    # | "result" | "none"
+    kind: str
     seat: int | None = None
     chance: ChanceStep | None = None
     step_number: int | None = None
     outcome: Outcome | None = None
-    targets: tuple[int | None, ...] = ()  # an open: the seat each card goes to
+    # an open: the seat each card goes to; commits and choices: the seats asked
+    targets: tuple[int | None, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -95,6 +98,10 @@ class Position:
     book: SealedBook | None
     result: Outcome | None = None
     stopped: Halt | None = None
+    # A secret simultaneous choice under way: every asked seat's commit, and the
+    # index of the commits entry that holds them (replay/choices.py).
+    commits: tuple[tuple[int, bytes], ...] | None = None
+    commits_at: int = -1
 
 
 def advanced(
@@ -118,6 +125,8 @@ def advanced(
             "book": book,
             "result": None,
             "stopped": None,
+            "commits": None,
+            "commits_at": -1,
         },
     )
     return position

@@ -142,6 +142,11 @@ class TerminalFrontend:
     def status_lines(self, session: Session, now: float) -> list[str]:
         names = self._names(session)
         lines = []
+        mine, others = session.secret_choice()
+        if mine is not None and others:
+            said = screens_for(session.game.name).describe(session.view(), mine, names)
+            who = ", ".join(names[s] for s in others)
+            lines.append(f"you chose: {said} (secret); waiting for {who} to choose")
         behind = session.resume_waiting_on()
         if behind:
             who = ", ".join(names[s] for s in behind)
@@ -164,6 +169,8 @@ class TerminalFrontend:
         if actions:
             below.append("")
             below += prompt.menu_lines(actions, lambda a: screens.describe(view, a, names))
+            if session.choosing_together():
+                below.append("Everyone chooses at once: nobody sees your choice until all have.")
             below.append("Your choice (number, or ? for help):")
         if self.message:
             below += self.message.splitlines()

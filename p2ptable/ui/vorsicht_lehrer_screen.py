@@ -146,6 +146,8 @@ def _status(view: View, seat: int) -> str:
         return ""
     if seat == view["to_act"]:
         return "to choose" if phase in ("choose", "teacher-choose") else "to play"
+    if seat in view["choosing"]:
+        return "chooses"  # in secret: what, nobody sees until everyone has chosen
     if phase in ("teacher-choose", "teacher-risk") and seat in view["deciding"]:
         return "throwing" if phase == "teacher-risk" and seat == view["deciding"][0] else "waits"
     if phase == "risk" and seat == view["turn_of"]:
@@ -245,6 +247,12 @@ def _table_lines(view: View, names: Sequence[str]) -> list[str]:
     elif view["teacher_discard"]:
         last = view["teacher_discard"][-1]
         lines.append(f"Last teacher card: {last['name']} ({_numbers(last)}).")
+    if view["chosen"]:  # shown once every choice is revealed, never before
+        said = []
+        for chooser, verb in view["chosen"]:
+            who = _who(view, names, chooser)
+            said.append(f"{who} {verb}" if who == "you" else f"{who} {verb}s")
+        lines.append(f"Chosen: {', '.join(said)}.")
     lines += _throw_lines(view, names)
     wrapped = []
     for line in lines:
@@ -276,6 +284,11 @@ def _now(view: View, names: Sequence[str]) -> str:
         return f"{_whose(view, names, seat)} turn: the hand is refilled to 4 cards."
     if phase == "teacher":
         return "The teacher's patience snapped: a teacher card is drawn."
+    if phase == "teacher-together":
+        return (
+            f"Teacher card: everyone chooses at once, in secret: {_choice(view['teacher'])}. "
+            "Nobody sees a choice until all are made."
+        )
     if phase == "teacher-choose" and actor is not None:
         whose = _whose(view, names, actor)
         return f"{whose} choice on the teacher card: {_choice(view['teacher'])}."

@@ -9,7 +9,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from p2ptable.engine.api import Action, Chance, GameOver, Turn
+from p2ptable.engine.api import Action, Chance, GameOver, Simultaneous, Turn, chooser
 from p2ptable.engine.playout import History, play, random_chance, replay
 from p2ptable.games.vorsicht_lehrer import GAME
 from p2ptable.games.vorsicht_lehrer.bots import greedy_policy
@@ -36,8 +36,8 @@ def walk(seats, options, seed):
         if isinstance(decision, Chance):
             state = GAME.resolve(state, tuple(rng.randrange(r) for r in decision.step.ranges))
         else:
-            legal = GAME.legal_actions(state, decision.seat)
-            state = GAME.apply(state, decision.seat, rng.choice(legal))
+            seat = chooser(decision)
+            state = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
     raise AssertionError(f"no end within {MAX_STEPS} steps")
 
 
@@ -74,7 +74,8 @@ def test_only_the_seat_to_act_has_legal_actions(table):
     for state, decision in walk(*table):
         for seat in range(seats):
             legal = GAME.legal_actions(state, seat)
-            if isinstance(decision, Turn) and decision.seat == seat:
+            asked = isinstance(decision, Simultaneous) and seat in decision.seats
+            if (isinstance(decision, Turn) and decision.seat == seat) or asked:
                 assert legal and all(Action.parse(a.text) == a for a in legal)
             else:
                 assert legal == ()

@@ -24,6 +24,7 @@ from p2ptable.engine.api import (
     ChanceStep,
     GameOver,
     IllegalAction,
+    Simultaneous,
     Turn,
 )
 from p2ptable.games.vorsicht_lehrer import GAME, rules
@@ -240,10 +241,38 @@ def test_reaching_a_marker_exactly_reveals_a_teacher_card():
     assert GAME.pending(_to_teacher(20)) == Turn(1)
 
 
-def test_teacher_card_negatives_are_chosen_by_every_seat_from_the_active_player():
+def test_teacher_card_negatives_are_chosen_by_every_seat_at_once_then_carried_out_in_order():
     # "These negative points (2nd box) are given to all players ... unless each player
-    # attempt a risk throw (3rd box)"
+    # attempt a risk throw (3rd box)": every player decides for themselves on the
+    # same card, so they decide at once (RULES.md, "Teacher cards": a secret
+    # simultaneous choice); then, from the active player clockwise, each takes the
+    # points or throws.
     state = classroom(3, hands={1: [CHEATING]}, first=1, patience=15)
+    state = play(state, f"1: play 0 {CHEATING}", "1: take", (0,), Drawn(BLACKBOARD))
+    assert state.patience == 25  # 15 + 9 + 1
+    assert GAME.pending(state) == Simultaneous(frozenset({0, 1, 2}))
+    for seat in range(3):
+        assert texts(GAME.legal_actions(state, seat)) == ["take", "risk"]
+    # The log applies the revealed choices together, in seat order.
+    state = play(state, "0: risk", "1: take")
+    assert GAME.pending(state) == Simultaneous(frozenset({2}))
+    assert GAME.legal_actions(state, 0) == () and state.tokens == (0, 11, 0)  # nothing yet
+    state = play(state, "2: risk")
+    # Seat 1 (the active player) takes its 8, then seat 2 throws, then seat 0.
+    assert state.tokens == (0, 11 + 8, 0)
+    assert GAME.pending(state) == Chance(ChanceStep("roll", "risk", (6, 6, 6), seat=2))
+    state = play(state, dice(1, 1, 1))
+    assert GAME.pending(state) == Chance(ChanceStep("roll", "risk", (6, 6, 6), seat=0))
+    state = play(state, dice(6, 6, 6))
+    assert state.tokens == (0, 11 + 8, 16)
+    assert GAME.pending(state) == Turn(2)  # the next turn; nobody was on a black field
+    assert state.teacher_discard == (BLACKBOARD,) and BLACKBOARD not in state.teacher_deck
+    assert state.chosen == () and state.deciding == ()
+
+
+def test_in_turn_teacher_choices_go_one_seat_after_another_as_before_protocol_2():
+    # The rule of replays recorded before protocol 2 (teacher-choices=in-turn).
+    state = classroom(3, hands={1: [CHEATING]}, first=1, patience=15, teacher_choices="in-turn")
     state = play(state, f"1: play 0 {CHEATING}", "1: take", (0,), Drawn(BLACKBOARD))
     assert state.patience == 25  # 15 + 9 + 1
     assert state.deciding == (1, 2, 0) and GAME.pending(state) == Turn(1)
@@ -303,8 +332,8 @@ def test_detention_moves_everyone_on_a_black_field_to_the_next():
     state = classroom(4, hands={0: [DAYDREAM]}, patience=19, tokens=(18, 20, 32, 60))
     state = play(state, f"0: play 0 {DAYDREAM}", "0: take", (0,), Drawn(BLACKBOARD))
     # 18 + 2 = 20 before the card; the others 20, 32, 60
-    state = play(state, "0: risk", dice(6, 6, 6), "1: risk", dice(6, 6, 6))
-    state = play(state, "2: take", "3: risk", dice(6, 6, 6))
+    state = play(state, "0: risk", "1: risk", "2: take", "3: risk")
+    state = play(state, dice(6, 6, 6), dice(6, 6, 6), dice(6, 6, 6))
     assert state.tokens == (40, 40, 60, 80)
 
 
@@ -312,7 +341,7 @@ def test_detention_from_the_last_marker_reaches_the_end_field():
     state = classroom(2, hands={0: [DAYDREAM]}, patience=19, tokens=(0, 180))
     state = play(state, f"0: play 0 {DAYDREAM}", "0: take", (0,), Drawn(BLACKBOARD))
     state = play(state, "0: take", "1: risk", dice(6, 6, 6))
-    assert state.tokens == (2 + 8, 200) and GAME.pending(state) == GameOver()
+    assert state.tokens == (2 + 8, 200) and GAME.pending(state) == GameOver()  # the star
 
 
 def test_an_empty_teacher_deck_is_replaced_by_the_teacher_discards():
@@ -347,12 +376,12 @@ def test_the_teacher_cards_patience_can_end_the_game(monkeypatch):
 
 def test_the_game_ends_when_a_token_reaches_the_end_field():
     # "... or a colored token has moved on or over the field": even in the middle of
-    # the teacher card's choices.
+    # carrying out the teacher card's choices.
     state = classroom(3, hands={0: [CHEATING]}, patience=15, tokens=(0, 195, 190))
     state = play(state, f"0: play 0 {CHEATING}", "0: take", (0,), Drawn(BLACKBOARD))
-    state = play(state, "0: take", "1: take")
+    state = play(state, "0: take", "1: take", "2: take")
     assert GAME.pending(state) == GameOver()
-    assert state.tokens == (19, 203, 190)  # seat 2 never chose
+    assert state.tokens == (19, 203, 190)  # seat 2's points were never given
     state = classroom(2, hands={0: [CHEATING]}, tokens=(190, 0))
     assert GAME.pending(play(state, f"0: play 0 {CHEATING}", "0: take")) == GameOver()
 

@@ -55,7 +55,8 @@ def test_the_table_is_public():
     assert [c["id"] for c in view["discard"]] == [CHEATING]
     assert view["teacher"]["name"] == "To the blackboard!" and view["teacher"]["detention"]
     assert view["teacher_deck_left"] == 19 and len(view["teacher_discard"]) == 1
-    assert view["deciding"] == [0, 1, 2] and view["to_act"] == 0
+    assert view["deciding"] == [0, 1, 2] and view["to_act"] is None
+    assert view["choosing"] == [0, 1, 2] and view["chosen"] == []
     assert view["last_throw"] == [1, 2, 3] and view["outcome"] is None
 
 
@@ -95,8 +96,8 @@ def test_each_seats_latest_throw_is_public():
     state = classroom(3, hands={0: [CHEATING]}, patience=15)
     assert GAME.view(state, 0)["throws"] == []
     state = play(state, f"0: play 0 {CHEATING}", "0: risk", dice(1, 2, 3), (0,))
-    state = play(state, Drawn(teacher("To the blackboard!")), "0: risk", dice(6, 6, 6))
-    state = play(state, "1: risk", dice(2, 2, 2))
+    state = play(state, Drawn(teacher("To the blackboard!")), "0: risk", "1: risk", "2: take")
+    state = play(state, dice(6, 6, 6), dice(2, 2, 2))
     view = GAME.view(state, None)
     assert view["throws"] == [
         {"seat": 0, "dice": [6, 6, 6], "total": 18, "risk": 12, "points": 0},

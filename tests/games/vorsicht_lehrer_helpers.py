@@ -50,9 +50,10 @@ def classroom(
     patience: int = 0,
     tokens: Iterable[int] | None = None,
     track: str = "200",
+    teacher_choices: str = "together",
 ) -> VorsichtLehrerState:
     """A table at the start of ``first``'s turn: given hands, the rest filled up."""
-    state = GAME.initial(seats, {"track": track})
+    state = GAME.initial(seats, {"track": track, "teacher-choices": teacher_choices})
     deck = list(state.deck)
     chosen = {s: list(h) for s, h in (hands or {}).items()}
     for cards in chosen.values():

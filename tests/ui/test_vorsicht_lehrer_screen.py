@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from p2ptable.engine.api import Action, Chance, GameOver, Turn
+from p2ptable.engine.api import Action, Chance, GameOver, chooser
 from p2ptable.engine.playout import play as drive
 from p2ptable.engine.playout import random_chance, random_policy
 from p2ptable.games.vorsicht_lehrer import GAME, VorsichtLehrerState
@@ -132,20 +132,27 @@ Your turn: the hand is refilled to 4 cards."""
 
 def test_teacher_card_screen_for_another_seat() -> None:
     # "These negative points (2nd box) are given to all players ... unless each player
-    # attempt a risk throw": every seat chooses, from the active player clockwise.
-    state = play(teacher_card_drawn(), "0: take")
+    # attempt a risk throw": every seat chooses at once, in secret (RULES.md).
+    state = teacher_card_drawn()
     out = screen.render(GAME.view(state, 2), NAMES, [])
     assert "Teacher card: To the blackboard! (patience 1, 8 negative, risk 12+, detention)." in out
-    assert "> 2 Ben         to choose        20" in out
-    assert "  3 Cleo (you)  waits             0" in out
+    assert "  2 Ben         chooses        20" in out
+    assert "  3 Cleo (you)  chooses         0" in out
     # No event is passed: the view itself says who threw and how it went.
     assert "Last throw: Ada threw 3+4+2 = 9 and missed 12+: 22 negative points." in out
     assert " ".join(out.splitlines()[-2:]) == (
-        "Ben's choice on the teacher card: take 8 negative points, or risk a throw "
-        "(12+ escapes, else 16)."
+        "Teacher card: everyone chooses at once, in secret: take 8 negative points, or "
+        "risk a throw (12+ escapes, else 16). Nobody sees a choice until all are made."
     )
-    assert "Recent" not in out
+    assert "Recent" not in out and "Chosen" not in out
     assert "Your hand" in out and "Patience pawn (P): 24, next black field 40." in out
+
+
+def test_once_revealed_the_choices_are_on_screen_while_they_are_carried_out() -> None:
+    state = play(teacher_card_drawn(), "0: take", "1: risk", "2: risk")
+    out = screen.render(GAME.view(state, 2), NAMES, [])
+    assert "Chosen: Ada takes, Ben risks, you risk." in out
+    assert out.endswith("Teacher card: Ben's dice are thrown.")
 
 
 def test_a_throw_that_escapes_is_named_as_such() -> None:
@@ -167,7 +174,7 @@ def test_the_last_throw_comes_from_the_view_not_from_the_event_lines() -> None:
 def test_your_own_last_throw_stays_on_screen_after_others_throw() -> None:
     # Issue 11: "your own last throw or draw stays visible".  On the teacher card
     # Ada (who failed her throw) takes, Ben throws: his is the last, hers stays.
-    state = play(teacher_card_drawn(), "0: take", "1: risk", dice(6, 6, 1))
+    state = play(teacher_card_drawn(), "0: take", "1: risk", "2: take", dice(6, 6, 1))
     out = screen.render(GAME.view(state, 0), NAMES, [])
     assert "Last throw: Ben threw 6+6+1 = 13 and escaped.\n" in out
     assert "Your last throw: 3+4+2 = 9 and missed 12+: 22 negative points.\n" in out
@@ -297,10 +304,8 @@ def mid_game(seats: int, seed: int, track: str = "200") -> VorsichtLehrerState:
         if isinstance(decision, Chance):
             state = GAME.resolve(state, tuple(rng.randrange(r) for r in decision.step.ranges))
         else:
-            assert isinstance(decision, Turn), decision
-            state = GAME.apply(
-                state, decision.seat, rng.choice(GAME.legal_actions(state, decision.seat))
-            )
+            seat = chooser(decision)
+            state = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
     assert state.phase != "over"
     return state
 

@@ -46,6 +46,14 @@ class VorsichtLehrer:
             "200",
             "the end field: 200 (the board) or 100 (a short game)",
         ),
+        OptionSpec(
+            "teacher-choices",
+            ("together", "in-turn"),
+            "together",
+            "a teacher card's take-or-throw: all at once in secret (together), or one "
+            "after another seeing the earlier throws (in-turn, as replays before protocol 2)",
+            legacy="in-turn",
+        ),
     )
 
     def initial(self, seats: int, options: Mapping[str, str]) -> VorsichtLehrerState:

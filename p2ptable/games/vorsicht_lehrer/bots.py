@@ -69,7 +69,7 @@ def greedy_policy(rng: random.Random) -> Policy:
         if len(legal) == 1:
             return legal[0]
         view = game.view(state, seat)
-        if view["phase"] in ("choose", "teacher-choose"):
+        if view["phase"] in ("choose", "teacher-choose", "teacher-together"):
             card = view["played"] if view["phase"] == "choose" else view["teacher"]
             verb = "risk" if should_risk(view, seat, card["negative"], card["risk"]) else "take"
             return Action(verb)

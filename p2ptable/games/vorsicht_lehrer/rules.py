@@ -26,9 +26,17 @@ them all.  A game runs:
                   turn: the top teacher card is drawn face up from the sorted teacher
                   deck (an empty one is first replaced by the teacher discards).  Its
                   patience points move the pawn; then, if it has negative points,
-   ``teacher-choose`` / ``teacher-risk``: every seat in turn, from the active
-                  player clockwise, chooses ``take`` or ``risk`` (and throws);
+   ``teacher-together``: every seat chooses ``take`` or ``risk`` at once, in
+                  secret (an ``engine.phases.TogetherPhase``: the log commits
+                  every choice before any is revealed, replay/choices.py); then,
+                  from the active player clockwise, each seat takes its negative
+                  points or makes its throw (``teacher-risk``, chance), the game
+                  ending at once if a token reaches the end field;
                   then a detention star moves everybody on a black field to the next.
+                  (Option ``teacher-choices=in-turn``, the rule of replays made
+                  before protocol 2: ``teacher-choose`` / ``teacher-risk``, every
+                  seat in turn from the active player, seeing the earlier choices
+                  and throws.)
 
    Then the next seat clockwise plays.  At most one teacher card per turn: the
    teacher card's own patience points never reveal a second one (no chain).
@@ -36,11 +44,12 @@ them all.  A game runs:
    game ends immediately", whatever step of the turn it was; ``_finish_if_over`` is
    called after every move of the pawn or a token.
 
-Why the teacher card's negatives are decided one seat at a time: each player's
-choice is their own, and nothing any seat may see changes between the choices except
-the earlier seats' choices and throws, so a sequence of ordinary ``Turn`` decisions
-(followed by each throw) is as fair as a simultaneous choice and needs nothing new
-from the engine, the log or the network.
+Why the teacher card's choices are made at once (RULES.md, "Teacher cards"): the
+rulebook gives negative points "to all ... unless each player attempt a risk
+throw": every player decides for themselves on the same card.  Asked one after
+another, a later player would see whether the earlier ones escaped before
+choosing, which the table does not have when everyone decides at once, so the
+choices are secret and simultaneous; the throws then follow in the order of play.
 
 A played card is checked as a *claim*: ``play <slot> <card>`` is accepted when the
 slot exists and the card at that slot, if this state knows it, is that card.  With
@@ -59,7 +68,7 @@ from p2ptable.engine.api import (
     ChanceStep,
 )
 from p2ptable.engine.frozen import replace
-from p2ptable.engine.phases import ChancePhase, Phase, PhaseTable, SeatPhase
+from p2ptable.engine.phases import ChancePhase, Phase, PhaseTable, SeatPhase, TogetherPhase
 from p2ptable.games.vorsicht_lehrer.cards import SCHOOL, TEACHER, SchoolCard, TeacherCard
 from p2ptable.games.vorsicht_lehrer.state import (
     HAND_SIZE,
@@ -83,6 +92,7 @@ def initial(seats: int, options: Mapping[str, str]) -> State:
     return State(
         seats=seats,
         track=int(options["track"]),
+        teacher_mode=options["teacher-choices"],
         phase="setup-first",
         deck=full_school_deck(),
         hands=((),) * seats,
@@ -153,7 +163,7 @@ def _finish_if_over(s: State) -> State | None:
     """ "The game ends immediately, as soon as the patience thread or a colored token
     has moved on or over the field" at the end of the track."""
     if s.patience >= s.track or any(t >= s.track for t in s.tokens):
-        return replace(s, phase="over", current=None, deciding=(), dealing=())
+        return replace(s, phase="over", current=None, deciding=(), dealing=(), chosen=())
     return None
 
 
@@ -278,7 +288,37 @@ def _resolve_teacher(s: State, outcome: tuple[int, ...]) -> State:
     if card.negative:
         assert s.current is not None
         order = tuple((s.current + i) % s.seats for i in range(s.seats))
-        return replace(s, phase="teacher-choose", deciding=order)
+        phase = "teacher-together" if s.teacher_mode == "together" else "teacher-choose"
+        return replace(s, phase=phase, deciding=order)
+    return _detention(s)
+
+
+def _still_choosing(s: State) -> frozenset[int]:
+    """The seats whose secret choice on the teacher card is not in yet."""
+    return frozenset(s.deciding) - {seat for seat, _ in s.chosen}
+
+
+def _teacher_chose(s: State, seat: int, action: Action) -> State:
+    """One seat's secret choice; the log applies them all at once, in seat order,
+    and the last one carries them out."""
+    s = replace(s, chosen=tuple(sorted((*s.chosen, (seat, action.verb)))))
+    return _carry_out_choices(s) if not _still_choosing(s) else s
+
+
+def _carry_out_choices(s: State) -> State:
+    """From the active player clockwise: negative points for a seat that took
+    them, or its risk throw (a chance step; this walk goes on after it)."""
+    assert s.teacher is not None
+    chosen = dict(s.chosen)
+    while s.deciding:
+        seat = s.deciding[0]
+        if chosen[seat] == "risk":
+            return replace(s, phase="teacher-risk")
+        s = _negatives(s, seat, TEACHER[s.teacher].negative)
+        over = _finish_if_over(s)
+        if over is not None:
+            return over
+        s = replace(s, deciding=s.deciding[1:])
     return _detention(s)
 
 
@@ -295,7 +335,12 @@ def _teacher_risk(s: State, seat: int, action: Action) -> State:
 def _resolve_teacher_risk(s: State, outcome: tuple[int, ...]) -> State:
     assert s.teacher is not None
     s = _thrown(s, s.deciding[0], TEACHER[s.teacher], outcome)
-    return _finish_if_over(s) or _next_decider(s)
+    over = _finish_if_over(s)
+    if over is not None:
+        return over
+    if s.chosen:  # chosen together: on to the next seat's negatives or throw
+        return _carry_out_choices(replace(s, deciding=s.deciding[1:]))
+    return _next_decider(s)
 
 
 def _next_decider(s: State) -> State:
@@ -313,7 +358,7 @@ def _detention(s: State) -> State:
         over = _finish_if_over(s)
         if over is not None:
             return over
-    return _next_turn(replace(s, deciding=()))
+    return _next_turn(replace(s, deciding=(), chosen=()))
 
 
 # -- which actions exist ----------------------------------------------------------------
@@ -332,6 +377,10 @@ def _take_or_risk(s: State) -> list[Action]:
     return [Action("take"), Action("risk")]
 
 
+def _take_or_risk_for(s: State, seat: int) -> list[Action]:
+    return _take_or_risk(s)
+
+
 # -- THE TABLE: every phase, who decides it, and what may happen in it -------------------
 
 Handler = Callable[[State, int, Action], State]
@@ -348,6 +397,9 @@ TABLE: dict[str, Phase] = {
     "refill": ChancePhase(_deal_step, _resolve_refill),
     "teacher": ChancePhase(
         lambda s: ChanceStep("draw", "teacher-card", (len(s.teacher_deck),)), _resolve_teacher
+    ),
+    "teacher-together": TogetherPhase(
+        _still_choosing, _take_or_risk_for, {"take": _teacher_chose, "risk": _teacher_chose}
     ),
     "teacher-choose": SeatPhase(_take_or_risk, {"take": _teacher_take, "risk": _teacher_risk}),
     "teacher-risk": ChancePhase(_throw_step, _resolve_teacher_risk),

@@ -66,9 +66,12 @@ class VorsichtLehrerState:
     played this turn; ``teacher`` the teacher card being resolved.  ``dealing`` lists
     the seats still to be dealt a card during set-up, the next first; ``deciding`` the
     seats still to choose negative points or a risk throw for the teacher card, the
-    one choosing first.  ``throws`` holds each seat's latest risk throw (at most one
-    per seat), the latest last, so a screen can say who threw last and how each
-    seat's own last throw went.  Nothing in the rules reads it.
+    one choosing first (with ``teacher_mode`` "together", every seat still to
+    choose, or to take or throw, in clockwise order from the active player; and
+    ``chosen`` their choices once all are revealed).  ``throws`` holds each
+    seat's latest risk throw (at most one per seat), the latest last, so a
+    screen can say who threw last and how each seat's own last throw went.
+    Nothing in the rules reads it.
     """
 
     seats: int
@@ -88,6 +91,8 @@ class VorsichtLehrerState:
     dealing: tuple[int, ...] = ()
     deciding: tuple[int, ...] = ()
     throws: tuple[Throw, ...] = ()
+    teacher_mode: str = "together"  # the option teacher-choices (rules.py)
+    chosen: tuple[tuple[int, str], ...] = ()  # (seat, "take" | "risk"), in seat order
 
     @property
     def last_throw(self) -> tuple[int, ...] | None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from p2ptable.engine.api import Action, Turn
+from p2ptable.engine.api import Action, Simultaneous, Turn
 from p2ptable.games.vorsicht_lehrer import rules, scoring
 from p2ptable.games.vorsicht_lehrer.cards import SCHOOL, TEACHER
 from p2ptable.games.vorsicht_lehrer.state import VorsichtLehrerState, markers
@@ -55,6 +55,8 @@ def view(state: VorsichtLehrerState, seat: int | None) -> dict[str, Any]:
         "phase": state.phase,
         "turn_of": state.current,
         "to_act": decision.seat if isinstance(decision, Turn) else None,
+        # Seats choosing at once, in secret (a teacher card): who, never what.
+        "choosing": sorted(decision.seats) if isinstance(decision, Simultaneous) else [],
         "patience": state.patience,
         "turn_start": state.turn_start,
         "tokens": list(state.tokens),
@@ -67,6 +69,9 @@ def view(state: VorsichtLehrerState, seat: int | None) -> dict[str, Any]:
         "teacher_deck_left": len(state.teacher_deck),
         "teacher_discard": [teacher_card(c) for c in state.teacher_discard],
         "deciding": list(state.deciding),
+        # Every choice on the teacher card, once all are revealed (never before:
+        # the log applies them together, replay/choices.py).
+        "chosen": [[seat, verb] for seat, verb in state.chosen],
         "last_throw": None if state.last_throw is None else list(state.last_throw),
         # Each seat's latest risk throw, the latest last: the dice are public.
         "throws": [
@@ -107,7 +112,7 @@ def describe(state: VorsichtLehrerState, seat: int, action: Action) -> str:
     card = None
     if state.phase == "choose" and state.played is not None:
         card = SCHOOL[state.played]
-    elif state.phase == "teacher-choose" and state.teacher is not None:
+    elif state.phase in ("teacher-choose", "teacher-together") and state.teacher is not None:
         card = TEACHER[state.teacher]
     if card is not None and action.verb == "take":
         return f"takes {card.negative} negative points"

@@ -1,0 +1,175 @@
+"""Secret simultaneous choices in the log: commit, then reveal.
+
+How it works (protocol/replay.md section 4, ``commits`` and ``choices``)
+----------------------------------------------------------------------
+When the rules ask several seats to choose at once (``engine.api.Simultaneous``),
+the log takes two entries, each a bundle of every asked seat's signed ``part``:
+
+=============  ==================================================================
+entry          each asked seat's part ``msg``
+=============  ==================================================================
+``commits``    ``{"commit": c}``, ``c = H(domain, game id, p, seat, action, salt)``
+               with ``p`` the commits entry's own index: one seat's choice,
+               sealed; it shows nothing, and the seat is inside the hash, so a
+               copy of another seat's commit is worth nothing
+``choices``    ``{"action": text, "salt": s}``: the choice and the salt that open
+               the seat's commit; it must open it, and the action must be one the
+               rules list for that seat
+=============  ==================================================================
+
+Only when the ``choices`` entry is in does the state change: every choice is
+applied, in seat order.  Until then no view can show a choice, because the state
+holds none.  The salt is derived from the seat's signing key and ``p``
+(:func:`salt_for`), so a seat that crashes and comes back makes the same commit
+again (a second, different commit for one position is two signed parts for it:
+equivocation, replay/evidence.py), and can find the action it committed to among
+its legal actions (:func:`committed_action`).  A ``choices`` part that does not
+open its seat's commit, or opens it on an action the rules refuse, is signed
+proof of cheating (:func:`part_problem`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from p2ptable.crypto.encoding import pack
+from p2ptable.engine.api import Action, IllegalAction
+from p2ptable.replay.entries import Entry, MalformedEntry, bundled_parts
+from p2ptable.replay.errors import InvalidEntry
+from p2ptable.replay.genesis import GenesisInfo
+from p2ptable.replay.position import Applied, Expected, Position, advanced
+
+if TYPE_CHECKING:
+    from p2ptable.replay import authoring
+
+COMMIT_DOMAIN = b"p2ptable/commit/v1\x00"
+SALT_DOMAIN = b"p2ptable/choice-salt/v1\x00"
+
+
+def commitment(game_id: bytes, position: int, seat: int, action: str, salt: bytes) -> bytes:
+    """The 32-byte commit to ``action`` by ``seat`` for the choice at ``position``."""
+    return hashlib.sha256(COMMIT_DOMAIN + pack([game_id, position, seat, action, salt])).digest()
+
+
+def salt_for(secrets: authoring.SeatSecrets, game_id: bytes, position: int) -> bytes:
+    """Our salt for the choice at ``position``: secret until we reveal it, and the
+    same after a crash (it depends on nothing but our key and the position)."""
+    seed = secrets.key.seed
+    return hashlib.sha256(SALT_DOMAIN + pack([seed, game_id, position])).digest()
+
+
+def committed_action(
+    legal: Sequence[Action], game_id: bytes, position: int, seat: int, salt: bytes, commit: bytes
+) -> Action | None:
+    """The one of ``legal`` that ``commit`` seals (a seat that came back after a
+    crash finds its own choice again this way), or None."""
+    for action in legal:
+        if commitment(game_id, position, seat, action.text, salt) == commit:
+            return action
+    return None
+
+
+def _commit_of(msg: object) -> bytes | None:
+    if isinstance(msg, dict) and set(msg) == {"commit"}:
+        value = msg["commit"]
+        if isinstance(value, bytes) and len(value) == 32:
+            return value
+    return None
+
+
+def _choice_of(msg: object) -> tuple[str, bytes] | None:
+    if isinstance(msg, dict) and set(msg) == {"action", "salt"}:
+        action, salt = msg["action"], msg["salt"]
+        if isinstance(action, str) and isinstance(salt, bytes) and len(salt) == 32:
+            return action, salt
+    return None
+
+
+def part_problem(
+    info: GenesisInfo, position: Position, expected: Expected, seat: int, msg: object
+) -> str | None:
+    """What is wrong with ``seat``'s part (its ``msg``) of the pending ``commits``
+    or ``choices`` entry, or None when it is right."""
+    if seat not in expected.targets:
+        return f"seat {seat} is not asked to choose"
+    if expected.kind == "commits":
+        return None if _commit_of(msg) is not None else "a commit part is {commit: 32 bytes}"
+    choice = _choice_of(msg)
+    if choice is None:
+        return "a choice part is {action: text, salt: 32 bytes}"
+    action_text, salt = choice
+    commits = dict(position.commits or ())
+    opening = commitment(info.game_id, position.commits_at, seat, action_text, salt)
+    if commits.get(seat) != opening:
+        return f"the choice {action_text!r} does not open seat {seat}'s commit"
+    try:
+        action = Action.parse(action_text)
+    except ValueError as exc:
+        return f"the choice {action_text!r} is not an action: {exc}"
+    if action not in info.game.legal_actions(position.state, seat):
+        return f"the choice {action_text!r} is not one the rules allow seat {seat}"
+    return None
+
+
+def _parts(
+    info: GenesisInfo, position: Position, expected: Expected, index: int, body: dict
+) -> list[Entry]:
+    try:
+        parts = bundled_parts(body)
+    except MalformedEntry as exc:
+        raise InvalidEntry(index, str(exc)) from None
+    if tuple(body["seats"]) != expected.targets:
+        raise InvalidEntry(index, f"the seats asked to choose are {list(expected.targets)}")
+    for part in parts:
+        seat = part.body["seat"]
+        if not info.signed_by(seat, part.sigs[0][1], part.body_bytes):
+            raise InvalidEntry(index, f"the part of seat {seat} is not signed by it")
+        problem = part_problem(info, position, expected, seat, part.body["msg"])
+        if problem is not None:
+            raise InvalidEntry(index, f"the part of seat {seat}: {problem}", seat)
+    return parts
+
+
+def commits(
+    info: GenesisInfo, position: Position, index: int, entry: Entry, body: dict, expected: Expected
+) -> tuple[Applied, Position]:
+    if entry.sigs:
+        raise InvalidEntry(index, "a commits entry carries no signatures (its parts are signed)")
+    parts = _parts(info, position, expected, index, body)
+    sealed = tuple((p.body["seat"], _commit_of(p.body["msg"])) for p in parts)
+    names = _listed([info.seats[s].name for s, _ in sealed])
+    after = advanced(position.state, position.chain_tips, position.chance_steps, position.book)
+    after = _with_commits(after, sealed, index)  # type: ignore[arg-type]
+    return Applied(index, "commits", None, f"{names} choose, each in secret"), after
+
+
+def choices(
+    info: GenesisInfo, position: Position, index: int, entry: Entry, body: dict, expected: Expected
+) -> tuple[Applied, Position]:
+    if entry.sigs:
+        raise InvalidEntry(index, "a choices entry carries no signatures (its parts are signed)")
+    parts = _parts(info, position, expected, index, body)
+    game, state = info.game, position.state
+    said = []
+    for part in parts:  # the choices are applied together, in seat order
+        seat, action = part.body["seat"], Action.parse(part.body["msg"]["action"])
+        said.append(f"{info.seats[seat].name} {game.describe(state, seat, action)}")
+        try:
+            state = game.apply(state, seat, action)
+        except IllegalAction as exc:  # the rules listed it: their bug, not the seat's
+            raise InvalidEntry(index, f"the rules refused seat {seat}'s choice: {exc}") from None
+    after = advanced(state, position.chain_tips, position.chance_steps, position.book)
+    return Applied(index, "choices", None, "; ".join(said)), after
+
+
+def _listed(names: list[str]) -> str:
+    """``Ana``, ``Ana and Ben``, ``Ana, Ben and Cleo``."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _with_commits(position: Position, sealed: tuple[tuple[int, bytes], ...], at: int) -> Position:
+    from p2ptable.engine.frozen import replace
+
+    return replace(position, commits=sealed, commits_at=at)

@@ -1,0 +1,294 @@
+"""Secret simultaneous choices between live sessions over the in-memory link.
+
+Issue 14, part 1: "Commits go out concurrently: one message round ... Reveals go
+out concurrently: a second round."  "A reveal that does not match its commit is
+cheating ... A seat that commits and never reveals is named after the
+withholding timeout."  "The salt is derived from the seat's secret and the
+position, so a seat that crashes and resumes re-makes the same commit (a second,
+different commit for one position is equivocation)."  And: "no honest seat is
+ever accused (a property test over random interleavings of the in-memory
+network)".  The game is the test game of secret bids (bid_game.py).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from p2ptable.engine.api import Action
+from p2ptable.net.memory import MemoryNet
+from p2ptable.net.session import Session
+from p2ptable.net.wire import envelope_of
+from p2ptable.replay import authoring, choices
+from p2ptable.replay.entries import Entry, make_body, sign_body
+from p2ptable.replay.ledger import Ledger
+from p2ptable.replay.logfile import MAGIC, encode_frame
+from p2ptable.replay.verify import verify_bytes
+
+from .test_commit_reveal import bids_registered, table  # noqa: F401 - the fixture
+
+__all__ = ["bids_registered"]
+
+
+def sessions_for(n: int, seed: str = "live"):
+    seats, genesis = table(n, seed)
+    logs = {i: [genesis.encode()] for i in range(n)}
+    sessions = {
+        i: Session(Ledger(genesis), i, seats[i], 0.0, boot=bytes([i + 1]) * 8) for i in range(n)
+    }
+    return seats, genesis, sessions, logs
+
+
+def file_of(log: list[bytes]) -> bytes:
+    return MAGIC + b"".join(encode_frame(p) for p in log)
+
+
+def kind_of(frame: bytes) -> str:
+    return envelope_of(frame)["k"]
+
+
+def choose_all(sessions, net, rng: random.Random, skip: frozenset = frozenset()) -> None:
+    """Every seat asked to choose does, in a random order (bots at once)."""
+    movers = [s for s in sessions.values() if s.my_turn() and s.seat not in skip]
+    rng.shuffle(movers)
+    for mover in movers:
+        mover.submit(rng.choice(mover.legal_actions()), net.now)
+
+
+def play_out(sessions, net, rng: random.Random, rounds: int = 200) -> None:
+    for _ in range(rounds):
+        net.pump()
+        if not any(s.my_turn() for s in sessions.values()):
+            break
+        choose_all(sessions, net, rng)
+    net.pump()
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_whole_games_of_secret_choices_give_identical_valid_logs(n):
+    _, _, sessions, logs = sessions_for(n, f"whole{n}")
+    net = MemoryNet(sessions, logs)
+    play_out(sessions, net, random.Random(n))
+    assert all(s.finished and s.stopped is None for s in sessions.values())
+    files = {file_of(log) for log in logs.values()}
+    assert len(files) == 1
+    report = verify_bytes(files.pop())
+    assert report.valid, report.error
+
+
+def test_every_asked_seat_may_choose_at_once_and_nobody_else():
+    _, _, sessions, _ = sessions_for(3)
+    net = MemoryNet(sessions)
+    net.pump()
+    assert [s.my_turn() for s in sessions.values()] == [True, True, True]
+    assert all(s.choosing_together() for s in sessions.values())
+    sessions[1].submit(Action("bid", (2,)), net.now)
+    assert not sessions[1].my_turn() and sessions[1].legal_actions() == ()
+    net.pump()
+    assert sessions[0].my_turn() and sessions[2].my_turn()  # they still choose
+
+
+def test_no_view_shows_a_choice_before_the_last_reveal():
+    # "No view shows a choice before then."  And no frame: a commit is a hash.
+    _, _, sessions, _ = sessions_for(3, "views")
+    net = MemoryNet(sessions)
+    net.pump()
+    before = {s.seat: (s.view(), s.public_view()) for s in sessions.values()}
+    frames: list[bytes] = []
+    net.filter = lambda sender, target, frame: frames.append(frame) or frame
+    sessions[0].submit(Action("bid", (3,)), net.now)
+    sessions[1].submit(Action("bid", (1,)), net.now)
+    net.pump()
+    for s in sessions.values():
+        assert (s.view(), s.public_view()) == before[s.seat]
+        assert s.ledger.expected().kind == "commits"  # Cleo has not chosen
+    parts = [f for f in frames if kind_of(f) == "part"]
+    assert len(parts) == 2 * 2  # each commit to both other seats, nothing more
+    sessions[2].submit(Action("bid", (1,)), net.now)
+    net.pump()
+    assert all(s.ledger.state.scores == (3, 0, 0) for s in sessions.values())
+
+
+def test_a_seat_that_commits_and_never_reveals_is_named_for_withholding():
+    _, _, sessions, logs = sessions_for(3, "sits")
+    net = MemoryNet(sessions, logs)
+    cheater = sessions[2]
+    cheater._parts._our_part = lambda table, expected: (  # a modified client
+        None if expected.kind == "choices" else type(cheater._parts)._our_part(
+            cheater._parts, table, expected
+        )
+    )  # fmt: skip
+    net.pump()
+    choose_all(sessions, net, random.Random(1))
+    net.pump()
+    assert all(s.ledger.expected().kind == "choices" for s in sessions.values())
+    for _ in range(30):  # pings keep flowing: it is there, and reveals nothing
+        net.advance(1.0)
+    for seat in (0, 1):
+        stopped = sessions[seat].stopped
+        assert stopped is not None and (stopped.reason, stopped.culprit) == ("withheld", 2)
+        report = verify_bytes(file_of(logs[seat]))
+        assert report.stopped["culprit"] == 2
+
+
+def test_a_person_may_think_about_a_secret_choice_as_long_as_they_like():
+    _, _, sessions, _ = sessions_for(3, "think")
+    net = MemoryNet(sessions)
+    net.pump()
+    sessions[0].submit(Action("bid", (1,)), net.now)
+    sessions[2].submit(Action("bid", (1,)), net.now)
+    for _ in range(120):  # two minutes: Ben thinks
+        net.advance(1.0)
+    assert all(s.stopped is None for s in sessions.values())
+    assert sessions[1].my_turn()
+
+
+def test_a_reveal_that_does_not_open_the_commit_is_proved_cheating_by_its_seat():
+    seats, _, sessions, logs = sessions_for(3, "liar")
+    net = MemoryNet(sessions, logs)
+    cheater = sessions[1]
+    real = type(cheater._parts)._our_part
+
+    def lie(table, expected):
+        part = real(cheater._parts, table, expected)
+        if expected.kind != "choices":
+            return part
+        said = part.body["msg"]["action"]
+        other = "bid 1" if said != "bid 1" else "bid 3"  # it now claims another bid
+        msg = {"action": other, "salt": part.body["msg"]["salt"]}
+        ledger = table.ledger
+        body = make_body(t="part", i=ledger.next_index, prev=ledger.head, seat=1, msg=msg)
+        return sign_body(ledger.game_id, body, {1: seats[1].key})
+
+    cheater._parts._our_part = lie
+    net.pump()
+    choose_all(sessions, net, random.Random(2))
+    net.pump()
+    for seat in (0, 2):
+        stopped = sessions[seat].stopped
+        assert stopped is not None and (stopped.reason, stopped.culprit) == ("cheated", 1)
+        assert stopped.proved
+        report = verify_bytes(file_of(logs[seat]))
+        assert report.stopped["culprit"] == 1
+    assert logs[0] == logs[2]
+
+
+def test_two_commits_for_one_position_sent_to_different_seats_are_equivocation():
+    # A seat "sends it to one peer and not another": Ana gets one commit, Cleo
+    # another.  Their bundles differ; the part that differs is signed by Ben.
+    seats, _, sessions, logs = sessions_for(3, "fork")
+    net = MemoryNet(sessions, logs)
+    net.pump()
+    cheater = sessions[1]
+    index = cheater.ledger.next_index
+    one = authoring.choice_part(cheater.ledger, 1, seats[1], Action("bid", (1,)))
+    two = authoring.choice_part(cheater.ledger, 1, seats[1], Action("bid", (3,)))
+    cheater._parts.pending.setdefault(index, {})[1] = one.encode()
+    cheater._parts._checked.add((index, 1))
+    cheater.send(0, "part", {"entry": one.encode()})
+    cheater.send(2, "part", {"entry": two.encode()})
+    sessions[0].submit(Action("bid", (2,)), net.now)
+    sessions[2].submit(Action("bid", (2,)), net.now)
+    for _ in range(10):
+        net.advance(1.0)
+    for seat in (0, 2):
+        stopped = sessions[seat].stopped
+        assert stopped is not None and (stopped.reason, stopped.culprit) == ("equivocation", 1)
+    assert logs[0] == logs[2]
+    assert verify_bytes(file_of(logs[0])).stopped["culprit"] == 1
+
+
+def test_a_seat_that_crashes_after_its_commit_left_commits_to_the_same_choice_again():
+    seats, genesis, sessions, logs = sessions_for(3, "crash")
+    net = MemoryNet(sessions, logs)
+    net.pump()
+    sessions[1].submit(Action("bid", (3,)), net.now)
+    net.pump()  # Ben's commit reached Ana and Cleo
+    kept = net.kept[1]
+    assert [(c.index, c.action) for c in kept] == [(1, "bid 3")]
+    # Ben's process dies and comes back, from its log (the genesis alone) and
+    # the choice it kept, before the others have chosen: it is not asked again,
+    # and sends the very same commit (a different one would be equivocation).
+    ledger = Ledger(genesis)
+    for raw in logs[1][1:]:
+        ledger.append(Entry.decode(raw))
+    back = Session(ledger, 1, seats[1], net.now, boot=b"\x09" * 8, resumed=True, choice=kept[-1])
+    sessions[1] = back
+    net.pump()
+    assert not back.my_turn()
+    sessions[0].submit(Action("bid", (1,)), net.now)
+    sessions[2].submit(Action("bid", (2,)), net.now)
+    play_out(sessions, net, random.Random(3))
+    assert all(s.finished and s.stopped is None for s in sessions.values())
+    assert len({file_of(log) for log in logs.values()}) == 1
+    entries = [Entry.decode(raw) for raw in logs[0]]
+    first = next(e for e in entries if e.kind == "choices")
+    assert [p[0]["action"] for p in first.body["parts"]] == ["bid 1", "bid 3", "bid 2"]
+
+
+def test_without_the_kept_choice_a_second_different_commit_would_be_equivocation():
+    # Why the choice is kept on stable storage before the commit leaves.
+    seats, genesis, sessions, logs = sessions_for(3, "forgot")
+    net = MemoryNet(sessions, logs)
+    net.pump()
+    sessions[1].submit(Action("bid", (3,)), net.now)
+    net.pump()
+    back = Session(Ledger(genesis), 1, seats[1], net.now, boot=b"\x09" * 8, resumed=True)
+    sessions[1] = back
+    for _ in range(3):
+        net.advance(1.0)
+    assert back.my_turn()  # asked again: it lost its choice
+    back.submit(Action("bid", (1,)), net.now)
+    net.pump()
+    for seat in (0, 2):
+        stopped = sessions[seat].stopped
+        assert stopped is not None and (stopped.reason, stopped.culprit) == ("equivocation", 1)
+
+
+def test_commits_are_made_again_byte_for_byte():
+    seats, genesis = table(2, "same")
+    ledger = Ledger(genesis)
+    one = authoring.choice_part(ledger, 0, seats[0], Action("bid", (2,)))
+    assert one.encode() == authoring.choice_part(ledger, 0, seats[0], Action("bid", (2,))).encode()
+    salt = choices.salt_for(seats[0], ledger.game_id, ledger.next_index)
+    assert salt != choices.salt_for(seats[1], ledger.game_id, ledger.next_index)
+
+
+def pump_shuffled(net: MemoryNet, rng: random.Random, limit: int = 100_000) -> None:
+    """Deliver every queued frame, in a random order (the network reorders)."""
+    net.collect()
+    for _ in range(limit):
+        if not net.queue:
+            return
+        k = rng.randrange(len(net.queue))
+        net.queue.rotate(-k)
+        sender, target, frame = net.queue.popleft()
+        net.queue.rotate(k)
+        if target in net.sessions:
+            net.sessions[target].receive(frame, net.now)
+        net.collect()
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(2, 4), st.integers(0, 2**32))
+def test_no_honest_seat_is_ever_accused_whatever_the_order_of_frames(n, seed):
+    rng = random.Random(seed)
+    _, _, sessions, logs = sessions_for(n, f"order{n}")
+    net = MemoryNet(sessions, logs)
+    for _ in range(200):
+        pump_shuffled(net, rng)
+        if rng.random() < 0.2:
+            net.advance(rng.choice([0.1, 1.0, 3.0]))
+        movers = [s for s in sessions.values() if s.my_turn()]
+        if not movers and all(s.finished for s in sessions.values()):
+            break
+        for mover in rng.sample(movers, rng.randint(0, len(movers))):
+            mover.submit(rng.choice(mover.legal_actions()), net.now)
+    for _ in range(10):
+        net.advance(1.0)
+    assert all(s.stopped is None for s in sessions.values())
+    assert all(s.finished for s in sessions.values())
+    assert len({file_of(log) for log in logs.values()}) == 1

@@ -1,0 +1,81 @@
+"""The secret-choice vectors (protocol/vectors/replay.json, ``choices``) and the
+protocol-1 vectors a protocol-2 reader must still accept.
+
+Issue 14, part 4: "protocol/vectors gets vectors for a commit, a reveal ...  Bump
+the protocol version; a replay of the previous version still verifies."  The
+commit is recomputed here by hand (hashlib and msgpack only), so the vector pins
+the byte layout replay.md section 4 gives, not just the reference code.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import msgpack
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from p2ptable.replay import choices
+from p2ptable.replay.entries import Entry, bundled_parts
+from p2ptable.replay.verify import verify_bytes
+
+VECTORS = Path(__file__).resolve().parents[1] / "protocol" / "vectors"
+REPLAY = json.loads((VECTORS / "replay.json").read_text())
+LEGACY = json.loads((VECTORS / "replay-p2ptable-1.json").read_text())
+CHOICES = REPLAY["choices"]
+GAME_ID = bytes.fromhex(REPLAY["entries"][0]["game_id"])
+KEYS = [bytes.fromhex(s["public_key"]) for s in REPLAY["seats"]]
+
+
+def canonical(value) -> bytes:  # noqa: ANN001
+    return msgpack.packb(value, use_bin_type=True)
+
+
+def test_the_commit_is_the_hash_replay_md_gives():
+    assert bytes.fromhex(CHOICES["commit_domain"]) == b"p2ptable/commit/v1\x00"
+    assert choices.COMMIT_DOMAIN == bytes.fromhex(CHOICES["commit_domain"])
+    for seat in CHOICES["seats"]:
+        salt = bytes.fromhex(seat["salt"])
+        preimage = b"p2ptable/commit/v1\x00" + canonical(
+            [GAME_ID, 3, seat["seat"], seat["action"], salt]
+        )
+        assert preimage.hex() == seat["commit_preimage_hex"]
+        assert hashlib.sha256(preimage).hexdigest() == seat["commit"]
+
+
+def test_the_reference_salt_comes_from_the_signing_seed_and_the_position():
+    for seat in CHOICES["seats"]:
+        seed = bytes.fromhex(REPLAY["seats"][seat["seat"]]["signing_seed"])
+        data = bytes.fromhex(CHOICES["salt_domain"]) + canonical([seed, GAME_ID, 3])
+        assert hashlib.sha256(data).hexdigest() == seat["salt"]
+
+
+def test_every_part_is_signed_by_its_seat_and_the_bundles_hold_them():
+    commits = Entry.decode(bytes.fromhex(CHOICES["commits"]["entry_hex"]))
+    revealed = Entry.decode(bytes.fromhex(CHOICES["choices"]["entry_hex"]))
+    assert (commits.kind, commits.sigs, revealed.kind, revealed.sigs) == (
+        "commits", (), "choices", ()
+    )  # fmt: skip
+    assert revealed.body["prev"] == commits.hash and commits.body["seats"] == [0, 1]
+    for bundle, key in ((commits, "commit_part"), (revealed, "choice_part")):
+        rebuilt = bundled_parts(bundle.body)
+        for seat, part in zip(CHOICES["seats"], rebuilt, strict=True):
+            assert part.encode().hex() == seat[key]["entry_hex"]
+            message = b"p2ptable/sig/v1\x00" + GAME_ID + part.body_bytes
+            Ed25519PublicKey.from_public_bytes(KEYS[seat["seat"]]).verify(part.sigs[0][1], message)
+    for seat, part in zip(CHOICES["seats"], bundled_parts(revealed.body), strict=True):
+        msg = part.body["msg"]
+        assert msg["action"] == seat["action"]
+        assert choices.commitment(GAME_ID, 3, seat["seat"], msg["action"], msg["salt"]) == (
+            bytes.fromhex(seat["commit"])
+        )
+
+
+def test_the_protocol_1_replay_vector_still_verifies():
+    data = bytes.fromhex(LEGACY["replay"]["hex"])
+    assert LEGACY["constants"]["protocol"] == "p2ptable/1"
+    report = verify_bytes(data)
+    assert report.valid, report.error
+    assert report.entries == LEGACY["replay"]["verify"]["entries"]
+    assert report.result["scores"] == LEGACY["replay"]["verify"]["result"]["scores"]
