@@ -9,6 +9,10 @@ Prints, per table size:
     the one reveal round (median, p99);
   * game: wall time of a whole bot game, from the genesis being complete to the
     result applied at every peer;
+  * a secret simultaneous choice (Vorsicht Lehrer!'s teacher card, every seat
+    choosing at once): from the last seat's commit being submitted to the
+    revealed choices applied at every peer (two message rounds: the commits, then
+    the reveals), next to a move in the same games;
   * for a game with hidden hands (``--game vorsicht-lehrer``), the sealed deck:
     the shuffle phase (every seat's proved shuffle, each verified by every peer,
     from the entry before the first shuffle to the last shuffle applied at every
@@ -115,24 +119,33 @@ def sealed_steps(kinds: dict[int, str], complete: dict[int, float]) -> tuple[lis
 def measure(per_peer: list[list[dict]]) -> tuple[list[float], list[float], float, tuple]:
     applied: dict[int, list[float]] = {}
     kinds: dict[int, str] = {}
-    submitted: dict[int, float] = {}
+    submitted: dict[int, list[float]] = {}  # a move's one, or each asked seat's commit
     for rows in per_peer:
         for row in rows:
             if "submitted" in row:
-                submitted[row["i"]] = row["submitted"]
+                submitted.setdefault(row["i"], []).append(row["submitted"])
             else:
                 applied.setdefault(row["i"], []).append(row["applied"])
                 kinds[row["i"]] = row["kind"]
     n = len(per_peer)
     complete = {i: max(ts) for i, ts in applied.items() if len(ts) == n}
-    moves = [complete[i] - t for i, t in submitted.items() if i in complete]
+    moves = [
+        complete[i] - ts[0]
+        for i, ts in submitted.items()
+        if i in complete and kinds.get(i) == "action"
+    ]
+    together = [
+        complete[i + 1] - max(ts)
+        for i, ts in submitted.items()
+        if kinds.get(i) == "commits" and i + 1 in complete
+    ]
     chance = [
         complete[i] - complete[i - 1]
         for i, kind in kinds.items()
         if kind == "chance" and i in complete and i - 1 in complete
     ]
     wall = max(complete.values()) - min(min(ts) for ts in applied.values())
-    return moves, chance, wall, sealed_steps(kinds, complete)
+    return moves, chance, wall, (*sealed_steps(kinds, complete), together)
 
 
 def ms(values: list[float], q: float) -> str:
@@ -170,19 +183,28 @@ def main() -> None:
                 phases: list[float] = []
                 setups: list[float] = []
                 deals: list[float] = []
+                together: list[float] = []
                 for _ in range(args.games):
-                    m, c, w, (p, u, d) = measure(run_game(seats, Path(tmp), args.game, think))
+                    m, c, w, (p, u, d, t) = measure(run_game(seats, Path(tmp), args.game, think))
                     moves += m
                     chance += c
                     walls.append(w)
                     phases += p
                     setups += u
                     deals += d
+                    together += t
                 print(
                     f"{seats:>5} {ms(moves, 0.5):>9} {ms(moves, 0.99):>9} {ms(chance, 0.5):>11}"
                     f" {ms(chance, 0.99):>11} {statistics.median(walls):>10.2f}"
                     f"   ({len(moves)} moves, {len(chance)} chance steps, {args.games} games)"
                 )
+                if together:
+                    ratio = statistics.median(together) / statistics.median(moves)
+                    print(
+                        f"{'':>5} secret choice (last commit -> choices applied everywhere)"
+                        f" p50 {ms(together, 0.5)} p99 {ms(together, 0.99)} ms"
+                        f" ({len(together)} choices): {ratio:.2f}x the move p50 (target <= 2.5x)"
+                    )
                 if phases:
                     print(
                         f"{'':>5} sealed deck: shuffle phase p50 {ms(phases, 0.5)} ms"

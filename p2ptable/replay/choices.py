@@ -114,8 +114,15 @@ def part_problem(
 
 
 def _parts(
-    info: GenesisInfo, position: Position, expected: Expected, index: int, body: dict
+    info: GenesisInfo, position: Position, expected: Expected, index: int, entry: Entry
 ) -> list[Entry]:
+    """The bundled parts, each checked (signature, then content); the bundle
+    itself carries no signature: its parts are signed."""
+    body = entry.body
+    if entry.sigs:
+        raise InvalidEntry(
+            index, f"a {body['t']} entry carries no signatures (its parts are signed)"
+        )
     try:
         parts = bundled_parts(body)
     except MalformedEntry as exc:
@@ -135,9 +142,7 @@ def _parts(
 def commits(
     info: GenesisInfo, position: Position, index: int, entry: Entry, body: dict, expected: Expected
 ) -> tuple[Applied, Position]:
-    if entry.sigs:
-        raise InvalidEntry(index, "a commits entry carries no signatures (its parts are signed)")
-    parts = _parts(info, position, expected, index, body)
+    parts = _parts(info, position, expected, index, entry)
     sealed = tuple((p.body["seat"], _commit_of(p.body["msg"])) for p in parts)
     names = _listed([info.seats[s].name for s, _ in sealed])
     after = advanced(position.state, position.chain_tips, position.chance_steps, position.book)
@@ -148,9 +153,7 @@ def commits(
 def choices(
     info: GenesisInfo, position: Position, index: int, entry: Entry, body: dict, expected: Expected
 ) -> tuple[Applied, Position]:
-    if entry.sigs:
-        raise InvalidEntry(index, "a choices entry carries no signatures (its parts are signed)")
-    parts = _parts(info, position, expected, index, body)
+    parts = _parts(info, position, expected, index, entry)
     game, state = info.game, position.state
     said = []
     for part in parts:  # the choices are applied together, in seat order
