@@ -13,6 +13,10 @@ Prints, per table size:
     choosing at once): from the last seat's commit being submitted to the
     revealed choices applied at every peer (two message rounds: the commits, then
     the reveals), next to a move in the same games;
+  * a reaction window that every asked seat passes (``--game toy-shields``, the
+    test game of tests/reactions, registered in each peer process by a shim: no
+    registered game has reaction windows yet): from the attack applied at every
+    peer to the last pass applied at every peer, per asked seat, next to a move;
   * for a game with hidden hands (``--game vorsicht-lehrer``), the sealed deck:
     the shuffle phase (every seat's proved shuffle, each verified by every peer,
     from the entry before the first shuffle to the last shuffle applied at every
@@ -42,6 +46,24 @@ import time
 from pathlib import Path
 
 NAMES = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay"]
+ROOT = Path(__file__).resolve().parents[1]
+TEST_GAMES = {"toy-shields": "tests.reactions.shield_game"}
+# A peer process that also knows a test game (benchmarks only; never the product).
+SHIM = """
+import sys
+from pathlib import Path
+sys.path.insert(0, sys.argv.pop(1))
+module = __import__(sys.argv.pop(1), fromlist=["GAME"])
+from p2ptable import games
+from p2ptable.games.package import GamePackage
+from p2ptable.ui.screens import GENERIC
+games._BY_NAME[module.GAME.name] = GamePackage(
+    module.GAME, lambda: GENERIC, {}, Path(module.__file__)
+)
+sys.argv[0] = "p2ptable"
+from p2ptable.cli import main
+main()
+"""
 
 
 def speed_check() -> float:
@@ -82,6 +104,8 @@ def run_game(seats: int, workdir: Path, game: str, delay: float) -> list[list[di
                 args = ["join", f"127.0.0.1:{port}"]
             args += ["--name", name, "--replay", str(replay), "--stats", str(stats), *common]
             cmd = [sys.executable, "-m", "p2ptable", *args]
+            if game in TEST_GAMES:
+                cmd = [sys.executable, "-c", SHIM, str(ROOT), TEST_GAMES[game], *args]
             procs.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL))
             if i == 0:
                 time.sleep(0.3)
@@ -93,10 +117,39 @@ def run_game(seats: int, workdir: Path, game: str, delay: float) -> list[list[di
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
-    return [
+    stats = [
         [json.loads(line) for line in (workdir / f"{n}.stats").read_text().splitlines()]
         for n in NAMES[:seats]
     ]
+    return stats, actions_of(workdir / "Ana.p2pt")
+
+
+def actions_of(replay: Path) -> dict[int, str]:
+    """Each action entry's text, by index (to find reaction windows)."""
+    sys.path.insert(0, str(ROOT))
+    from p2ptable.replay.entries import Entry
+    from p2ptable.replay.logfile import parse_frames
+
+    entries = [Entry.decode(p) for p in parse_frames(replay.read_bytes()).payloads]
+    return {i: e.body["action"] for i, e in enumerate(entries) if e.kind == "action"}
+
+
+def passed_windows(
+    actions: dict[int, str], complete: dict[int, float], think: float
+) -> list[float]:
+    """Per asked seat: reaction windows every asked seat passed, from the attack
+    applied everywhere to the last pass applied everywhere, less each asked bot's
+    think time (which a move's figure does not count either)."""
+    out = []
+    for i, text in sorted(actions.items()):
+        if not text.startswith("play") or actions.get(i + 1) != "pass":
+            continue
+        last = i + 1
+        while actions.get(last + 1) == "pass":
+            last += 1
+        if i in complete and last in complete:
+            out.append((complete[last] - complete[i]) / (last - i) - think)
+    return out
 
 
 def sealed_steps(kinds: dict[int, str], complete: dict[int, float]) -> tuple[list, list, list]:
@@ -116,7 +169,8 @@ def sealed_steps(kinds: dict[int, str], complete: dict[int, float]) -> tuple[lis
     return phases, setup, deals
 
 
-def measure(per_peer: list[list[dict]]) -> tuple[list[float], list[float], float, tuple]:
+def measure(run: tuple[list[list[dict]], dict[int, str]], think: float = 0.0) -> tuple:
+    per_peer, actions = run
     applied: dict[int, list[float]] = {}
     kinds: dict[int, str] = {}
     submitted: dict[int, list[float]] = {}  # a move's one, or each asked seat's commit
@@ -145,7 +199,8 @@ def measure(per_peer: list[list[dict]]) -> tuple[list[float], list[float], float
         if kind == "chance" and i in complete and i - 1 in complete
     ]
     wall = max(complete.values()) - min(min(ts) for ts in applied.values())
-    return moves, chance, wall, (*sealed_steps(kinds, complete), together)
+    windows = passed_windows(actions, complete, think)
+    return moves, chance, wall, (*sealed_steps(kinds, complete), together, windows)
 
 
 def ms(values: list[float], q: float) -> str:
@@ -184,8 +239,11 @@ def main() -> None:
                 setups: list[float] = []
                 deals: list[float] = []
                 together: list[float] = []
+                windows: list[float] = []
                 for _ in range(args.games):
-                    m, c, w, (p, u, d, t) = measure(run_game(seats, Path(tmp), args.game, think))
+                    run = run_game(seats, Path(tmp), args.game, think)
+                    m, c, w, (p, u, d, t, r) = measure(run, think)
+                    windows += r
                     moves += m
                     chance += c
                     walls.append(w)
@@ -198,6 +256,14 @@ def main() -> None:
                     f" {ms(chance, 0.99):>11} {statistics.median(walls):>10.2f}"
                     f"   ({len(moves)} moves, {len(chance)} chance steps, {args.games} games)"
                 )
+                if windows:
+                    ratio = statistics.median(windows) / statistics.median(moves)
+                    print(
+                        f"{'':>5} passed reaction window, per asked seat (less its think time)"
+                        f" p50 {ms(windows, 0.5)} p99 {ms(windows, 0.99)} ms"
+                        f" ({len(windows)} windows): {ratio:.2f}x the move p50"
+                        " (target <= 1.5x)"
+                    )
                 if together:
                     ratio = statistics.median(together) / statistics.median(moves)
                     print(

@@ -146,7 +146,7 @@ class TerminalFrontend:
         if mine is not None and others:
             said = screens_for(session.game.name).describe(session.view(), mine, names)
             who = ", ".join(names[s] for s in others)
-            lines.append(f"you chose: {said} (secret); waiting for {who} to choose")
+            lines.append(f"waiting for {who} to choose; you chose: {said} (secret until then)")
         behind = session.resume_waiting_on()
         if behind:
             who = ", ".join(names[s] for s in behind)

@@ -1,8 +1,8 @@
 """A tiny hidden-hand game of attacks and shields, for testing the reaction window
 (engine/reactions.py) before Teacher's Pet depends on it.
 
-3 seats, cards 0..8 dealt face down from a sealed deck, 3 to each.  Cards 0, 1 and
-2 are shields, the others attacks worth their number.  On a turn the active seat
+2 to 6 seats, cards 0 .. 3n-1 dealt face down from a sealed deck, 3 to each.
+Cards 0, 1 and 2 are shields, the others attacks worth their number.  On a turn the active seat
 plays any hand card face up (``play <slot> <card>``); a shield played so is simply
 discarded.  An attack opens a reaction window for each other seat in turn, from
 the next one clockwise, whether or not it holds a shield (public state only), and
@@ -22,7 +22,6 @@ from p2ptable.engine.api import Action, ChanceStep, Outcome
 from p2ptable.engine.phases import ChancePhase, PhaseTable, SeatPhase
 from p2ptable.engine.reactions import reaction_phase, reaction_played
 
-CARDS = tuple(range(9))
 SHIELDS = frozenset({0, 1, 2})
 HAND = 3
 
@@ -76,7 +75,7 @@ def _check_play(s: ShieldState, seat: int, action: Action) -> str | None:
         return "play takes a slot and a card"
     slot, card = action.args
     hand = s.hands[seat]
-    if not 0 <= slot < len(hand) or card not in CARDS:
+    if not 0 <= slot < len(hand) or not 0 <= card < HAND * s.seats:
         return "no such slot or card"
     if hand[slot] is not None and hand[slot] != card:
         return f"slot {slot} does not hold card {card}"
@@ -144,12 +143,13 @@ class ShieldGame:
     name = "toy-shields"
     title = "Toy Shields"
     hidden_hands = True
-    min_seats = max_seats = 3
+    min_seats, max_seats = 2, 6
     options = ()
 
     def initial(self, seats: int, options) -> ShieldState:  # noqa: ANN001
+        deck = tuple(range(HAND * seats))
         return ShieldState(
-            seats, "deal", CARDS, ((),) * seats, tuple(range(seats)) * HAND, scores=(0,) * seats
+            seats, "deal", deck, ((),) * seats, tuple(range(seats)) * HAND, scores=(0,) * seats
         )
 
     pending = staticmethod(RULES.pending)

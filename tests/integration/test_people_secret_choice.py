@@ -1,0 +1,68 @@
+"""People at a secret simultaneous choice: Vorsicht Lehrer!'s teacher card, typed
+on a pty at the host and at a joiner, and at a seat resumed after Ctrl-C.
+
+Issue 14: "Vorsicht Lehrer!'s teacher-card choices are simultaneous, live"; "A
+view test: before the last reveal, no seat's view or screen contains another
+seat's choice"; and the seat that "crashes and resumes re-makes the same commit"
+(a person is not asked again: the choice was kept before the commit left).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+from p2ptable.replay.verify import verify_file
+
+from .peers import free_port
+from .person import PROMPT, play_together
+from .test_people import CODE, host_args, join_args, peers, people  # noqa: F401 - fixtures
+
+TOGETHER = "everyone chooses at once, in secret"
+
+
+def to_the_teacher_card(seats: list, timeout: float = 120.0) -> None:
+    """Answer every menu (first choice) but the teacher card's, until both ask it."""
+    end = time.monotonic() + timeout
+    while not all(TOGETHER in p.screen and PROMPT in p.screen for p in seats):
+        assert time.monotonic() < end, [p.screen for p in seats]
+        for person in seats:
+            person._pump(0.02)
+            if TOGETHER not in person.screen:
+                person.answer()
+
+
+def test_two_people_choose_a_teacher_card_in_secret_and_one_resumes_in_between(
+    tmp_path,
+    peers,  # noqa: F811
+    people,  # noqa: F811
+):
+    port = free_port()
+    ana = people(*host_args(tmp_path, "Ana", "vorsicht-lehrer", 3, port), "--option", "track=100")
+    ana.expect("Others join with")
+    ben = people(*join_args(tmp_path, "Ben", port))
+    peers.join("Cleo", port, "--bot", "greedy")
+    # Both play (first choice each time) until the teacher card asks everyone.
+    to_the_teacher_card([ana, ben])
+    ben.expect(re.escape(PROMPT), on="screen")
+    ben.type("2")  # Ben dares the throw
+    ben.expect("waiting for Ana to choose; you chose: risk", on="screen")
+    # Ana still sees only that everyone chooses: nothing of Ben's choice.
+    ana.expect(re.escape(PROMPT), on="screen")
+    assert "Chosen:" not in ana.screen and "you chose" not in ana.screen
+    # Ben leaves with Ctrl-C after his commit went out, and comes back.
+    ben.ctrl_c()
+    assert ben.wait() == 130
+    back = people("resume", str(tmp_path / "Ben.p2pt"))
+    back.expect("waiting for Ana to choose; you chose: risk", on="screen", timeout=60)
+    assert PROMPT not in back.screen  # not asked again: his choice was kept
+    ana.type("1")  # Ana takes the points
+    back.expect("Chosen: Ana takes", timeout=30)
+    assert "Chosen: Ana takes, you risk" in back.text or "you risk" in back.text
+    play_together([ana, back], timeout=180)
+    assert ana.wait() == 0 and back.wait() == 0
+    assert peers.wait_all() == {"Cleo": 0}
+    blobs = {(tmp_path / f"{n}.p2pt").read_bytes() for n in ("Ana", "Ben", "Cleo")}
+    assert len(blobs) == 1
+    report = verify_file(tmp_path / "Ana.p2pt")
+    assert report.valid and report.audited, report.error
