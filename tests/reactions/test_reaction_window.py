@@ -18,6 +18,8 @@ import random
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from p2ptable.engine.api import Action, Turn
 from p2ptable.engine.reactions import PASS
@@ -30,6 +32,7 @@ from p2ptable.replay.ledger import InvalidEntry, Ledger
 from p2ptable.replay.logfile import MAGIC, encode_frame
 from p2ptable.replay.verify import verify_bytes
 from p2ptable.sim import _next_entry
+from tests.choices.test_choices_session import pump_shuffled
 
 from .shield_game import GAME, SHIELDS
 
@@ -298,3 +301,26 @@ def test_the_terminal_asks_the_same_question_whether_or_not_the_person_holds_a_s
         if len(seen) == 2:
             break
     assert seen[True] == seen[False] == "Your choice (number, or ? for help):"
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**32))
+def test_no_honest_seat_is_ever_accused_whatever_the_order_of_frames(seed):
+    # Random interleavings of the in-memory network (frames delivered in any
+    # order, time moving on at random): every honest game ends, nobody is named.
+    rng = random.Random(seed)
+    _, sessions, logs = sessions_for(f"order{seed % 3}")
+    net = MemoryNet(sessions, logs)
+    for _ in range(600):
+        pump_shuffled(net, rng)
+        if rng.random() < 0.2:
+            net.advance(rng.choice([0.1, 1.0, 3.0]))
+        movers = [s for s in sessions.values() if s.my_turn()]
+        if not movers and all(s.finished for s in sessions.values()):
+            break
+        for mover in movers:
+            mover.submit(rng.choice(mover.legal_actions()), net.now)
+    for _ in range(10):
+        net.advance(1.0)
+    assert all(s.stopped is None and s.finished for s in sessions.values())
+    assert len({file_of(log) for log in logs.values()}) == 1
