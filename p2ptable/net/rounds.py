@@ -62,7 +62,13 @@ from p2ptable.net import accusations
 from p2ptable.net.wire import Message, RemoteProtocolError
 from p2ptable.randomness.chain import check_preimage
 from p2ptable.replay import authoring
-from p2ptable.replay.entries import BUNDLE_KINDS, Entry, MalformedEntry, signed_message
+from p2ptable.replay.entries import (
+    BUNDLE_KINDS,
+    Entry,
+    MalformedEntry,
+    bundled_parts,
+    signed_message,
+)
 from p2ptable.replay.evidence import part_problem
 
 if TYPE_CHECKING:
@@ -77,6 +83,12 @@ PART_WINDOW = WINDOW
 # to everyone (protocol/wire.md 6.3): far above a LAN's round trip, far below the
 # withholding timeout, so a collector that sits on the reveals costs half a second.
 RELAY_WAIT = 0.5
+# From this many seats on, the parts of a secret choice go through a collector
+# (PartsRound): on the reference machine (scripts/bench_latency.py, all peers on
+# two cores) a collector's fewer frames beat its extra hop at six seats (a secret
+# choice 19.0 -> 14.4 ms p50); at four the two were within the run-to-run spread,
+# and the direct round has the fewer hops (README, Figures).
+COLLECT_FROM = 5
 
 ALL = None  # destination: every other seat
 
@@ -371,7 +383,15 @@ class PartsRound(_Gathering):
     entry.  Our part is made at once, except our commit: that waits for our
     player's or bot's choice (:meth:`commit`), which the session saves on stable
     storage before the commit leaves, so that a seat that comes back commits to
-    the same action (the same part, byte for byte: replay/choices.py)."""
+    the same action (the same part, byte for byte: replay/choices.py).
+
+    At a table of ``COLLECT_FROM`` seats or more, commits and reveals are gathered
+    by a collector (the lowest asked seat), as chance reveals are (wire.md 6.3,
+    6.12): each seat sends its part to it alone, and it sends the bundle to all;
+    a seat that has no bundle ``RELAY_WAIT`` after sending its part sends it to
+    everyone, and every peer bundles by itself, as without a collector.  A round
+    of ``n`` seats is then ``2 (n - 1)`` frames instead of ``n (n - 1)``, in two
+    hops instead of one."""
 
     message = "part"
 
@@ -379,6 +399,19 @@ class PartsRound(_Gathering):
         super().__init__()
         self._checked: set[tuple[int, int]] = set()
         self._chosen: tuple[int, Action] | None = None  # our secret choice: (index, action)
+        self._relayed: tuple[int, float] | None = None  # (index, when) sent to a collector
+
+    @staticmethod
+    def collector(table: RoundSession, expected: Expected) -> int | None:
+        """The seat that gathers the parts of a commits or choices entry: the
+        lowest asked seat, at a table of COLLECT_FROM seats or more; None when
+        every seat sends its part to every other (open and secrets parts,
+        smaller tables).
+        Anyone may bundle (the parts prove themselves), so it has no power but
+        to be slow, which RELAY_WAIT caps."""
+        if expected.kind not in CHOICE_KINDS or table.n < COLLECT_FROM or not expected.targets:
+            return None
+        return min(expected.targets)  # type: ignore[type-var]
 
     @staticmethod
     def contributors(table: RoundSession, expected: Expected) -> tuple[int, ...]:
@@ -406,19 +439,27 @@ class PartsRound(_Gathering):
         chosen = self._chosen
         return chosen[1] if chosen is not None and chosen[0] == index else None
 
-    def commit(self, table: RoundSession, action: Action) -> None:
+    def commit(self, table: RoundSession, action: Action, now: float) -> None:
         """Our secret choice for the pending ``commits`` entry: our signed commit
-        to ``action``, queued for every seat (the session keeps the choice on
-        stable storage before the frames leave)."""
+        to ``action``, queued for its collector or every seat (the session keeps
+        the choice on stable storage before the frames leave)."""
         self.remember(table.ledger.next_index, action)
         part = authoring.choice_part(table.ledger, table.seat, table.secrets, action)
-        self._mine(table, part)
+        self._mine(table, part, now)
 
-    def _mine(self, table: RoundSession, part: Entry) -> None:
+    def _mine(self, table: RoundSession, part: Entry, now: float) -> None:
         index = table.ledger.next_index
         self.pending.setdefault(index, {})[table.seat] = part.encode()
         self._checked.add((index, table.seat))
-        table.send(ALL, "part", {"entry": part.encode()})
+        collector = self.collector(table, table.ledger.expected())
+        if collector is None:
+            table.send(ALL, "part", {"entry": part.encode()})
+        else:
+            if collector != table.seat:
+                table.send(collector, "part", {"entry": part.encode()})
+            # RELAY_WAIT starts, for the collector too: if the bundle cannot be
+            # made in time, everyone's part must reach everyone.
+            self._relayed = (index, now)
 
     def _our_part(self, table: RoundSession, expected: Expected) -> Entry | None:
         ledger, seat, secrets = table.ledger, table.seat, table.secrets
@@ -440,7 +481,7 @@ class PartsRound(_Gathering):
         if table.seat in asked and table.seat not in bucket:
             mine = self._our_part(table, expected)
             if mine is not None:
-                self._mine(table, mine)
+                self._mine(table, mine, now)
         for seat, raw in list(bucket.items()):
             if (index, seat) in self._checked:
                 continue
@@ -464,13 +505,35 @@ class PartsRound(_Gathering):
         if len(bucket) < len(asked):
             return False
         parts = {seat: Entry.decode(raw) for seat, raw in bucket.items()}  # type: ignore[arg-type]
-        if expected.kind in CHOICE_KINDS:
-            entry = authoring.choices_bundle(ledger, parts)
-        else:
-            entry = authoring.bundle_entry(ledger, parts)
+        if expected.kind not in CHOICE_KINDS:
+            del self.pending[index]
+            table.append(authoring.bundle_entry(ledger, parts))
+            return True
+        entry = authoring.choices_bundle(ledger, parts)
         del self.pending[index]
+        self._relayed = None
+        if self.collector(table, expected) == table.seat:
+            # The others wait for it: like a chance entry its collector made, it
+            # is written and sent first, and applied by the next step.
+            table.send_first(entry, "entries", {"from": index, "entries": [entry.encode()]})
+            return True
         table.append(entry)
         return True
+
+    def tick(self, table: RoundSession, now: float) -> None:
+        relayed = self._relayed
+        if relayed is not None and now - relayed[1] >= RELAY_WAIT:
+            # The collector has not sent the bundle: do without it.
+            self._relayed = None
+            index = relayed[0]
+            if index == table.ledger.next_index and table.seat in self.have(index):
+                table.send(ALL, "part", {"entry": self.pending[index][table.seat]})
+
+    def wake_at(self, wake: float, now: float) -> float:
+        if self._relayed is not None:
+            deadline = self._relayed[1] + RELAY_WAIT
+            return deadline if now < deadline < wake else wake
+        return wake
 
     def resend(self, table: RoundSession, dest: int) -> None:
         index = table.ledger.next_index
@@ -491,6 +554,8 @@ class PartsRound(_Gathering):
             # seat's equivocation (it sent different parts to different peers).
             mine = ledger.entries[body["i"]]
             if mine.kind in BUNDLE_KINDS:
+                if entry.encode() in {p.encode() for p in bundled_parts(mine.body)}:
+                    return  # the very part the bundle holds, come late (a relay)
                 table.accuse(accusations.bundle_equivocation(ledger, table.seat, mine, entry))
             return
         if body["seat"] != message.sender:

@@ -319,7 +319,7 @@ class Session:
             # A secret choice: kept first, then our commit to it goes out (the
             # round's step), and the choices are revealed once all are in.
             self.choices.append(Choice(self.ledger.next_index, action.text))
-            self._parts.commit(self, action)
+            self._parts.commit(self, action, now)
             if advance:
                 self.advance(now)
             return
@@ -408,7 +408,8 @@ class Session:
             if now >= self._next_ping:
                 self._next_ping = now + PING_EVERY
                 self._send_ping(ALL)
-            self.rounds["chance"].tick(self, now)
+            for round_ in self._each_round:
+                round_.tick(self, now)
             self._check_accusations(now)
         except Exception as exc:  # noqa: BLE001 - ours
             self._fail(exc)
@@ -420,7 +421,9 @@ class Session:
         wake = self._next_ping
         if self._waiting_since is not None:
             wake = _sooner(wake, self._waiting_since + self.withhold_timeout, now)
-        return self.rounds["chance"].wake_at(wake, now)
+        for round_ in self._each_round:
+            wake = round_.wake_at(wake, now)
+        return wake
 
     # -- stepping ----------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 """A tiny game of secret bids, for testing what no registered game does yet end
 to end: several seats choosing at once, none seeing another's choice.
 
-Up to 4 seats.  Each of ``ROUNDS`` rounds, every seat bids 1, 2 or 3 at once (an
+2 to 6 seats.  Each of ``ROUNDS`` rounds, every seat bids 1, 2 or 3 at once (an
 ``engine.phases.TogetherPhase``); the highest bid that nobody else made scores
 its bid for its seat.  Then a die is rolled for who bids alone next round: the
 seat it names skips the next round's bid (so the asked seats change).  Pure rules
@@ -74,7 +74,7 @@ RULES: PhaseTable[BidState] = PhaseTable(
 class BidGame:
     name = "secret-bids"
     title = "Secret bids"
-    min_seats, max_seats = 2, 4
+    min_seats, max_seats = 2, 6
     options = ()
 
     def initial(self, seats: int, options) -> BidState:  # noqa: ANN001

@@ -112,6 +112,54 @@ def test_no_view_shows_a_choice_before_the_last_reveal():
     assert all(s.ledger.state.scores == (3, 0, 0) for s in sessions.values())
 
 
+def test_at_five_seats_a_collector_gathers_the_parts_and_a_silent_one_is_done_without():
+    # wire.md 6.12, the collector: from five seats each part goes to the lowest
+    # asked seat alone, which sends the bundle to all; if it does not, every seat
+    # sends its part to every other after RELAY_WAIT and bundles by itself.
+    from p2ptable.net.rounds import COLLECT_FROM, RELAY_WAIT
+
+    assert COLLECT_FROM == 5
+    _, _, sessions, logs = sessions_for(5, "collect")
+    net = MemoryNet(sessions, logs)
+    net.pump()
+    sent: list[tuple[int, int, str]] = []
+    net.filter = lambda sender, target, frame: (
+        sent.append((sender, target, kind_of(frame))) or frame
+    )
+    for s in sessions.values():
+        s.submit(Action("bid", (2,)), net.now)
+    net.pump()
+    parts = [(a, b) for a, b, k in sent if k == "part"]
+    assert {b for _, b in parts} == {0}  # every part to Ana, the collector
+    assert len(parts) == 2 * 4  # four commits, then four reveals
+    assert [Entry.decode(raw).kind for raw in logs[1]].count("choices") == 1
+    assert len({b"".join(log) for log in logs.values()}) == 1
+    before = len(logs[1])
+    # The next round, with a collector that keeps the bundle to itself.
+    sent.clear()
+
+    def bundles_kept(sender: int, target: int, frame: bytes) -> bytes | None:
+        if sender == 0 and kind_of(frame) == "entries":
+            kinds = {Entry.decode(r).kind for r in envelope_of(frame)["d"]["entries"]}
+            if kinds & {"commits", "choices"}:
+                return None  # the collector keeps its bundles to itself
+        return frame
+
+    net.filter = bundles_kept
+    for _ in range(60):  # to the end of the game, Ana's bundles never arriving
+        net.advance(RELAY_WAIT + 0.1)
+        for s in sessions.values():
+            if s.my_turn():
+                s.submit(Action("bid", (1,)), net.now)
+        net.pump()
+        if all(s.finished for s in sessions.values()):
+            break
+    assert all(s.finished and s.stopped is None for s in sessions.values())
+    assert len({b"".join(log) for log in logs.values()}) == 1
+    kinds = [Entry.decode(raw).kind for raw in logs[1][before:]]
+    assert "commits" in kinds and "choices" in kinds  # made without Ana's bundles
+
+
 def test_a_seat_that_commits_and_never_reveals_is_named_for_withholding():
     _, _, sessions, logs = sessions_for(3, "sits")
     net = MemoryNet(sessions, logs)
@@ -273,7 +321,7 @@ def pump_shuffled(net: MemoryNet, rng: random.Random, limit: int = 100_000) -> N
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.integers(2, 4), st.integers(0, 2**32))
+@given(st.integers(2, 6), st.integers(0, 2**32))
 def test_no_honest_seat_is_ever_accused_whatever_the_order_of_frames(n, seed):
     rng = random.Random(seed)
     _, _, sessions, logs = sessions_for(n, f"order{n}")

@@ -28,7 +28,7 @@ from p2ptable.sim import _next_entry
 from .bid_game import GAME
 
 NONCE = b"\x07" * 16
-NAMES = ["Ana", "Ben", "Cleo", "Dev"]
+NAMES = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay"]
 
 
 @pytest.fixture(autouse=True)
