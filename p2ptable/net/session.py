@@ -247,16 +247,17 @@ class Session:
         the same time (no one sees another's until all are made)."""
         return self.my_turn() and self.ledger.expected().kind == "commits"
 
-    def secret_choice(self) -> tuple[Action | None, list[int]]:
+    def secret_choice(self) -> tuple[Action | None, list[int], list[int]]:
         """During a secret simultaneous choice: ours (None if we are not asked or
-        have not chosen) and the other asked seats whose commit we lack.  Nobody
-        else's choice: we do not know it until the reveals."""
+        have not chosen), the other asked seats whose commit we lack, and those
+        whose commit we hold (they have chosen: what, nobody knows until the
+        reveals; at a table with a collector, only it holds the others')."""
         expected = self.ledger.expected()
         if expected.kind != "commits" or self.stopped is not None:
-            return None, []
-        return self._parts.our_choice(self.ledger.next_index), sorted(
-            self._parts.awaited(self, expected) - {self.seat}
-        )
+            return None, [], []
+        waiting = self._parts.awaited(self, expected) - {self.seat}
+        chosen = set(expected.targets) - waiting - {self.seat}
+        return self._parts.our_choice(self.ledger.next_index), sorted(waiting), sorted(chosen)
 
     def take_writes(self) -> list[Write]:
         """Entries to persist, in order, each with whether it must be durable

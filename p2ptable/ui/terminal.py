@@ -142,11 +142,14 @@ class TerminalFrontend:
     def status_lines(self, session: Session, now: float) -> list[str]:
         names = self._names(session)
         lines = []
-        mine, others = session.secret_choice()
+        mine, others, chosen = session.secret_choice()
         if mine is not None and others:
             said = screens_for(session.game.name).describe(session.view(), mine, names)
             who = ", ".join(names[s] for s in others)
             lines.append(f"waiting for {who} to choose; you chose: {said} (secret until then)")
+        elif mine is None and chosen:
+            who = ", ".join(names[s] for s in chosen)
+            lines.append(f"{who} chose already (nobody sees what until everyone has)")
         behind = session.resume_waiting_on()
         if behind:
             who = ", ".join(names[s] for s in behind)

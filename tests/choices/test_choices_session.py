@@ -89,6 +89,9 @@ def test_every_asked_seat_may_choose_at_once_and_nobody_else():
     assert not sessions[1].my_turn() and sessions[1].legal_actions() == ()
     net.pump()
     assert sessions[0].my_turn() and sessions[2].my_turn()  # they still choose
+    # Who has chosen is known (not what): Ana waits on Cleo, and knows Ben chose.
+    assert sessions[0].secret_choice() == (None, [2], [1])
+    assert sessions[1].secret_choice() == (Action("bid", (2,)), [0, 2], [])
 
 
 def test_no_view_shows_a_choice_before_the_last_reveal():
