@@ -121,9 +121,14 @@ class ChanceStep:
 
 @dataclass(frozen=True)
 class Turn:
-    """One seat must choose an action (possibly out of turn, e.g. a reaction)."""
+    """One seat must choose an action (possibly out of turn, e.g. a reaction).
+
+    ``forced``: the rules, not the player, decide: the seat has exactly one legal
+    action (handing over the card a blind pick chose, say).  Its peer makes it at
+    once without asking anyone, and a seat that does not is withholding."""
 
     seat: Seat
+    forced: bool = False
 
 
 @dataclass(frozen=True)

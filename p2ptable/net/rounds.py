@@ -154,10 +154,27 @@ class Idle(Round):
 
 
 class ActionRound(Round):
-    """A move: made by its author's ``submit``; the others wait for its entry."""
+    """A move: made by its author's ``submit``; the others wait for its entry.
+
+    A forced move (``engine.api.Turn.forced``: its one legal action is the rules'
+    doing, such as handing over the card a blind pick chose) is made by its
+    seat's session at once, like a shuffle, and is timed: nobody thinks about it.
+    Made again after a crash it is the same entry, byte for byte (its proof's
+    randomness comes from the seat's secret and the position)."""
 
     def withholdable(self, expected: Expected) -> bool:
-        return False  # a person may think as long as they like
+        return expected.forced  # a person may think as long as they like
+
+    def step(self, table: RoundSession, expected: Expected, now: float) -> bool:
+        if not expected.forced or expected.seat != table.seat:
+            return False
+        ledger = table.ledger
+        legal = ledger.game.legal_actions(ledger.state, table.seat)
+        if len(legal) != 1:
+            raise RuntimeError(f"a forced move with {len(legal)} legal actions")
+        entry = authoring.action_entry(ledger, table.seat, table.secrets, legal[0])
+        table.send_first(entry, "entry", {"entry": entry.encode()})
+        return True
 
     def awaited(self, table: RoundSession, expected: Expected) -> set[int]:
         return {expected.seat} if expected.seat is not None else set()

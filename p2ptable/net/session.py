@@ -240,7 +240,7 @@ class Session:
             return False
         if expected.kind == "commits":  # a secret choice, made at once with others
             return self.seat in expected.targets and not self._parts.committed(self)
-        return expected.kind == "action" and expected.seat == self.seat
+        return expected.kind == "action" and expected.seat == self.seat and not expected.forced
 
     def choosing_together(self) -> bool:
         """Whether our decision now is a secret choice that other seats make at

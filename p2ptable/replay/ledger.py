@@ -182,6 +182,8 @@ class Ledger:
         game = self.game
         decision = game.pending(position.state)
         if isinstance(decision, Turn):
+            if decision.forced:
+                return Expected("action", seat=decision.seat, forced=True)
             return _action_by(decision.seat)
         if isinstance(decision, Simultaneous):
             # Committed first, all at once, then revealed (replay/choices.py).

@@ -46,6 +46,7 @@ class Expected:
     outcome: Outcome | None = None
     # an open: the seat each card goes to; commits and choices: the seats asked
     targets: tuple[int | None, ...] = ()
+    forced: bool = False  # an action the rules decide (engine.api.Turn.forced)
 
 
 @dataclass(frozen=True)

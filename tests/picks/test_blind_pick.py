@@ -1,0 +1,227 @@
+"""Blind picks from a hidden hand (a ``pick`` chance step, then a forced give
+with its transfer proof), on the test game of steals (steal_game.py), through the
+ledger and between live sessions.
+
+Issue 14, part 3: "A blind pick takes 1 or more cards from another seat's hidden
+hand.  The position is chosen by commit-reveal randomness (a pick chance step
+over the victim's hand positions), never by the victim, and the victim hands the
+card over with a transfer proof.  Only the victim and the taker learn the card;
+everyone can check it was a card the victim held."  And: "a pick answered with
+the wrong card: ... caught and naming the right seat".
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from p2ptable.engine.api import Action, Turn
+from p2ptable.net.memory import MemoryNet
+from p2ptable.net.session import Session
+from p2ptable.replay import authoring
+from p2ptable.replay import genesis as genesis_module
+from p2ptable.replay.ledger import InvalidEntry, Ledger
+from p2ptable.replay.logfile import MAGIC, encode_frame
+from p2ptable.replay.verify import verify_bytes
+from p2ptable.sim import _next_entry
+
+from .steal_game import GAME
+
+NONCE = b"\x0b" * 16
+NAMES = ["Ana", "Ben", "Cleo", "Dev"]
+
+
+@pytest.fixture(autouse=True)
+def steals_registered(monkeypatch):
+    real = genesis_module.get_game
+    monkeypatch.setattr(
+        genesis_module, "get_game", lambda name: GAME if name == GAME.name else real(name)
+    )
+
+
+def table(n: int = 3, seed: str = "steal"):
+    seats = [authoring.SeatSecrets.from_seed(seed.encode(), i, 64) for i in range(n)]
+    body = authoring.genesis_body(
+        GAME.name, {}, NAMES[:n], [s.key.public for s in seats],
+        [s.chain.head for s in seats], [s.link_public for s in seats], 64, NONCE,
+        [s.deck_key(NONCE) for s in seats],
+    )  # fmt: skip
+    genesis = authoring.assemble_genesis(body, [authoring.sign_genesis(body, s) for s in seats])
+    return seats, genesis
+
+
+def file_of(entries) -> bytes:
+    raw = (e if isinstance(e, bytes) else e.encode() for e in entries)
+    return MAGIC + b"".join(encode_frame(r) for r in raw)
+
+
+def stealing(game, state, seat):  # noqa: ANN001, ANN201 - a policy that steals when it can
+    legal = game.legal_actions(state, seat)
+    return next((a for a in legal if a.verb == "steal"), legal[0])
+
+
+def play(seats, genesis, rng: random.Random, policy=None, stop=None):
+    """Every seat's moves through the ledger (as `sim` plays), with every reader."""
+    ledger = Ledger(genesis, readers={i: s.deck for i, s in enumerate(seats)})
+    entries = [genesis]
+    pick = policy or (lambda game, state, seat: rng.choice(game.legal_actions(state, seat)))
+    for _ in range(400):
+        if stop is not None and stop(ledger):
+            return ledger, entries
+        entry = _next_entry(ledger, seats, [pick] * len(seats))
+        if entry is None:
+            return ledger, entries
+        ledger.append(entry)
+        entries.append(entry)
+    raise AssertionError("the steal game did not end")
+
+
+def at_give(ledger: Ledger) -> bool:
+    return ledger.state.picked is not None
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_games_of_blind_picks_verify_and_the_audit_rechecks_every_card(n):
+    seats, genesis = table(n, f"whole{n}")
+    _, entries = play(seats, genesis, random.Random(n), policy=stealing)
+    report = verify_bytes(file_of(entries))
+    assert report.valid, report.error
+    assert report.audited is True
+    picks = [e for e in entries if e.kind == "chance" and e.body["purpose"] == "steal"]
+    gives = [e for e in entries if e.kind == "action" and e.body["action"].startswith("give")]
+    assert picks and len(picks) == len(gives)
+    assert all("transfer" in g.body for g in gives)
+
+
+def test_the_position_is_chance_not_the_victims_and_the_give_is_forced():
+    seats, genesis = table(3, "forced")
+    ledger, _ = play(seats, genesis, random.Random(1), policy=stealing, stop=at_give)
+    victim = ledger.state.stealing[1]
+    picked = ledger.state.picked
+    # The pick was a chance entry made from every seat's chain (commit-reveal).
+    last = ledger.entries[-1]
+    assert last.kind == "chance" and last.body["purpose"] == "steal"
+    assert last.body["outcome"] == [picked]
+    assert GAME.pending(ledger.state) == Turn(victim, forced=True)
+    assert ledger.expected().forced and ledger.expected().seat == victim
+    assert GAME.legal_actions(ledger.state, victim) == (Action("give", (picked,)),)
+    other = (picked + 1) % len(ledger.state.hands[victim])
+    chosen = authoring.action_entry(ledger, victim, seats[victim], Action("give", (other,)))
+    with pytest.raises(InvalidEntry) as refused:  # the victim may not choose the card
+        ledger.append(chosen)
+    assert refused.value.culprit == victim
+
+
+def test_only_the_victim_and_the_taker_learn_the_card():
+    seats, genesis = table(3, "learn")
+    full, entries = play(seats, genesis, random.Random(2), policy=stealing, stop=at_give)
+    taker, victim = full.state.stealing
+    card = full.state.hands[victim][full.state.picked]
+    give = _next_entry(full, seats, [stealing] * 3)
+    entries.append(give)
+    third = next(s for s in range(3) if s not in (taker, victim))
+    seen = {}
+    for seat in range(3):
+        ledger = Ledger(genesis, readers={seat: seats[seat].deck})
+        for entry in entries[1:]:
+            ledger.append(entry)
+        seen[seat] = ledger.state.hands[taker][-1]
+    assert seen[taker] == card and seen[victim] == card  # the giver knew what it gave
+    assert seen[third] is None
+    # Everyone checked it was a card the victim held: the transfer proof passed.
+    assert "transfer" in give.body
+
+
+def sessions_for(n: int, seed: str):
+    seats, genesis = table(n, seed)
+    logs = {i: [genesis.encode()] for i in range(n)}
+    sessions = {
+        i: Session(Ledger(genesis, readers={i: seats[i].deck}), i, seats[i], 0.0,
+                   boot=bytes([i + 1]) * 8)
+        for i in range(n)
+    }  # fmt: skip
+    return seats, sessions, logs
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_live_sessions_hand_over_picked_cards_by_themselves(n):
+    # Nobody is asked to give: the forced move is its session's own (like a shuffle).
+    _, sessions, logs = sessions_for(n, f"live{n}")
+    net = MemoryNet(sessions, logs)
+    rng = random.Random(n)
+    asked_to_give = 0
+    for _ in range(600):
+        net.pump()
+        movers = [s for s in sessions.values() if s.my_turn()]
+        if not movers:
+            break
+        mover = movers[0]
+        legal = mover.legal_actions()
+        asked_to_give += any(a.verb == "give" for a in legal)
+        steal = [a for a in legal if a.verb == "steal"]
+        mover.submit(steal[0] if steal and rng.random() < 0.6 else rng.choice(legal), net.now)
+    net.pump()
+    assert asked_to_give == 0
+    assert all(s.finished and s.stopped is None for s in sessions.values())
+    files = {file_of(log) for log in logs.values()}
+    assert len(files) == 1
+    report = verify_bytes(files.pop())
+    assert report.valid and report.audited, report.error
+
+
+def test_a_victim_that_does_not_hand_over_the_card_is_named_for_withholding():
+    _, sessions, logs = sessions_for(3, "keeps")
+    net = MemoryNet(sessions, logs)
+    for _ in range(100):
+        net.pump()
+        mover = next(s for s in sessions.values() if s.my_turn())
+        steal = [a for a in mover.legal_actions() if a.verb == "steal"]
+        if steal:
+            victim = sessions[steal[0].args[0]]
+            victim.rounds["action"].step = lambda *args: False  # a modified client
+            mover.submit(steal[0], net.now)
+            break
+        mover.submit(mover.legal_actions()[0], net.now)
+    net.pump()
+    for _ in range(30):
+        net.advance(1.0)
+    for s in sessions.values():
+        if s is not victim:
+            assert s.stopped is not None and (s.stopped.reason, s.stopped.culprit) == (
+                "withheld", victim.seat,
+            )  # fmt: skip
+    assert verify_bytes(file_of(logs[mover.seat])).stopped["culprit"] == victim.seat
+
+
+def test_a_victim_that_hands_over_another_card_than_the_picked_one_is_proved_cheating():
+    seats, sessions, logs = sessions_for(3, "other-card")
+    net = MemoryNet(sessions, logs)
+    for _ in range(100):
+        net.pump()
+        mover = next(s for s in sessions.values() if s.my_turn())
+        steal = [a for a in mover.legal_actions() if a.verb == "steal"]
+        if steal:
+            victim = sessions[steal[0].args[0]]
+
+            def other_card(table, expected, now):  # noqa: ANN001 - a modified client
+                ledger = table.ledger
+                if not expected.forced or expected.seat != table.seat:
+                    return False
+                other = (ledger.state.picked + 1) % len(ledger.state.hands[table.seat])
+                entry = authoring.action_entry(
+                    ledger, table.seat, seats[table.seat], Action("give", (other,))
+                )
+                table.send(None, "entry", {"entry": entry.encode()})
+                return False
+
+            victim.rounds["action"].step = other_card
+            mover.submit(steal[0], net.now)
+            break
+        mover.submit(mover.legal_actions()[0], net.now)
+    for _ in range(5):
+        net.advance(1.0)
+    for s in sessions.values():
+        if s is not victim:
+            assert s.stopped is not None and s.stopped.culprit == victim.seat
+            assert (s.stopped.reason, s.stopped.proved) == ("cheated", True)
