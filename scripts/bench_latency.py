@@ -17,6 +17,9 @@ Prints, per table size:
     test game of tests/reactions, registered in each peer process by a shim: no
     registered game has reaction windows yet): from the attack applied at every
     peer to the last pass applied at every peer, per asked seat, next to a move;
+  * a blind pick with its transfer (``--game toy-steal``, tests/picks, shimmed
+    likewise): from the steal applied at every peer to the victim's give applied
+    at every peer (its hand shuffle, the pick's chance step and the forced give);
   * for a game with hidden hands (``--game vorsicht-lehrer``), the sealed deck:
     the shuffle phase (every seat's proved shuffle, each verified by every peer,
     from the entry before the first shuffle to the last shuffle applied at every
@@ -47,7 +50,7 @@ from pathlib import Path
 
 NAMES = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay"]
 ROOT = Path(__file__).resolve().parents[1]
-TEST_GAMES = {"toy-shields": "tests.reactions.shield_game"}
+TEST_GAMES = {"toy-shields": "tests.reactions.shield_game", "toy-steal": "tests.picks.steal_game"}
 # A peer process that also knows a test game (benchmarks only; never the product).
 SHIM = """
 import sys
@@ -134,6 +137,19 @@ def actions_of(replay: Path) -> dict[int, str]:
     return {i: e.body["action"] for i, e in enumerate(entries) if e.kind == "action"}
 
 
+def blind_picks(actions: dict[int, str], complete: dict[int, float]) -> list[float]:
+    """From each steal applied everywhere to the give that ends it applied everywhere."""
+    out = []
+    for i, text in sorted(actions.items()):
+        if text.startswith("steal"):
+            give = next(
+                (j for j in sorted(actions) if j > i and actions[j].startswith("give")), None
+            )
+            if give is not None and i in complete and give in complete:
+                out.append(complete[give] - complete[i])
+    return out
+
+
 def passed_windows(
     actions: dict[int, str], complete: dict[int, float], think: float
 ) -> list[float]:
@@ -200,7 +216,8 @@ def measure(run: tuple[list[list[dict]], dict[int, str]], think: float = 0.0) ->
     ]
     wall = max(complete.values()) - min(min(ts) for ts in applied.values())
     windows = passed_windows(actions, complete, think)
-    return moves, chance, wall, (*sealed_steps(kinds, complete), together, windows)
+    picks = blind_picks(actions, complete)
+    return moves, chance, wall, (*sealed_steps(kinds, complete), together, windows, picks)
 
 
 def ms(values: list[float], q: float) -> str:
@@ -240,10 +257,12 @@ def main() -> None:
                 deals: list[float] = []
                 together: list[float] = []
                 windows: list[float] = []
+                picks: list[float] = []
                 for _ in range(args.games):
                     run = run_game(seats, Path(tmp), args.game, think)
-                    m, c, w, (p, u, d, t, r) = measure(run, think)
+                    m, c, w, (p, u, d, t, r, k) = measure(run, think)
                     windows += r
+                    picks += k
                     moves += m
                     chance += c
                     walls.append(w)
@@ -256,6 +275,12 @@ def main() -> None:
                     f" {ms(chance, 0.99):>11} {statistics.median(walls):>10.2f}"
                     f"   ({len(moves)} moves, {len(chance)} chance steps, {args.games} games)"
                 )
+                if picks:
+                    print(
+                        f"{'':>5} blind pick (steal applied -> give applied everywhere)"
+                        f" p50 {ms(picks, 0.5)} p99 {ms(picks, 0.99)} ms ({len(picks)} picks):"
+                        f" {statistics.median(picks) / statistics.median(moves):.2f}x the move p50"
+                    )
                 if windows:
                     ratio = statistics.median(windows) / statistics.median(moves)
                     print(

@@ -266,7 +266,30 @@ def replay_vectors() -> dict:
         "replay": complete_replay(),
         "wire": wire_vectors(game_id, prev, pre[0]),
         "choices": choices_vectors(game_id, keys, action.hash),
+        "pick": pick_vector(game_id, chains, action.hash),
         "sealed": sealed_vectors(),
+    }
+
+
+def pick_vector(game_id: bytes, chains: list[HashChain], prev: bytes) -> dict[str, Any]:
+    """A blind pick after the vector game's entry 2 (replay.md section 9.3): a
+    chance entry of kind ``pick`` over a 3-card hand (purpose ``steal``), from
+    each seat's next chain value s[2]."""
+    pre = [chain.preimage(1) for chain in chains]
+    outcome = derive_outcome(game_id, 1, "steal", pre, (3,))
+    body = make_body(
+        t="chance", i=3, prev=prev, step=1, purpose="steal", pre=pre, outcome=list(outcome)
+    )
+    return {
+        "about": (
+            "replay.md section 9.3, a blind pick: an ordinary chance entry at index 3, "
+            "chance step 1, picking one of the 3 positions of the victim's hand. Then "
+            "(not shown: it needs a sealed hand) the victim shuffles its hand if it is "
+            "not fresh and hands over the card at that position with a transfer proof."
+        ),
+        "ranges": [3],
+        "seed": chance_seed(game_id, 1, "steal", pre).hex(),
+        "entry": entry_vector(Entry(body, ()), game_id, {}),
     }
 
 

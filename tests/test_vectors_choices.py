@@ -1,7 +1,8 @@
-"""The secret-choice vectors (protocol/vectors/replay.json, ``choices``) and the
-protocol-1 vectors a protocol-2 reader must still accept.
+"""The secret-choice and blind-pick vectors (protocol/vectors/replay.json,
+``choices`` and ``pick``) and the protocol-1 vectors a protocol-2 reader must
+still accept.
 
-Issue 14, part 4: "protocol/vectors gets vectors for a commit, a reveal ...  Bump
+Issue 14, part 4: "protocol/vectors gets vectors for a commit, a reveal and a pick.  Bump
 the protocol version; a replay of the previous version still verifies."  The
 commit is recomputed here by hand (hashlib and msgpack only), so the vector pins
 the byte layout replay.md section 4 gives, not just the reference code.
@@ -16,6 +17,7 @@ from pathlib import Path
 import msgpack
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+from p2ptable.randomness.derive import chance_seed, uniform_values
 from p2ptable.replay import choices
 from p2ptable.replay.entries import Entry, bundled_parts
 from p2ptable.replay.verify import verify_bytes
@@ -79,3 +81,19 @@ def test_the_protocol_1_replay_vector_still_verifies():
     assert report.valid, report.error
     assert report.entries == LEGACY["replay"]["verify"]["entries"]
     assert report.result["scores"] == LEGACY["replay"]["verify"]["result"]["scores"]
+
+
+def test_the_pick_vector_is_a_chance_entry_over_the_hand_positions():
+    pick = REPLAY["pick"]
+    entry = Entry.decode(bytes.fromhex(pick["entry"]["entry_hex"]))
+    body = entry.body
+    assert (entry.kind, entry.sigs, body["purpose"], body["i"], body["step"]) == (
+        "chance", (), "steal", 3, 1,
+    )  # fmt: skip
+    for seat, value in enumerate(body["pre"]):  # s[2] of each chain hashes to s[1]
+        previous = REPLAY["entries"][1]["body"]["pre"][seat]["bin"]
+        assert hashlib.sha256(b"p2ptable/chain/v1\x00" + value).hexdigest() == previous
+    seed = chance_seed(GAME_ID, 1, "steal", body["pre"])
+    assert seed.hex() == pick["seed"]
+    assert list(uniform_values(seed, pick["ranges"])) == body["outcome"]
+    assert 0 <= body["outcome"][0] < 3

@@ -252,6 +252,10 @@ class HiddenHands(Protocol[S]):
       the same card.
     * ``given_card_seen(state, seat, card)``: this state learns that the card just
       given to ``seat`` (the last of its hand) is ``card`` (the taker's own peer).
+    * ``hand_shuffled(state, seat, hand)`` (only a game with ``"pick"`` chance
+      steps): ``seat`` shuffled its hand before a blind pick from it; ``hand`` is
+      its new order as this state may see it (the cards for the seat's own peer,
+      ``None`` each for everyone else, who must forget where its cards were).
     """
 
     hidden_hands: bool

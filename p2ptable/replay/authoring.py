@@ -170,7 +170,10 @@ def shuffle_entry(ledger: Ledger, seat: int, secrets: SeatSecrets) -> Entry:
     expected = ledger.expected()
     if expected.kind != "shuffle" or expected.seat != seat or ledger.book is None:
         raise ValueError(f"seat {seat} is not to shuffle (expected {expected.kind})")
-    msg = ledger.book.make_shuffle(seat, _rand(ledger, secrets, "shuffle"))
+    if expected.hand:  # our own hand, before a blind pick from it
+        msg = ledger.book.make_shuffle(seat, _rand(ledger, secrets, "hand-shuffle"), hand=True)
+    else:
+        msg = ledger.book.make_shuffle(seat, _rand(ledger, secrets, "shuffle"))
     body = make_body(t="shuffle", i=ledger.next_index, prev=ledger.head, seat=seat, msg=msg)
     return sign_body(ledger.game_id, body, {seat: secrets.key})
 
@@ -187,7 +190,7 @@ def shuffle_entry_after(
     turns out bad, the game stops on it and this entry is never appended."""
     expected, book = ledger.expected(), ledger.book
     body = previous.body
-    if book is None or expected.kind != "shuffle" or body["t"] != "shuffle":
+    if book is None or expected.kind != "shuffle" or body["t"] != "shuffle" or expected.hand:
         return None
     if body["seat"] != expected.seat or body["i"] != ledger.next_index:
         return None

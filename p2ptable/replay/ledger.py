@@ -192,6 +192,9 @@ class Ledger:
         book = position.book
         if isinstance(decision, Chance):
             step = decision.step
+            if book is not None and step.kind == "pick" and step.seat is not None:
+                if book.needs_hand_shuffle(step.seat):  # replay/sealed_book.py
+                    return Expected("shuffle", seat=step.seat, chance=step, hand=True)
             if book is not None and step.kind == "deal":
                 shuffler = book.next_shuffler()
                 if shuffler is not None:

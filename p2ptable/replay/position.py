@@ -47,6 +47,7 @@ class Expected:
     # an open: the seat each card goes to; commits and choices: the seats asked
     targets: tuple[int | None, ...] = ()
     forced: bool = False  # an action the rules decide (engine.api.Turn.forced)
+    hand: bool = False  # a shuffle of the seat's own hand, before a blind pick
 
 
 @dataclass(frozen=True)

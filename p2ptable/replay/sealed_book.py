@@ -19,6 +19,8 @@ deals to seats (the deck is ready)     ``open``: every seat's decryption       n
                                        shares for the top cards (``parts``)    (proofs)
 an action that shows a hand card       ``action`` carrying ``reveal``          the actor
 an action that gives a hand card       ``action`` carrying ``transfer``        the giver
+a ``pick`` from a seat's hand whose    ``shuffle`` of that hand by its seat    that seat
+order someone else may know
 the game is over                       ``secrets``: every seat's deck secret   nobody
                                        (``parts``), then the ``result``        (keys)
 =====================================  ======================================  ==========
@@ -47,6 +49,14 @@ again, so it can never equivocate by accident.
 A book made with ``readers`` (seat -> deck secret) reads those seats' cards as
 they are dealt: a peer reads its own, ``verify`` after the ``secrets`` entry reads
 everyone's.
+
+A blind pick (a ``pick`` chance step over a seat's hand positions) must not tell
+anyone but the taker which card was taken.  Another seat may know where a card
+sits in that hand: one it gave there (a transfer), or the last one dealt to it.
+So before a pick, unless its hand is *fresh* (shuffled by it, and nothing added
+since), the seat shuffles its own hand with a proof (re-encrypted under its own
+key and permuted): only it knows the new order, and the rules' states of every
+other seat forget where its cards are (``hand_shuffled``).
 
 A book is a frozen value, as the sealed deck's state is: checking a message
 returns the next book and changes nothing, so a refused entry leaves no trace.
@@ -132,6 +142,8 @@ class SealedBook:
     readers: Mapping[int, int]  # seat -> deck secret, for the hands this book reads
     state: SealedState
     secrets: tuple[int, ...] | None = None  # once the secrets entry is in
+    # Seats whose hand order only they know: shuffled by them, nothing added since.
+    fresh: frozenset[int] = frozenset()
 
     @classmethod
     def new(
@@ -171,6 +183,10 @@ class SealedBook:
             raise AssertionError("cards for a new sealed deck must all be known")
         return self._with(deck.add_cards(self.state, list(face_down)))  # type: ignore[arg-type]
 
+    def needs_hand_shuffle(self, seat: int) -> bool:
+        """Whether ``seat`` must shuffle its hand before a blind pick from it."""
+        return seat not in self.fresh and len(self.state.hands[seat]) > 1
+
     def next_shuffler(self) -> int | None:
         """The seat that must shuffle before the deck may be opened, if any."""
         missing = [s for s in range(self.seats) if s not in self.state.shuffled]
@@ -178,11 +194,14 @@ class SealedBook:
 
     # -- checking what seats sent: each returns the next book -------------------------
 
-    def apply_shuffle(self, seat: int, value: Any) -> SealedBook:
+    def apply_shuffle(self, seat: int, value: Any, hand: bool = False) -> SealedBook:
+        """A shuffle of the deck or, with ``hand``, of the seat's own hand."""
         msg = message_from_value(value, seat)
-        if not isinstance(msg, ShuffleMessage) or msg.hand:
-            raise SealedDeckError(seat, "a shuffle entry must hold a shuffle of the deck")
-        return self._with(deck.apply_shuffle(self.state, msg))
+        if not isinstance(msg, ShuffleMessage) or msg.hand != hand:
+            what = "its own hand" if hand else "the deck"
+            raise SealedDeckError(seat, f"a shuffle entry must hold a shuffle of {what}")
+        book = self._with(deck.apply_shuffle(self.state, msg))
+        return replace(book, fresh=self.fresh | {seat}) if hand else book
 
     def check_part(self, kind: str, to: Targets, seat: int, value: Any) -> Any:
         """Check one seat's part of an ``open`` (card k to ``to[k]``) or ``secrets``
@@ -211,6 +230,7 @@ class SealedBook:
                 raise SealedDeckError(seat, "its part of an opening is not decryption shares")
             round_ = add_shares(round_, msg)
         state, faces = finish_open(round_)
+        fresh = self.fresh - {seat for seat in to if seat is not None}
         dealt = []
         for k, seat in enumerate(to):
             card = faces[k]
@@ -218,7 +238,7 @@ class SealedBook:
                 later = sum(1 for s in to[k + 1 :] if s == seat)  # its cards dealt after
                 card = self._read(state, seat, len(state.hands[seat]) - 1 - later)
             dealt.append(Dealt(seat, card))
-        return self._with(state), dealt
+        return replace(self, state=state, fresh=fresh), dealt
 
     def _read(self, state: SealedState, seat: int, slot: int) -> int:
         """A reader's hand card (only that card is decrypted: this runs on every deal)."""
@@ -249,7 +269,7 @@ class SealedBook:
             raise SealedDeckError(seat, "the transfer of a given card is not a transfer")
         state = deck.apply_transfer(self.state, msg, index=slot, to=to)
         seen = self._read(state, to, -1) if to in self.readers else None
-        return self._with(state), seen
+        return replace(self, state=state, fresh=self.fresh - {to}), seen
 
     def apply_secrets(self, parts: Sequence[Any]) -> SealedBook:
         if len(parts) != self.seats:
@@ -259,8 +279,14 @@ class SealedBook:
 
     # -- making our own messages --------------------------------------------------------
 
-    def make_shuffle(self, seat: int, rand: Rand) -> dict:
-        return deck.make_shuffle(self.state, seat, rand).to_value()
+    def make_shuffle(self, seat: int, rand: Rand, hand: bool = False) -> dict:
+        return deck.make_shuffle(self.state, seat, rand, hand=hand).to_value()
+
+    def seen_hand(self, seat: int) -> tuple[int | None, ...]:
+        """Seat's hand as this book may see it: its cards for a reader, else None each."""
+        if seat in self.readers:
+            return self.hand(seat)
+        return (None,) * len(self.state.hands[seat])
 
     def make_part(self, kind: str, to: Targets, seat: int, secret: int, rand: Rand) -> dict:
         if kind == "open":

@@ -120,9 +120,16 @@ def shuffle(
     check_signed_by(info, index, entry, seat)
     assert position.book is not None
     try:
-        book = position.book.apply_shuffle(seat, body["msg"])
+        book = position.book.apply_shuffle(seat, body["msg"], hand=expected.hand)
     except SealedDeckError as exc:
         raise InvalidEntry(index, exc.reason, seat) from None
+    if expected.hand:
+        # Only the seat knows its new order: every other state forgets where its
+        # cards are (a reader, the seat itself, reads them again).
+        state = info.game.hand_shuffled(position.state, seat, book.seen_hand(seat))
+        cards = len(book.state.hands[seat])
+        applied = Applied(index, "shuffle", seat, f"shuffles its hand ({cards} cards, proved)")
+        return applied, replace(position, book=book, state=state)
     cards = len(book.state.deck)
     applied = Applied(index, "shuffle", seat, f"shuffles the deck ({cards} cards, proved)")
     return applied, replace(position, book=book)

@@ -140,6 +140,9 @@ class StealGame:
     def given_card_seen(self, s: StealState, seat: int, card: int) -> StealState:
         return s.with_hand(seat, (*s.hands[seat][:-1], card))
 
+    def hand_shuffled(self, s: StealState, seat: int, hand: tuple) -> StealState:
+        return s.with_hand(seat, tuple(hand))
+
     def view(self, s: StealState, seat: int | None) -> dict[str, Any]:
         return {
             "hand": None if seat is None else list(s.hands[seat]),

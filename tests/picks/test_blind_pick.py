@@ -21,6 +21,7 @@ from p2ptable.net.memory import MemoryNet
 from p2ptable.net.session import Session
 from p2ptable.replay import authoring
 from p2ptable.replay import genesis as genesis_module
+from p2ptable.replay.entries import make_body, sign_body
 from p2ptable.replay.ledger import InvalidEntry, Ledger
 from p2ptable.replay.logfile import MAGIC, encode_frame
 from p2ptable.replay.verify import verify_bytes
@@ -225,3 +226,69 @@ def test_a_victim_that_hands_over_another_card_than_the_picked_one_is_proved_che
         if s is not victim:
             assert s.stopped is not None and s.stopped.culprit == victim.seat
             assert (s.stopped.reason, s.stopped.proved) == ("cheated", True)
+
+
+def test_before_a_pick_the_victim_shuffles_its_hand_so_nobody_else_knows_where_a_card_is():
+    # "a taker may know the slot order of a victim's hand" (issue 14): Ben gave
+    # card X to Ana (his own steal's victim... here Ana stole X from Ben), so Ben
+    # knows X is Ana's last card; when Cleo steals from Ana, Ana first shuffles
+    # her hand, and Ben cannot tell whether Cleo got X.
+    seats, genesis = table(3, "order")
+
+    def script(game, state, seat):  # noqa: ANN001, ANN202
+        legal = game.legal_actions(state, seat)
+        want = {0: Action("steal", (1,)), 2: Action("steal", (0,))}.get(seat)
+        if state.picked is None and want in legal and state.steals < 2:
+            return want
+        return next(a for a in legal if a.verb in ("play", "give"))
+
+    def second_pick_made(ledger: Ledger) -> bool:
+        return ledger.state.steals == 2 and ledger.state.picked is not None
+
+    full, entries = play(seats, genesis, random.Random(0), policy=script, stop=second_pick_made)
+    kinds = [(e.kind, e.body.get("msg", {}).get("hand")) for e in entries]
+    assert ("shuffle", True) in kinds  # a hand shuffle, before the second pick
+    ben = Ledger(genesis, readers={1: seats[1].deck})
+    knew, forgot = None, False
+    for entry in entries[1:]:
+        ben.append(entry)
+        if entry.kind == "action" and entry.body["action"].startswith("give") and knew is None:
+            knew = ben.state.hands[0][-1]  # the card Ben gave Ana, where Ben put it
+        if entry.kind == "shuffle" and entry.body["msg"].get("hand") and knew is not None:
+            assert entry.body["seat"] == 0  # Ana's, before Cleo's pick from her
+            assert ben.state.hands[0] == (None,) * len(ben.state.hands[0])
+            forgot = True
+    assert knew is not None and forgot
+    ana = Ledger(genesis, readers={0: seats[0].deck})
+    for entry in entries[1:]:
+        ana.append(entry)
+    assert None not in ana.state.hands[0]  # Ana read her own new order
+    assert ana.state.hands[0] == full.state.hands[0]
+    report = verify_bytes(file_of(entries))  # every entry so far checks out
+    assert "ends before the game is over" in report.error["reason"]
+
+
+def test_a_hand_shuffle_is_expected_before_a_pick_and_must_be_one():
+    seats, genesis = table(3, "hand-shuffle")
+
+    def hand_shuffle_due(lg: Ledger) -> bool:
+        return lg.expected().kind == "shuffle" and lg.expected().hand
+
+    ledger, _ = play(seats, genesis, random.Random(3), policy=stealing, stop=hand_shuffle_due)
+    expected = ledger.expected()
+    victim = expected.seat
+    assert victim == ledger.state.stealing[1] and expected.chance.kind == "pick"
+    # A shuffle that says it is of the deck, in its place, is refused.
+    from p2ptable.sealed import deck as sealed_deck
+    from p2ptable.sealed.group import SeededRandom
+
+    made = sealed_deck.make_shuffle(ledger.book.state, victim, SeededRandom(b"x"), hand=True)
+    wrong = {**made.to_value(), "hand": False}
+    body = make_body(t="shuffle", i=ledger.next_index, prev=ledger.head, seat=victim, msg=wrong)
+    entry = sign_body(ledger.game_id, body, {victim: seats[victim].key})
+    with pytest.raises(InvalidEntry, match="shuffle of its own hand") as refused:
+        ledger.append(entry)
+    assert refused.value.culprit == victim
+    right = authoring.shuffle_entry(ledger, victim, seats[victim])
+    ledger.append(right)
+    assert ledger.expected().kind == "chance"  # now the pick itself
