@@ -1,7 +1,7 @@
 """A tiny hidden-hand game of blind steals, for testing the blind pick before
 Teacher's Pet's Bully depends on it.
 
-2 to 4 seats, cards 0 .. 3n-1 dealt face down from a sealed deck, 3 to each.  On
+2 to 6 seats, cards 0 .. 3n-1 dealt face down from a sealed deck, 3 to each.  On
 a turn a seat plays a hand card face up (``play <slot> <card>``, scoring its
 number) or, at most ``STEALS`` times in a game, steals from another seat that
 holds a card (``steal <seat>``).  A steal is a blind pick: chance picks one of
@@ -42,7 +42,7 @@ class StealGame:
     name = "toy-steal"
     title = "Toy Steal"
     hidden_hands = True
-    min_seats, max_seats = 2, 4
+    min_seats, max_seats = 2, 6
     options = ()
 
     def initial(self, seats: int, options) -> StealState:  # noqa: ANN001
