@@ -15,6 +15,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from p2ptable.engine.api import Action, Turn
 from p2ptable.net.memory import MemoryNet
@@ -26,6 +28,7 @@ from p2ptable.replay.ledger import InvalidEntry, Ledger
 from p2ptable.replay.logfile import MAGIC, encode_frame
 from p2ptable.replay.verify import verify_bytes
 from p2ptable.sim import _next_entry
+from tests.choices.test_choices_session import pump_shuffled
 
 from .steal_game import GAME
 
@@ -292,3 +295,26 @@ def test_a_hand_shuffle_is_expected_before_a_pick_and_must_be_one():
     right = authoring.shuffle_entry(ledger, victim, seats[victim])
     ledger.append(right)
     assert ledger.expected().kind == "chance"  # now the pick itself
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(2, 4), st.integers(0, 2**32))
+def test_no_honest_seat_is_ever_accused_whatever_the_order_of_frames(n, seed):
+    rng = random.Random(seed)
+    _, sessions, logs = sessions_for(n, f"order{n}")
+    net = MemoryNet(sessions, logs)
+    for _ in range(800):
+        pump_shuffled(net, rng)
+        if rng.random() < 0.2:
+            net.advance(rng.choice([0.1, 1.0, 3.0]))
+        movers = [s for s in sessions.values() if s.my_turn()]
+        if not movers and all(s.finished for s in sessions.values()):
+            break
+        for mover in movers:
+            legal = mover.legal_actions()
+            steal = [a for a in legal if a.verb == "steal"]
+            mover.submit(steal[0] if steal and rng.random() < 0.5 else rng.choice(legal), net.now)
+    for _ in range(10):
+        net.advance(1.0)
+    assert all(s.stopped is None and s.finished for s in sessions.values())
+    assert len({file_of(log) for log in logs.values()}) == 1
