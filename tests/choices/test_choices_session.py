@@ -25,8 +25,8 @@ from p2ptable.net.wire import envelope_of
 from p2ptable.replay import authoring, choices
 from p2ptable.replay.entries import Entry, make_body, sign_body
 from p2ptable.replay.ledger import Ledger
-from p2ptable.replay.logfile import MAGIC, encode_frame
 from p2ptable.replay.verify import verify_bytes
+from tests.toy_tables import file_of, play_in_any_order
 
 from .test_commit_reveal import bids_registered, table  # noqa: F401 - the fixture
 
@@ -40,10 +40,6 @@ def sessions_for(n: int, seed: str = "live"):
         i: Session(Ledger(genesis), i, seats[i], 0.0, boot=bytes([i + 1]) * 8) for i in range(n)
     }
     return seats, genesis, sessions, logs
-
-
-def file_of(log: list[bytes]) -> bytes:
-    return MAGIC + b"".join(encode_frame(p) for p in log)
 
 
 def kind_of(frame: bytes) -> str:
@@ -308,38 +304,8 @@ def test_commits_are_made_again_byte_for_byte():
     assert salt != choices.salt_for(seats[1], ledger.game_id, ledger.next_index)
 
 
-def pump_shuffled(net: MemoryNet, rng: random.Random, limit: int = 100_000) -> None:
-    """Deliver every queued frame, in a random order (the network reorders)."""
-    net.collect()
-    for _ in range(limit):
-        if not net.queue:
-            return
-        k = rng.randrange(len(net.queue))
-        net.queue.rotate(-k)
-        sender, target, frame = net.queue.popleft()
-        net.queue.rotate(k)
-        if target in net.sessions:
-            net.sessions[target].receive(frame, net.now)
-        net.collect()
-
-
 @settings(max_examples=25, deadline=None)
 @given(st.integers(2, 6), st.integers(0, 2**32))
 def test_no_honest_seat_is_ever_accused_whatever_the_order_of_frames(n, seed):
-    rng = random.Random(seed)
     _, _, sessions, logs = sessions_for(n, f"order{n}")
-    net = MemoryNet(sessions, logs)
-    for _ in range(200):
-        pump_shuffled(net, rng)
-        if rng.random() < 0.2:
-            net.advance(rng.choice([0.1, 1.0, 3.0]))
-        movers = [s for s in sessions.values() if s.my_turn()]
-        if not movers and all(s.finished for s in sessions.values()):
-            break
-        for mover in rng.sample(movers, rng.randint(0, len(movers))):
-            mover.submit(rng.choice(mover.legal_actions()), net.now)
-    for _ in range(10):
-        net.advance(1.0)
-    assert all(s.stopped is None for s in sessions.values())
-    assert all(s.finished for s in sessions.values())
-    assert len({file_of(log) for log in logs.values()}) == 1
+    play_in_any_order(sessions, logs, random.Random(seed), rounds=200)

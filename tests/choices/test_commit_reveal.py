@@ -17,42 +17,25 @@ import pytest
 
 from p2ptable.engine.api import Action
 from p2ptable.replay import authoring, choices
-from p2ptable.replay import genesis as genesis_module
 from p2ptable.replay.entries import Entry, make_body, sign_body
 from p2ptable.replay.evidence import check_cheat, check_equivocation
 from p2ptable.replay.ledger import InvalidEntry, Ledger
-from p2ptable.replay.logfile import MAGIC, encode_frame
 from p2ptable.replay.verify import verify_bytes
 from p2ptable.sim import _next_entry
+from tests.toy_tables import file_of, register, signed_genesis
 
 from .bid_game import GAME
 
 NONCE = b"\x07" * 16
-NAMES = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay"]
 
 
 @pytest.fixture(autouse=True)
 def bids_registered(monkeypatch):
-    real = genesis_module.get_game
-    monkeypatch.setattr(
-        genesis_module, "get_game", lambda name: GAME if name == GAME.name else real(name)
-    )
+    register(monkeypatch, GAME)
 
 
 def table(n: int = 3, seed: str = "bids"):
-    seats = [authoring.SeatSecrets.from_seed(seed.encode(), i, 64) for i in range(n)]
-    body = authoring.genesis_body(
-        GAME.name,
-        {},
-        NAMES[:n],
-        [s.key.public for s in seats],
-        [s.chain.head for s in seats],
-        [s.link_public for s in seats],
-        64,
-        NONCE,
-    )
-    genesis = authoring.assemble_genesis(body, [authoring.sign_genesis(body, s) for s in seats])
-    return seats, genesis
+    return signed_genesis(GAME, n, seed, NONCE)
 
 
 def policies(rng: random.Random, n: int):
@@ -69,10 +52,6 @@ def play(seats, genesis, rng: random.Random):
         ledger.append(entry)
         entries.append(entry)
     raise AssertionError("the bid game did not end")
-
-
-def file_of(entries) -> bytes:
-    return MAGIC + b"".join(encode_frame(e.encode()) for e in entries)
 
 
 def to_commits(seats, genesis) -> Ledger:

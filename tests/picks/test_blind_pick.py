@@ -20,44 +20,25 @@ from hypothesis import strategies as st
 
 from p2ptable.engine.api import Action, Turn
 from p2ptable.net.memory import MemoryNet
-from p2ptable.net.session import Session
 from p2ptable.replay import authoring
-from p2ptable.replay import genesis as genesis_module
 from p2ptable.replay.entries import make_body, sign_body
 from p2ptable.replay.ledger import InvalidEntry, Ledger
-from p2ptable.replay.logfile import MAGIC, encode_frame
 from p2ptable.replay.verify import verify_bytes
 from p2ptable.sim import _next_entry
-from tests.choices.test_choices_session import pump_shuffled
+from tests.toy_tables import file_of, live_sessions, play_in_any_order, register, signed_genesis
 
 from .steal_game import GAME
 
 NONCE = b"\x0b" * 16
-NAMES = ["Ana", "Ben", "Cleo", "Dev"]
 
 
 @pytest.fixture(autouse=True)
 def steals_registered(monkeypatch):
-    real = genesis_module.get_game
-    monkeypatch.setattr(
-        genesis_module, "get_game", lambda name: GAME if name == GAME.name else real(name)
-    )
+    register(monkeypatch, GAME)
 
 
 def table(n: int = 3, seed: str = "steal"):
-    seats = [authoring.SeatSecrets.from_seed(seed.encode(), i, 64) for i in range(n)]
-    body = authoring.genesis_body(
-        GAME.name, {}, NAMES[:n], [s.key.public for s in seats],
-        [s.chain.head for s in seats], [s.link_public for s in seats], 64, NONCE,
-        [s.deck_key(NONCE) for s in seats],
-    )  # fmt: skip
-    genesis = authoring.assemble_genesis(body, [authoring.sign_genesis(body, s) for s in seats])
-    return seats, genesis
-
-
-def file_of(entries) -> bytes:
-    raw = (e if isinstance(e, bytes) else e.encode() for e in entries)
-    return MAGIC + b"".join(encode_frame(r) for r in raw)
+    return signed_genesis(GAME, n, seed, NONCE)
 
 
 def stealing(game, state, seat):  # noqa: ANN001, ANN201 - a policy that steals when it can
@@ -139,12 +120,7 @@ def test_only_the_victim_and_the_taker_learn_the_card():
 
 def sessions_for(n: int, seed: str):
     seats, genesis = table(n, seed)
-    logs = {i: [genesis.encode()] for i in range(n)}
-    sessions = {
-        i: Session(Ledger(genesis, readers={i: seats[i].deck}), i, seats[i], 0.0,
-                   boot=bytes([i + 1]) * 8)
-        for i in range(n)
-    }  # fmt: skip
+    sessions, logs = live_sessions(seats, genesis)
     return seats, sessions, logs
 
 
@@ -300,21 +276,10 @@ def test_a_hand_shuffle_is_expected_before_a_pick_and_must_be_one():
 @settings(max_examples=12, deadline=None)
 @given(st.integers(2, 4), st.integers(0, 2**32))
 def test_no_honest_seat_is_ever_accused_whatever_the_order_of_frames(n, seed):
-    rng = random.Random(seed)
+    def choose(session, rng):  # noqa: ANN001, ANN202 - steal often
+        legal = session.legal_actions()
+        steal = [a for a in legal if a.verb == "steal"]
+        return steal[0] if steal and rng.random() < 0.5 else rng.choice(legal)
+
     _, sessions, logs = sessions_for(n, f"order{n}")
-    net = MemoryNet(sessions, logs)
-    for _ in range(800):
-        pump_shuffled(net, rng)
-        if rng.random() < 0.2:
-            net.advance(rng.choice([0.1, 1.0, 3.0]))
-        movers = [s for s in sessions.values() if s.my_turn()]
-        if not movers and all(s.finished for s in sessions.values()):
-            break
-        for mover in movers:
-            legal = mover.legal_actions()
-            steal = [a for a in legal if a.verb == "steal"]
-            mover.submit(steal[0] if steal and rng.random() < 0.5 else rng.choice(legal), net.now)
-    for _ in range(10):
-        net.advance(1.0)
-    assert all(s.stopped is None and s.finished for s in sessions.values())
-    assert len({file_of(log) for log in logs.values()}) == 1
+    play_in_any_order(sessions, logs, random.Random(seed), choose)

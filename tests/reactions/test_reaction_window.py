@@ -24,15 +24,12 @@ from hypothesis import strategies as st
 from p2ptable.engine.api import Action, Turn
 from p2ptable.engine.reactions import PASS
 from p2ptable.net.memory import MemoryNet
-from p2ptable.net.session import Session
 from p2ptable.replay import authoring
-from p2ptable.replay import genesis as genesis_module
 from p2ptable.replay.entries import make_body, sign_body
 from p2ptable.replay.ledger import InvalidEntry, Ledger
-from p2ptable.replay.logfile import MAGIC, encode_frame
 from p2ptable.replay.verify import verify_bytes
 from p2ptable.sim import _next_entry
-from tests.choices.test_choices_session import pump_shuffled
+from tests.toy_tables import file_of, live_sessions, play_in_any_order, register, signed_genesis
 
 from .shield_game import GAME, SHIELDS
 
@@ -41,27 +38,11 @@ NONCE = b"\x0a" * 16
 
 @pytest.fixture(autouse=True)
 def shields_registered(monkeypatch):
-    real = genesis_module.get_game
-    monkeypatch.setattr(
-        genesis_module, "get_game", lambda name: GAME if name == GAME.name else real(name)
-    )
+    register(monkeypatch, GAME)
 
 
 def table(seed: str = "shields"):
-    seats = [authoring.SeatSecrets.from_seed(seed.encode(), i, 64) for i in range(3)]
-    body = authoring.genesis_body(
-        GAME.name, {}, ["Ana", "Ben", "Cleo"], [s.key.public for s in seats],
-        [s.chain.head for s in seats], [s.link_public for s in seats], 64, NONCE,
-        [s.deck_key(NONCE) for s in seats],
-    )  # fmt: skip
-    genesis = authoring.assemble_genesis(body, [authoring.sign_genesis(body, s) for s in seats])
-    return seats, genesis
-
-
-def file_of(entries) -> bytes:
-    return MAGIC + b"".join(
-        encode_frame(e if isinstance(e, bytes) else e.encode()) for e in entries
-    )
+    return signed_genesis(GAME, 3, seed, NONCE)
 
 
 def play(seats, genesis, rng: random.Random, stop=None):
@@ -175,12 +156,7 @@ def test_a_reaction_card_claimed_but_not_held_is_proved_cheating_by_its_seat():
 
 def sessions_for(seed: str):
     seats, genesis = table(seed)
-    logs = {i: [genesis.encode()] for i in range(3)}
-    sessions = {
-        i: Session(Ledger(genesis, readers={i: seats[i].deck}), i, seats[i], 0.0,
-                   boot=bytes([i + 1]) * 8)
-        for i in range(3)
-    }  # fmt: skip
+    sessions, logs = live_sessions(seats, genesis)
     return seats, sessions, logs
 
 
@@ -308,19 +284,5 @@ def test_the_terminal_asks_the_same_question_whether_or_not_the_person_holds_a_s
 def test_no_honest_seat_is_ever_accused_whatever_the_order_of_frames(seed):
     # Random interleavings of the in-memory network (frames delivered in any
     # order, time moving on at random): every honest game ends, nobody is named.
-    rng = random.Random(seed)
     _, sessions, logs = sessions_for(f"order{seed % 3}")
-    net = MemoryNet(sessions, logs)
-    for _ in range(600):
-        pump_shuffled(net, rng)
-        if rng.random() < 0.2:
-            net.advance(rng.choice([0.1, 1.0, 3.0]))
-        movers = [s for s in sessions.values() if s.my_turn()]
-        if not movers and all(s.finished for s in sessions.values()):
-            break
-        for mover in movers:
-            mover.submit(rng.choice(mover.legal_actions()), net.now)
-    for _ in range(10):
-        net.advance(1.0)
-    assert all(s.stopped is None and s.finished for s in sessions.values())
-    assert len({file_of(log) for log in logs.values()}) == 1
+    play_in_any_order(sessions, logs, random.Random(seed), rounds=600)
