@@ -150,19 +150,26 @@ def test_live_sessions_hand_over_picked_cards_by_themselves(n):
     assert report.valid and report.audited, report.error
 
 
-def test_a_victim_that_does_not_hand_over_the_card_is_named_for_withholding():
-    _, sessions, logs = sessions_for(3, "keeps")
-    net = MemoryNet(sessions, logs)
+def steal_from_a_modified_victim(sessions, net, step):  # noqa: ANN001, ANN201
+    """Play first choices until a seat can steal; the victim's session gets
+    ``step`` for its action round (a modified client); the steal is made."""
     for _ in range(100):
         net.pump()
         mover = next(s for s in sessions.values() if s.my_turn())
         steal = [a for a in mover.legal_actions() if a.verb == "steal"]
         if steal:
             victim = sessions[steal[0].args[0]]
-            victim.rounds["action"].step = lambda *args: False  # a modified client
+            victim.rounds["action"].step = step
             mover.submit(steal[0], net.now)
-            break
+            return mover, victim
         mover.submit(mover.legal_actions()[0], net.now)
+    raise AssertionError("nobody could steal")
+
+
+def test_a_victim_that_does_not_hand_over_the_card_is_named_for_withholding():
+    _, sessions, logs = sessions_for(3, "keeps")
+    net = MemoryNet(sessions, logs)
+    mover, victim = steal_from_a_modified_victim(sessions, net, lambda *args: False)
     net.pump()
     for _ in range(30):
         net.advance(1.0)
@@ -177,28 +184,18 @@ def test_a_victim_that_does_not_hand_over_the_card_is_named_for_withholding():
 def test_a_victim_that_hands_over_another_card_than_the_picked_one_is_proved_cheating():
     seats, sessions, logs = sessions_for(3, "other-card")
     net = MemoryNet(sessions, logs)
-    for _ in range(100):
-        net.pump()
-        mover = next(s for s in sessions.values() if s.my_turn())
-        steal = [a for a in mover.legal_actions() if a.verb == "steal"]
-        if steal:
-            victim = sessions[steal[0].args[0]]
 
-            def other_card(table, expected, now):  # noqa: ANN001 - a modified client
-                ledger = table.ledger
-                if not expected.forced or expected.seat != table.seat:
-                    return False
-                other = (ledger.state.picked + 1) % len(ledger.state.hands[table.seat])
-                entry = authoring.action_entry(
-                    ledger, table.seat, seats[table.seat], Action("give", (other,))
-                )
-                table.send(None, "entry", {"entry": entry.encode()})
-                return False
+    def other_card(table, expected, now):  # noqa: ANN001, ANN202 - a modified client
+        ledger = table.ledger
+        if not expected.forced or expected.seat != table.seat:
+            return False
+        other = (ledger.state.picked + 1) % len(ledger.state.hands[table.seat])
+        give = Action("give", (other,))
+        entry = authoring.action_entry(ledger, table.seat, seats[table.seat], give)
+        table.send(None, "entry", {"entry": entry.encode()})
+        return False
 
-            victim.rounds["action"].step = other_card
-            mover.submit(steal[0], net.now)
-            break
-        mover.submit(mover.legal_actions()[0], net.now)
+    _, victim = steal_from_a_modified_victim(sessions, net, other_card)
     for _ in range(5):
         net.advance(1.0)
     for s in sessions.values():
