@@ -252,6 +252,10 @@ class HiddenHands(Protocol[S]):
       the same card.
     * ``given_card_seen(state, seat, card)``: this state learns that the card just
       given to ``seat`` (the last of its hand) is ``card`` (the taker's own peer).
+    * ``hand_card_taken(state, seat, action)`` (optional): the card the action
+      takes face up (from a discard pile, say) into ``seat``'s hand, where the
+      rules put it last, or ``None``; the sealed deck puts it there too, so that
+      the seat can later play it with a reveal proof like a dealt card.
     * ``hand_shuffled(state, seat, hand)`` (only a game with ``"pick"`` chance
       steps): ``seat`` shuffled its hand before a blind pick from it; ``hand`` is
       its new order as this state may see it (the cards for the seat's own peer,

@@ -19,6 +19,8 @@ deals to seats (the deck is ready)     ``open``: every seat's decryption       n
                                        shares for the top cards (``parts``)    (proofs)
 an action that shows a hand card       ``action`` carrying ``reveal``          the actor
 an action that gives a hand card       ``action`` carrying ``transfer``        the giver
+an action that takes a face-up card    ``action`` (nothing more: the card is   the actor
+into a hand                            public, its ciphertext made alike)
 a ``pick`` from a seat's hand whose    ``shuffle`` of that hand by its seat    that seat
 order someone else may know
 the game is over                       ``secrets``: every seat's deck secret   nobody
@@ -270,6 +272,11 @@ class SealedBook:
         state = deck.apply_transfer(self.state, msg, index=slot, to=to)
         seen = self._read(state, to, -1) if to in self.readers else None
         return replace(self, state=state, fresh=self.fresh - {to}), seen
+
+    def take_known(self, seat: int, card: int) -> SealedBook:
+        """A face-up card goes last into seat's hand (``deck.take_known``)."""
+        state = deck.take_known(self.state, seat, card)
+        return replace(self, state=state, fresh=self.fresh - {seat})
 
     def apply_secrets(self, parts: Sequence[Any]) -> SealedBook:
         if len(parts) != self.seats:

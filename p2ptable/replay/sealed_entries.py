@@ -98,6 +98,11 @@ def hand_card_proofs(
             raise InvalidEntry(index, why, seat) from None
         if seen is not None:
             after = game.given_card_seen(after, given[1], seen)
+    taken = None if book is None else getattr(game, "hand_card_taken", None)
+    if taken is not None:
+        card = taken(before, seat, action)
+        if card is not None:  # a face-up card, into the seat's hidden hand
+            book = book.take_known(seat, card)  # type: ignore[union-attr]
     if shown is not None:
         assert book is not None
         if "reveal" not in body:

@@ -264,6 +264,20 @@ def apply_reveal(state: SealedState, msg: RevealMessage) -> tuple[SealedState, i
     return advance(state, hands=tuple(hands)), card
 
 
+def take_known(state: SealedState, seat: int, card: int) -> SealedState:
+    """A face-up card everyone knows (from a discard pile) goes last into seat's
+    hand: encrypted under the seat's key with the public randomness 1, as cards go
+    into the deck (``elgamal.trivial``), so every peer makes the same ciphertext
+    and no proof is needed; the seat can later play it with a reveal proof like
+    any dealt card.  Everyone knows where it sits until the seat shuffles its hand."""
+    _check_seat(state, seat)
+    if type(card) is not int or not 0 <= card <= elgamal.MAX_CARD:
+        raise SealedUsageError(f"card numbers are 0 .. {elgamal.MAX_CARD}: {card!r}")
+    hands = list(state.hands)
+    hands[seat] = (*hands[seat], elgamal.trivial(card, state.table.keys[seat]))
+    return advance(state, hands=tuple(hands), cards=state.cards | {card})
+
+
 def make_transfer(
     state: SealedState, seat: int, secret: int, index: int, to: int, rand: Rand
 ) -> TransferMessage:

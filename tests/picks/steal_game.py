@@ -8,7 +8,11 @@ holds a card (``steal <seat>``).  A steal is a blind pick: chance picks one of
 the victim's hand positions (``ChanceStep("pick", ...)``, commit-reveal between
 peers), never the victim; then the victim hands that card over face down
 (``give <slot>``), a forced move with its transfer proof, and the card goes last
-into the taker's hand.  The game ends when every hand is empty.
+into the taker's hand.  A played card goes face up onto a discard pile; at most
+``FISHES`` times in a game a seat may instead take the top discard into its hand
+(``fish``): a known card into a hidden hand, which it can play again later with
+the same proof as a dealt card (as Teacher's Pet's Cheat takes an Assignment).
+The game ends when every hand is empty.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from p2ptable.engine.api import Action, Chance, ChanceStep, GameOver, IllegalAct
 
 HAND = 3
 STEALS = 4
+FISHES = 3
 
 
 @dataclass(frozen=True)
@@ -33,6 +38,8 @@ class StealState:
     steals: int = 0
     stealing: tuple[int, int] | None = None  # (taker, victim) while a pick is pending
     picked: int | None = None  # the slot chance picked, to be handed over
+    discard: tuple[int, ...] = ()  # played cards, face up, the top last
+    fishes: int = 0
 
     def with_hand(self, seat: int, hand: tuple) -> StealState:
         return replace(self, hands=self.hands[:seat] + (hand,) + self.hands[seat + 1 :])
@@ -74,7 +81,8 @@ class StealGame:
             for v in range(s.seats)
             if v != seat and s.hands[v] and s.steals < STEALS
         ]
-        return tuple(plays + steals)
+        fish = [Action("fish")] if s.discard and s.fishes < FISHES else []
+        return tuple(plays + steals + fish)
 
     def _next_turn(self, s: StealState) -> StealState:
         s = replace(s, stealing=None, picked=None)
@@ -106,7 +114,11 @@ class StealGame:
             scores = list(s.scores)
             scores[seat] += card
             s = s.with_hand(seat, hand[:slot] + hand[slot + 1 :])
-            return self._next_turn(replace(s, scores=tuple(scores)))
+            s = replace(s, scores=tuple(scores), discard=(*s.discard, card))
+            return self._next_turn(s)
+        if action == Action("fish") and action in self.legal_actions(s, seat):
+            s = s.with_hand(seat, (*hand, s.discard[-1]))  # known to every state
+            return self._next_turn(replace(s, discard=s.discard[:-1], fishes=s.fishes + 1))
         if action in self.legal_actions(s, seat) and action.verb == "steal":
             return replace(s, stealing=(seat, action.args[0]), steals=s.steals + 1)
         raise IllegalAction(f"no such action {action.text}")
@@ -137,6 +149,9 @@ class StealGame:
             return action.args[0], s.stealing[0]
         return None
 
+    def hand_card_taken(self, s: StealState, seat: int, action: Action) -> int | None:
+        return s.discard[-1] if action == Action("fish") else None
+
     def given_card_seen(self, s: StealState, seat: int, card: int) -> StealState:
         return s.with_hand(seat, (*s.hands[seat][:-1], card))
 
@@ -150,6 +165,7 @@ class StealGame:
             "scores": list(s.scores),
             "stealing": s.stealing,
             "picked": s.picked,
+            "discard": list(s.discard),
         }
 
     def outcome(self, s: StealState) -> Outcome | None:

@@ -280,3 +280,58 @@ def test_no_honest_seat_is_ever_accused_whatever_the_order_of_frames(n, seed):
 
     _, sessions, logs = sessions_for(n, f"order{n}")
     play_in_any_order(sessions, logs, random.Random(seed), choose)
+
+
+def fishing(game, state, seat):  # noqa: ANN001, ANN201 - fish when it can, then play it
+    legal = game.legal_actions(state, seat)
+    if Action("fish") in legal and state.fishes < 1:
+        return Action("fish")
+    plays = [a for a in legal if a.verb == "play"]
+    return plays[-1] if plays else legal[0]  # the last card: the one fished, if any
+
+
+def test_a_known_card_taken_into_a_hidden_hand_is_played_later_with_its_proof():
+    # Issue 14: "A known card into a hidden hand: a card taken from a face-up
+    # pile ... enters the taker's hand so that it can later be played with the
+    # same proof as a dealt card."
+    seats, genesis = table(3, "fish")
+    ledger, entries = play(seats, genesis, random.Random(4), policy=fishing)
+    texts = [(e.body["seat"], e.body["action"]) for e in entries if e.kind == "action"]
+    k = next(k for k, (_, text) in enumerate(texts) if text == "fish")
+    fisher = texts[k][0]
+    replayed = [t for t in texts[k + 1 :] if t[0] == fisher and t[1].startswith("play")]
+    assert replayed, "the fisher played again"
+    fish = next(e for e in entries if e.kind == "action" and e.body["action"] == "fish")
+    assert "reveal" not in fish.body and "transfer" not in fish.body  # nothing to prove
+    later = next(e for e in entries[entries.index(fish):]
+                 if e.kind == "action" and e.body["seat"] == fisher
+                 and e.body["action"].startswith("play"))  # fmt: skip
+    assert "reveal" in later.body  # played with the proof of any hand card
+    report = verify_bytes(file_of(entries))
+    assert report.valid and report.audited, report.error
+
+
+def test_a_false_claim_about_a_fished_card_is_caught():
+    seats, genesis = table(3, "fish-lie")
+    fished = None
+
+    def after_fish(ledger: Ledger) -> bool:
+        return ledger.state.fishes == 1 and ledger.state.current == fished
+
+    def policy(game, state, seat):  # noqa: ANN001, ANN202
+        nonlocal fished
+        action = fishing(game, state, seat)
+        if action == Action("fish"):
+            fished = seat
+        return action
+
+    ledger, _ = play(seats, genesis, random.Random(5), policy=policy, stop=after_fish)
+    hand = ledger.state.hands[fished]
+    slot, card = len(hand) - 1, hand[-1]  # the fished card, last
+    other = next(c for c in range(9) if c != card and c not in hand)
+    lie = authoring.action_entry(ledger, fished, seats[fished], Action("play", (slot, other)))
+    with pytest.raises(InvalidEntry) as refused:
+        ledger.append(lie)
+    assert refused.value.culprit == fished
+    honest = authoring.action_entry(ledger, fished, seats[fished], Action("play", (slot, card)))
+    ledger.append(honest)
