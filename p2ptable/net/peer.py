@@ -29,11 +29,11 @@ from p2ptable.net.peer_log import PeerLog
 from p2ptable.net.peers import PeerStates, boot_bytes
 from p2ptable.net.pending_genesis import PendingGenesis, drop_pending, save_pending
 from p2ptable.net.persistence import (
+    ChoiceKeeper,
     Resume,
     SeatLock,
     hold_seat_lock,
     replay_path_for,
-    save_choice,
     save_secrets,
 )
 from p2ptable.net.session import Choice, Failed, Finished, Moved, Rejected, Session, Stopped
@@ -131,6 +131,7 @@ class Peer:
         self.endpoint = f"tcp://{config.advertise}:{self.transport.port}"
         self.session: Session | None = None
         self.replay_path: Path | None = None
+        self._choices: ChoiceKeeper | None = None  # REPLAY.choice, at our first secret choice
         self.arrival = Arrival(self.transport, self.secrets, frontend.say, self.note)
         self.arrival.on_body = self._seat_is_set
         self._saved_boots: dict[int, int] = {}
@@ -340,6 +341,8 @@ class Peer:
             self.log.summarize(time.monotonic())
             self._write_stats()
             self.transport.close(linger_ms=0 if interrupted else CLOSE_LINGER_MS)
+            if self._choices is not None:
+                self._choices.close()
 
     def _ended(self, now: float, since: float | None) -> int | None:
         """The exit status once the game is over and we may go (None: not yet).
@@ -444,7 +447,9 @@ class Peer:
 
     def _keep_choice(self, choice: Choice) -> None:
         assert self.replay_path is not None
-        save_choice(self.replay_path, choice)
+        if self._choices is None:  # opened once: each choice is then one write and sync
+            self._choices = ChoiceKeeper(self.replay_path)
+        self._choices.keep(choice)
 
     def _flush_session(self, now: float) -> None:
         """What the session produced: its entries written first (the ones we

@@ -30,7 +30,9 @@ import ipaddress
 import json
 import os
 import re
+import struct
 import time
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -107,11 +109,47 @@ def choice_path(replay: Path) -> Path:
     return replay.with_name(replay.name + ".choice")
 
 
+# The choice file is one record of CHOICE_RECORD bytes, overwritten in place: a
+# 4-byte length, the canonical {i, action}, its CRC-32, zeros.  Within one disk
+# sector, and the file never changes size after it is made, so keeping a choice
+# is one write and one fdatasync (like a move's), not a new file and a rename.
+CHOICE_RECORD = 512
+
+
+class ChoiceKeeper:
+    """Keeps our secret choices in ``REPLAY.choice`` (see save_choice)."""
+
+    def __init__(self, replay: Path) -> None:
+        from p2ptable.replay.logfile import sync_dir, sync_fd
+
+        path = choice_path(replay)
+        made = not path.exists()
+        self._fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        self._sync = sync_fd
+        if made or os.fstat(self._fd).st_size != CHOICE_RECORD:
+            os.pwrite(self._fd, bytes(CHOICE_RECORD), 0)
+            os.fsync(self._fd)
+            sync_dir(path.parent)
+
+    def keep(self, choice: Choice) -> None:
+        payload = pack({"i": choice.index, "action": choice.action})
+        record = struct.pack(">I", len(payload)) + payload + struct.pack(">I", zlib.crc32(payload))
+        if len(record) > CHOICE_RECORD:
+            raise ValueError(f"a choice of {len(payload)} bytes does not fit its record")
+        os.pwrite(self._fd, record.ljust(CHOICE_RECORD, b"\0"), 0)
+        self._sync(self._fd)
+
+    def close(self) -> None:
+        os.close(self._fd)
+
+
 def save_choice(replay: Path, choice: Choice) -> None:
     """Keep our secret choice on stable storage (before our commit to it leaves)."""
-    from p2ptable.replay.logfile import write_durably
-
-    write_durably(choice_path(replay), pack({"i": choice.index, "action": choice.action}))
+    keeper = ChoiceKeeper(replay)
+    try:
+        keeper.keep(choice)
+    finally:
+        keeper.close()
 
 
 def _load_choice(replay: Path) -> Choice | None:
@@ -119,11 +157,19 @@ def _load_choice(replay: Path) -> Choice | None:
     if not path.exists():
         return None
     try:
-        data = unpack_canonical(_read(path, "choice", 4096))
+        raw = _read(path, "choice", CHOICE_RECORD)
+        if not raw.strip(b"\0"):
+            return None  # made, never written: no choice was kept
+        (length,) = struct.unpack_from(">I", raw, 0)
+        payload = raw[4 : 4 + length]
+        crc = raw[4 + length : 8 + length]
+        if len(crc) != 4 or struct.unpack(">I", crc)[0] != zlib.crc32(payload):
+            raise ValueError("its checksum does not match")
+        data = unpack_canonical(payload)
         index, action = data["i"], data["action"]
         if type(index) is not int or not isinstance(action, str) or set(data) != {"i", "action"}:
             raise ValueError("not {i, action}")
-    except (EncodingError, ValueError, TypeError, KeyError) as exc:
+    except (EncodingError, ValueError, TypeError, KeyError, struct.error) as exc:
         raise ResumeError(
             f"{path.name} is damaged ({exc}): it holds the secret choice this seat "
             "committed to; refusing to resume, nothing was changed"

@@ -1,0 +1,61 @@
+"""The secret choice a seat keeps before its commit leaves (REPLAY.choice).
+
+Issue 14: "a seat that crashes and resumes re-makes the same commit (a second,
+different commit for one position is equivocation)".  The choice is kept durably
+before the commit leaves, in one fixed-size record overwritten in place (one
+write and one fdatasync), and read back by `resume`; a damaged one is refused,
+since committing afresh could be a second commit.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from p2ptable.net.persistence import (
+    CHOICE_RECORD,
+    ChoiceKeeper,
+    ResumeError,
+    _load_choice,
+    choice_path,
+    save_choice,
+)
+from p2ptable.net.session import Choice
+
+
+def test_a_kept_choice_is_read_back_and_the_latest_wins(tmp_path):
+    replay = tmp_path / "Ben.p2pt"
+    assert _load_choice(replay) is None  # never chose
+    keeper = ChoiceKeeper(replay)
+    assert _load_choice(replay) is None  # made, nothing kept yet
+    keeper.keep(Choice(12, "risk"))
+    assert _load_choice(replay) == Choice(12, "risk")
+    keeper.keep(Choice(40, "take"))
+    keeper.close()
+    assert _load_choice(replay) == Choice(40, "take")
+    assert choice_path(replay).stat().st_size == CHOICE_RECORD  # never grows
+    save_choice(replay, Choice(41, "bid 3"))  # a second keeper opens the same file
+    assert _load_choice(replay) == Choice(41, "bid 3")
+
+
+@pytest.mark.parametrize("damage", ["flip", "length", "short"])
+def test_a_damaged_choice_file_is_refused_not_ignored(tmp_path, damage):
+    replay = tmp_path / "Ben.p2pt"
+    save_choice(replay, Choice(12, "risk"))
+    path = choice_path(replay)
+    raw = bytearray(path.read_bytes())
+    if damage == "flip":
+        raw[6] ^= 1
+    elif damage == "length":
+        raw[0:4] = (300).to_bytes(4, "big")
+    else:
+        raw = raw[:10]
+    path.write_bytes(bytes(raw))
+    with pytest.raises(ResumeError, match="Ben.p2pt.choice is damaged"):
+        _load_choice(replay)
+
+
+def test_a_choice_too_long_for_its_record_is_our_error(tmp_path):
+    keeper = ChoiceKeeper(tmp_path / "Ben.p2pt")
+    with pytest.raises(ValueError, match="does not fit"):
+        keeper.keep(Choice(1, "x" * CHOICE_RECORD))
+    keeper.close()
