@@ -86,7 +86,7 @@ RELAY_WAIT = 0.5
 # From this many seats on, the parts of a secret choice go through a collector
 # (PartsRound): on the reference machine (scripts/bench_latency.py, all peers on
 # two cores) a collector's fewer frames beat its extra hop at six seats (a secret
-# choice 19.0 -> 14.4 ms p50); at four the two were within the run-to-run spread,
+# choice 15.2 -> 13.3 ms p50); at four the two were within the run-to-run spread,
 # and the direct round has the fewer hops (README, Figures).
 COLLECT_FROM = 5
 
