@@ -14,10 +14,11 @@ How it works:
   (``NAME.p2pt.torn-STAMP``) and says so in :attr:`Resume.notice`.  Damage with
   intact entries after it is refused with the entry index, and nothing on disk is
   changed.  Every problem is a :class:`ResumeError` with a one-line message.
-* :func:`save_choice` writes ``NAME.p2pt.choice`` durably too: our last secret
+* :class:`ChoiceKeeper` keeps ``NAME.p2pt.choice`` durably too: our last secret
   choice (net/session.py, ``Choice``), kept before our commit to it leaves, so
-  a resumed seat commits to the same action; :func:`load_resume` reads it back
-  (a damaged one is refused: committing afresh could be a second commit).
+  a resumed seat commits to the same action; one fixed record overwritten in
+  place and synced (``CHOICE_RECORD``).  :func:`load_resume` reads it back (a
+  damaged one is refused: committing afresh could be a second commit).
 * :func:`hold_seat_lock` takes an exclusive ``flock`` on ``NAME.p2pt.lock`` for the
   life of a running peer; a second ``resume`` (or a second game writing the same
   replay) is refused with the holder's pid.  The kernel drops the lock when the
