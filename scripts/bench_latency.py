@@ -50,7 +50,11 @@ from pathlib import Path
 
 NAMES = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay"]
 ROOT = Path(__file__).resolve().parents[1]
-TEST_GAMES = {"toy-shields": "tests.reactions.shield_game", "toy-steal": "tests.picks.steal_game"}
+TEST_GAMES = {
+    "toy-shields": "tests.reactions.shield_game",
+    "toy-steal": "tests.picks.steal_game",
+    "toy-pass": "tests.sealed.toy_game",  # face-up draws from a sealed deck, gives
+}
 # A peer process that also knows a test game (benchmarks only; never the product).
 SHIM = """
 import sys
