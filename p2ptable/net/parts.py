@@ -1,0 +1,243 @@
+"""The parts round: every seat's signed part of an ``open`` or ``secrets`` entry,
+and every asked seat's commit, then reveal, of a secret simultaneous choice
+(``commits``, ``choices``; replay/choices.py).  One of the rounds of the table in
+net/rounds.py."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from p2ptable.crypto.signing import verify_signature
+from p2ptable.engine.api import Action
+from p2ptable.net import accusations
+from p2ptable.net.round_base import ALL, PART_WINDOW, RELAY_WAIT, Gathering, RoundSession
+from p2ptable.net.wire import Message, RemoteProtocolError
+from p2ptable.replay import authoring
+from p2ptable.replay.entries import (
+    BUNDLE_KINDS,
+    Entry,
+    MalformedEntry,
+    bundled_parts,
+    signed_message,
+)
+from p2ptable.replay.evidence import part_problem
+
+if TYPE_CHECKING:
+    from p2ptable.replay.ledger import Expected
+
+# From this many seats on, the parts of a secret choice go through a collector
+# (PartsRound): on the reference machine (scripts/bench_latency.py, all peers on
+# two cores) a collector's fewer frames beat its extra hop at six seats (a secret
+# choice 15.2 -> 13.3 ms p50); at four the two were within the run-to-run spread,
+# and the direct round has the fewer hops (README, Figures).
+COLLECT_FROM = 5
+
+CHOICE_KINDS = ("commits", "choices")
+
+
+class PartsRound(Gathering):
+    """Every seat's signed part of an ``open`` (shares) or ``secrets`` entry, and
+    every asked seat's of a ``commits`` or ``choices`` entry (replay/choices.py).
+
+    Each part is kept as the bytes received (only for entries a few ahead of our
+    log), checked when its turn comes (position, signature, then its proof
+    through the ledger; a bad proof is a ``cheated`` abort with that part as
+    evidence), and when every contributor's is in, each peer bundles the same
+    entry.  Our part is made at once, except our commit: that waits for our
+    player's or bot's choice (:meth:`commit`), which the session saves on stable
+    storage before the commit leaves, so that a seat that comes back commits to
+    the same action (the same part, byte for byte: replay/choices.py).
+
+    At a table of ``COLLECT_FROM`` seats or more, commits and reveals are gathered
+    by a collector (the lowest asked seat), as chance reveals are (wire.md 6.3,
+    6.12): each seat sends its part to it alone, and it sends the bundle to all;
+    a seat that has no bundle ``RELAY_WAIT`` after sending its part sends it to
+    everyone, and every peer bundles by itself, as without a collector.  A round
+    of ``n`` seats is then ``2 (n - 1)`` frames instead of ``n (n - 1)``, in two
+    hops instead of one."""
+
+    message = "part"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._checked: set[tuple[int, int]] = set()
+        self._chosen: tuple[int, Action] | None = None  # our secret choice: (index, action)
+        self._relayed: tuple[int, float] | None = None  # (index, when) sent to a collector
+
+    @staticmethod
+    def collector(table: RoundSession, expected: Expected) -> int | None:
+        """The seat that gathers the parts of a commits or choices entry: the
+        lowest asked seat, at a table of COLLECT_FROM seats or more; None when
+        every seat sends its part to every other (open and secrets parts,
+        smaller tables).
+        Anyone may bundle (the parts prove themselves), so it has no power but
+        to be slow, which RELAY_WAIT caps."""
+        if expected.kind not in CHOICE_KINDS or table.n < COLLECT_FROM or not expected.targets:
+            return None
+        return min(expected.targets)  # type: ignore[type-var]
+
+    @staticmethod
+    def contributors(table: RoundSession, expected: Expected) -> tuple[int, ...]:
+        if expected.kind in CHOICE_KINDS:
+            return expected.targets  # type: ignore[return-value]
+        return tuple(range(table.n))
+
+    def awaited(self, table: RoundSession, expected: Expected) -> set[int]:
+        return set(self.contributors(table, expected)) - set(self.have(table.ledger.next_index))
+
+    def withholdable(self, expected: Expected) -> bool:
+        return expected.kind != "commits"  # a person may think before choosing
+
+    def committed(self, table: RoundSession) -> bool:
+        """Whether our part of the pending entry is made (our commit, say)."""
+        return table.seat in self.have(table.ledger.next_index)
+
+    def remember(self, index: int, action: Action) -> None:
+        """Our secret choice for the ``commits`` entry at ``index`` (kept by the
+        session, and given back after a resume): our commit is made from it."""
+        self._chosen = (index, action)
+
+    def our_choice(self, index: int) -> Action | None:
+        """Our secret choice for the ``commits`` entry at ``index``, if made."""
+        chosen = self._chosen
+        return chosen[1] if chosen is not None and chosen[0] == index else None
+
+    def commit(self, table: RoundSession, action: Action, now: float) -> None:
+        """Our secret choice for the pending ``commits`` entry: our signed commit
+        to ``action``, queued for its collector or every seat (the session keeps
+        the choice on stable storage before the frames leave)."""
+        self.remember(table.ledger.next_index, action)
+        part = authoring.choice_part(table.ledger, table.seat, table.secrets, action)
+        self._mine(table, part, now)
+
+    def _mine(self, table: RoundSession, part: Entry, now: float) -> None:
+        index = table.ledger.next_index
+        self.pending.setdefault(index, {})[table.seat] = part.encode()
+        self._checked.add((index, table.seat))
+        collector = self.collector(table, table.ledger.expected())
+        if collector is None:
+            table.send(ALL, "part", {"entry": part.encode()})
+        else:
+            if collector != table.seat:
+                table.send(collector, "part", {"entry": part.encode()})
+            # RELAY_WAIT starts, for the collector too: if the bundle cannot be
+            # made in time, everyone's part must reach everyone.
+            self._relayed = (index, now)
+
+    def _our_part(self, table: RoundSession, expected: Expected) -> Entry | None:
+        ledger, seat, secrets = table.ledger, table.seat, table.secrets
+        if expected.kind == "commits":
+            chosen = self._chosen  # made by our player's choice (commit), or kept
+            if chosen is None or chosen[0] != ledger.next_index:
+                return None
+            return authoring.choice_part(ledger, seat, secrets, chosen[1])
+        if expected.kind == "choices":
+            action = authoring.committed_choice(ledger, seat, secrets)
+            return authoring.choice_part(ledger, seat, secrets, action)
+        return authoring.part_entry(ledger, seat, secrets)
+
+    def step(self, table: RoundSession, expected: Expected, now: float) -> bool:
+        ledger = table.ledger
+        index = ledger.next_index
+        asked = self.contributors(table, expected)
+        bucket = self.pending.setdefault(index, {})
+        if table.seat in asked and table.seat not in bucket:
+            mine = self._our_part(table, expected)
+            if mine is not None:
+                self._mine(table, mine, now)
+        for seat, raw in list(bucket.items()):
+            if (index, seat) in self._checked:
+                continue
+            entry = Entry.decode(raw)  # type: ignore[arg-type] - it decoded when it arrived
+            body = entry.body
+            message = signed_message(ledger.game_id, entry.body_bytes)
+            signed = [s for s, _ in entry.sigs] == [seat] and verify_signature(
+                table.keys[seat], entry.sigs[0][1], message
+            )
+            if body["prev"] != ledger.head or not signed:
+                del bucket[seat]
+                why = "a part for another log position, or not signed by its seat alone"
+                table.reject(seat, why)
+                continue
+            problem = part_problem(ledger, seat, body["msg"])
+            if problem is not None:
+                detail = f"seat {seat}'s part of entry {index}: {problem}"
+                table.accuse(accusations.Accusation("cheated", detail, seat, [entry.encode()]))
+                return False
+            self._checked.add((index, seat))
+        if len(bucket) < len(asked):
+            return False
+        parts = {seat: Entry.decode(raw) for seat, raw in bucket.items()}  # type: ignore[arg-type]
+        if expected.kind not in CHOICE_KINDS:
+            del self.pending[index]
+            table.append(authoring.bundle_entry(ledger, parts))
+            return True
+        entry = authoring.choices_bundle(ledger, parts)
+        del self.pending[index]
+        self._relayed = None
+        if self.collector(table, expected) == table.seat:
+            # The others wait for it: like a chance entry its collector made, it
+            # is written and sent first, and applied by the next step.
+            table.send_first(entry, "entries", {"from": index, "entries": [entry.encode()]})
+            return True
+        table.append(entry)
+        return True
+
+    def tick(self, table: RoundSession, now: float) -> None:
+        relayed = self._relayed
+        if relayed is not None and now - relayed[1] >= RELAY_WAIT:
+            # The collector has not sent the bundle: do without it.
+            self._relayed = None
+            index = relayed[0]
+            if index == table.ledger.next_index and table.seat in self.have(index):
+                table.send(ALL, "part", {"entry": self.pending[index][table.seat]})
+
+    def wake_at(self, wake: float, now: float) -> float:
+        if self._relayed is not None:
+            deadline = self._relayed[1] + RELAY_WAIT
+            return deadline if now < deadline < wake else wake
+        return wake
+
+    def resend(self, table: RoundSession, dest: int) -> None:
+        index = table.ledger.next_index
+        if table.seat in self.have(index):
+            table.send(dest, "part", {"entry": self.pending[index][table.seat]})
+
+    def take(self, table: RoundSession, message: Message, now: float) -> None:
+        try:
+            entry = Entry.decode(message.data["entry"])
+        except MalformedEntry as exc:
+            raise RemoteProtocolError(f"malformed part: {exc}") from None
+        body = entry.body
+        ledger = table.ledger
+        if body["t"] != "part" or not 0 <= body["seat"] < table.n:
+            raise RemoteProtocolError("a part message must carry a part")
+        if body["i"] < ledger.next_index:
+            # For an entry already in our log: only useful as the other half of a
+            # seat's equivocation (it sent different parts to different peers).
+            mine = ledger.entries[body["i"]]
+            if mine.kind in BUNDLE_KINDS:
+                if entry.encode() in {p.encode() for p in bundled_parts(mine.body)}:
+                    return  # the very part the bundle holds, come late (a relay)
+                table.accuse(accusations.bundle_equivocation(ledger, table.seat, mine, entry))
+            return
+        if body["seat"] != message.sender:
+            raise RemoteProtocolError("a part message must carry the sender's own part")
+        if body["i"] > ledger.next_index + PART_WINDOW:
+            # A part is only ever for the entry being bundled; a peer far ahead has
+            # the bundle, which catch-up brings.  Far-future parts would only eat
+            # memory.
+            raise RemoteProtocolError(f"a part for entry {body['i']}, far ahead of ours")
+        bucket = self.pending.setdefault(body["i"], {})
+        old = bucket.get(message.sender)
+        if old is not None and Entry.decode(old).body_bytes != entry.body_bytes:  # type: ignore[arg-type]
+            what = f"two different parts for entry {body['i']}"
+            pair = [Entry.decode(old), entry]  # type: ignore[arg-type]
+            table.accuse(accusations.equivocation(ledger, table.seat, message.sender, pair, what))
+            return
+        bucket[message.sender] = message.data["entry"]
+
+    def prune(self, done: int) -> None:
+        super().prune(done)
+        if self._checked:
+            self._checked = {key for key in self._checked if key[0] >= done}

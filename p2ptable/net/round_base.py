@@ -1,0 +1,98 @@
+"""What every round of a live session shares (net/rounds.py has the table of
+them): the narrow :class:`RoundSession` a round is handed, the :class:`Round`
+defaults, a round that gathers one contribution per seat and log index, and the
+bounds on what is gathered."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from p2ptable.net import accusations
+from p2ptable.net.wire import Message, RemoteProtocolError
+from p2ptable.replay import authoring
+from p2ptable.replay.entries import Entry
+
+if TYPE_CHECKING:
+    from p2ptable.replay.ledger import Expected, Ledger
+
+# Contributions are kept only for entries at most this far ahead of our log: a
+# peer further ahead has the entry itself, which catch-up brings, and a window
+# bounds what a hostile seat can make us hold (every seat, every index in it).
+WINDOW = 8
+PART_WINDOW = WINDOW
+# How long a peer leaves a chance step to its collector before sending its reveal
+# to everyone (protocol/wire.md 6.3): far above a LAN's round trip, far below the
+# withholding timeout, so a collector that sits on the reveals costs half a second.
+RELAY_WAIT = 0.5
+ALL = None  # destination: every other seat
+
+
+class RoundSession(Protocol):
+    """What a round may use of its session."""
+
+    ledger: Ledger
+    seat: int
+    n: int
+    keys: list[bytes]
+    secrets: authoring.SeatSecrets
+
+    def send(self, dest: int | None, kind: str, data: dict) -> None: ...
+
+    def reject(self, seat: int | None, why: str) -> None: ...
+
+    def append(self, entry: Entry) -> None: ...
+
+    def send_first(self, entry: Entry, kind: str, data: dict) -> None:
+        """Persist ``entry`` (ours to sign or assemble), send it, and apply it
+        at the next step: every other peer is waiting for it."""
+        ...
+
+    def accuse(self, accusation: accusations.Accusation) -> None: ...
+
+
+class Round:
+    """The defaults: a round with nothing to gather."""
+
+    message: str | None = None  # the message kind carrying others' contributions
+
+    def withholdable(self, expected: Expected) -> bool:
+        return True
+
+    def step(self, table: RoundSession, expected: Expected, now: float) -> bool:
+        return False
+
+    def awaited(self, table: RoundSession, expected: Expected) -> set[int]:
+        return set()
+
+    def resend(self, table: RoundSession, dest: int) -> None:
+        pass
+
+    def take(self, table: RoundSession, message: Message, now: float) -> None:
+        raise RemoteProtocolError(f"unexpected {message.kind} message")
+
+    def prune(self, done: int) -> None:
+        pass
+
+    def tick(self, table: RoundSession, now: float) -> None:
+        pass
+
+    def wake_at(self, wake: float, now: float) -> float:
+        return wake
+
+
+class Gathering(Round):
+    """A round in which every seat contributes something, kept per log index."""
+
+    def __init__(self) -> None:
+        self.pending: dict[int, dict[int, object]] = {}
+
+    def have(self, index: int) -> dict[int, object]:
+        return self.pending.get(index, {})
+
+    def awaited(self, table: RoundSession, expected: Expected) -> set[int]:
+        return set(range(table.n)) - set(self.have(table.ledger.next_index))
+
+    def prune(self, done: int) -> None:
+        if self.pending:
+            for index in [i for i in self.pending if i < done]:
+                del self.pending[index]
