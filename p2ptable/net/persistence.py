@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from p2ptable.crypto.encoding import EncodingError, pack, unpack_canonical
+from p2ptable.engine.api import Action
 from p2ptable.net.session import Choice
 from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry, MalformedEntry
@@ -170,6 +171,7 @@ def _load_choice(replay: Path) -> Choice | None:
         index, action = data["i"], data["action"]
         if type(index) is not int or not isinstance(action, str) or set(data) != {"i", "action"}:
             raise ValueError("not {i, action}")
+        Action.parse(action)  # the session takes it up again: it must be an action
     except (EncodingError, ValueError, TypeError, KeyError, struct.error) as exc:
         raise ResumeError(
             f"{path.name} is damaged ({exc}): it holds the secret choice this seat "

@@ -37,17 +37,17 @@ def test_a_kept_choice_is_read_back_and_the_latest_wins(tmp_path):
     assert _load_choice(replay) == Choice(41, "bid 3")
 
 
-@pytest.mark.parametrize("damage", ["flip", "length", "short"])
+@pytest.mark.parametrize("damage", ["flip", "length", "short", "not an action"])
 def test_a_damaged_choice_file_is_refused_not_ignored(tmp_path, damage):
     replay = tmp_path / "Ben.p2pt"
-    save_choice(replay, Choice(12, "risk"))
+    save_choice(replay, Choice(12, "risk" if damage != "not an action" else "risk 1 x!"))
     path = choice_path(replay)
     raw = bytearray(path.read_bytes())
     if damage == "flip":
         raw[6] ^= 1
     elif damage == "length":
         raw[0:4] = (300).to_bytes(4, "big")
-    else:
+    elif damage == "short":
         raw = raw[:10]
     path.write_bytes(bytes(raw))
     with pytest.raises(ResumeError, match="Ben.p2pt.choice is damaged"):
