@@ -164,9 +164,10 @@ class Arrival:
                 self.transport.send(self.members[seat].endpoint, GAME, frame)
 
     def no_answer(self, waited: float, limit: float) -> bool:
-        """A joiner whose host has not answered its knock in time."""
+        """A joiner that is not seated in time: the host did not answer its knock,
+        or answered and then not its join."""
         lobby = self.lobby
-        return isinstance(lobby, lobbies.JoinerLobby) and lobby.host_key is None and waited > limit
+        return isinstance(lobby, lobbies.JoinerLobby) and not lobby.seated and waited > limit
 
     def wake_at(self, now: float) -> float:
         if self.genesis_round is not None:

@@ -385,6 +385,10 @@ class HostLobby:
         self._heard[key] = now
         self.log.append(f"{name} joined ({len(self.members)}/{self.seats})")
         if self.full:
+            # Whoever is in the middle of a handshake would wait for ever for an
+            # answer to its join: tell it now.
+            for pending in self._pending.values():
+                self._deny(pending.endpoint, pending.message, "the table is full")
             self._pending.clear()
             self._answered.clear()  # the roll call (module docstring)
         self._send_roster()

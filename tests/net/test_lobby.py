@@ -385,3 +385,23 @@ def test_a_full_table_proposes_the_genesis_only_when_every_joiner_answered_its_r
     assert host.genesis is not None
     assert cleo.genesis == again.genesis == host.genesis
     assert [m.name for m in host.members] == ["Ana", "Cleo", "Ben"]
+
+
+def test_a_handshake_pending_when_the_table_fills_is_told_the_table_is_full():
+    # Found by a flaky run of the drill finding's test: a player who knocked just
+    # before the last seat was taken got the host's challenge, then silence: the
+    # table filled, the host forgot the pending handshake, and dropped the join
+    # as "a join without a knock"; the joiner waited for a roster for ever.
+    host = host_lobby(3)
+    exchange(host, joiner(1, "Ben"), [], now=0.0)
+    late = joiner(5, "Dan")
+    deliver(host, late, late.outgoing.pop(), 1.0)  # its knock: a challenge comes back
+    late.receive(host.outgoing.pop()[1])
+    join = late.outgoing.pop()
+    exchange(host, joiner(2, "Cleo"), [], now=1.5)  # the table fills meanwhile
+    told = [f for target, f in host.outgoing if target == late.endpoint]
+    assert [lobby.open_lobby(f)[0] for f in told] == ["denied"]
+    with pytest.raises(lobby.LobbyError, match="table is full"):
+        late.receive(told[0])
+    deliver(host, late, join, 2.0)  # its join, come late, is dropped
+    assert [m.name for m in host.members] == ["Ana", "Ben", "Cleo"]
