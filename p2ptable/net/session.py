@@ -26,8 +26,8 @@ peer that is ahead is asked (``get``); freshness and contact are kept by
 ``net/peers.py``.
 
 Outputs, in order: :meth:`take_writes` gives the entries to persist (each marked
-``durable`` when it is ours to sign or assemble, so it must reach the disk
-before it leaves), :meth:`take_outgoing` the frames to send, :meth:`take_events`
+``durable`` when it is ours to sign, so it must reach the disk before it
+leaves), :meth:`take_outgoing` the frames to send, :meth:`take_events`
 what happened.  The caller writes, then sends: a crash can never make us sign a
 second, different entry for a position we already sent.  Time (``now``) and
 randomness (``boot``) come from the caller.
@@ -520,7 +520,11 @@ class Session:
         return self.ledger.finished or self.ledger.stopped is not None
 
     def send_first(self, entry: Entry, kind: str, data: dict) -> None:
-        self.writes.append(Write(entry.encode(), True))
+        # Durable if we signed it (our move, a forced move); an entry we only
+        # assembled from others' signed parts or chain values (a collector's
+        # chance entry or bundle) proves itself, and we would make the same bytes
+        # again: no sync of its own on the collector's path.
+        self.writes.append(Write(entry.encode(), _signer(entry) == self.seat))
         self.send(ALL, kind, data)
         self._own = entry
 

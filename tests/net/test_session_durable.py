@@ -109,7 +109,7 @@ def check_durable(events: list[tuple[str, object]], seat: int) -> dict[str, int]
     return sent
 
 
-def test_moves_and_a_collectors_chance_entries_are_synced_before_they_leave():
+def test_moves_are_synced_before_they_leave_and_a_collectors_chance_entries_are_written():
     _, sessions, _ = plain.make_table(3, "durable")
     net = RecordingNet(sessions)
     events = net.events
@@ -118,8 +118,19 @@ def test_moves_and_a_collectors_chance_entries_are_synced_before_they_leave():
     sent = {seat: check_durable(events[seat], seat) for seat in sessions}
     assert all(sent[seat].get("action", 0) > 0 for seat in sessions)
     # At a table of three the seat that moved last collects the reveals and
-    # sends the chance entry first: it is synced like a move.
-    assert sum(sent[seat].get("chance", 0) for seat in sessions) > 0
+    # sends the chance entry first: written before it leaves, but with no sync of
+    # its own (wire.md 6.10): nobody signed it, every seat's chain values prove
+    # it, and the collector would assemble the same bytes again.
+    relayed = 0
+    for seat in sessions:
+        written = {v[0]: v[1] for w, v in events[seat] if w == "write"}
+        for what, value in events[seat]:
+            if what == "send" and value[0] == "entries":
+                for payload in carried(*value):
+                    if Entry.decode(payload).kind == "chance" and payload in written:
+                        relayed += 1
+                        assert written[payload] is False
+    assert relayed > 0
 
 
 def test_entries_of_others_are_written_without_a_sync_each():
