@@ -32,6 +32,7 @@ from p2ptable.net.persistence import (
     ChoiceKeeper,
     Resume,
     SeatLock,
+    choice_path,
     hold_seat_lock,
     replay_path_for,
     save_secrets,
@@ -343,6 +344,12 @@ class Peer:
             self.transport.close(linger_ms=0 if interrupted else CLOSE_LINGER_MS)
             if self._choices is not None:
                 self._choices.close()
+            over = self.session is not None and (
+                self.session.finished or self.session.stopped is not None
+            )
+            if over and self.replay_path is not None:
+                # Nothing more will be chosen: the kept choice has done its work.
+                choice_path(self.replay_path).unlink(missing_ok=True)
 
     def _ended(self, now: float, since: float | None) -> int | None:
         """The exit status once the game is over and we may go (None: not yet).

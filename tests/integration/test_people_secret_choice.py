@@ -64,5 +64,7 @@ def test_two_people_choose_a_teacher_card_in_secret_and_one_resumes_in_between(
     assert peers.wait_all() == {"Cleo": 0}
     blobs = {(tmp_path / f"{n}.p2pt").read_bytes() for n in ("Ana", "Ben", "Cleo")}
     assert len(blobs) == 1
+    # The kept choices have done their work: nothing is left next to the replays.
+    assert not any((tmp_path / f"{n}.p2pt.choice").exists() for n in ("Ana", "Ben", "Cleo"))
     report = verify_file(tmp_path / "Ana.p2pt")
     assert report.valid and report.audited, report.error
