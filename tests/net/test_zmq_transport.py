@@ -160,7 +160,8 @@ def test_links_opened_to_answer_knocks_are_bounded_and_become_the_mesh_link():
     try:
         limit = zmq_transport.MAX_REPLY_LINKS
         for k in range(limit + 5):  # knocks from endpoints nobody listens at
-            host.reply(f"tcp://127.0.0.1:{40000 + k}", LOBBY, b"challenge")
+            # (on another loopback address: no port of this test can be among them)
+            host.reply(f"tcp://127.0.0.9:{40000 + k}", LOBBY, b"challenge")
         assert len(host._replies) == limit and not host.links
         joiner = f"tcp://127.0.0.1:{receiver.port}"
         host.reply(joiner, LOBBY, b"roster")
