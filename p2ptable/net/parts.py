@@ -10,7 +10,14 @@ from typing import TYPE_CHECKING
 from p2ptable.crypto.signing import verify_signature
 from p2ptable.engine.api import Action
 from p2ptable.net import accusations
-from p2ptable.net.round_base import ALL, PART_WINDOW, RELAY_WAIT, Gathering, RoundSession
+from p2ptable.net.round_base import (
+    ALL,
+    PART_WINDOW,
+    RELAY_WAIT,
+    Gathering,
+    RoundSession,
+    relay_wake,
+)
 from p2ptable.net.wire import Message, RemoteProtocolError
 from p2ptable.replay import authoring
 from p2ptable.replay.entries import (
@@ -193,10 +200,7 @@ class PartsRound(Gathering):
                 table.send(ALL, "part", {"entry": self.pending[index][table.seat]})
 
     def wake_at(self, wake: float, now: float) -> float:
-        if self._relayed is not None:
-            deadline = self._relayed[1] + RELAY_WAIT
-            return deadline if now < deadline < wake else wake
-        return wake
+        return relay_wake(self._relayed, wake, now)
 
     def resend(self, table: RoundSession, dest: int) -> None:
         index = table.ledger.next_index

@@ -76,7 +76,7 @@ class Resume:
     applied: tuple[Applied, ...] = ()  # what the log's entries did, for the screen
     boot: int = 1  # the start counter of the run that wrote the secrets
     peer_boots: dict[int, int] = field(default_factory=dict)
-    choice: Choice | None = None  # our last secret choice (save_choice)
+    choice: Choice | None = None  # our last secret choice (ChoiceKeeper)
 
 
 class ResumeError(Exception):
@@ -119,7 +119,8 @@ CHOICE_RECORD = 512
 
 
 class ChoiceKeeper:
-    """Keeps our secret choices in ``REPLAY.choice`` (see save_choice)."""
+    """Keeps our secret choices in ``REPLAY.choice``, one record overwritten in
+    place (``CHOICE_RECORD``): each is on stable storage when ``keep`` returns."""
 
     def __init__(self, replay: Path) -> None:
         from p2ptable.replay.logfile import sync_dir, sync_fd
@@ -143,15 +144,6 @@ class ChoiceKeeper:
 
     def close(self) -> None:
         os.close(self._fd)
-
-
-def save_choice(replay: Path, choice: Choice) -> None:
-    """Keep our secret choice on stable storage (before our commit to it leaves)."""
-    keeper = ChoiceKeeper(replay)
-    try:
-        keeper.keep(choice)
-    finally:
-        keeper.close()
 
 
 def _load_choice(replay: Path) -> Choice | None:

@@ -27,6 +27,15 @@ RELAY_WAIT = 0.5
 ALL = None  # destination: every other seat
 
 
+def relay_wake(sent: tuple[int, float] | None, wake: float, now: float) -> float:
+    """``wake``, or sooner the end of the RELAY_WAIT that began when our
+    contribution went to a collector (``sent``: (index, when)), if still ahead."""
+    if sent is None:
+        return wake
+    deadline = sent[1] + RELAY_WAIT
+    return deadline if now < deadline < wake else wake
+
+
 class RoundSession(Protocol):
     """What a round may use of its session."""
 

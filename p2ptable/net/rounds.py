@@ -68,6 +68,7 @@ from p2ptable.net.round_base import (
     Gathering,
     Round,
     RoundSession,
+    relay_wake,
 )
 from p2ptable.net.wire import Message, RemoteProtocolError
 from p2ptable.randomness.chain import check_preimage
@@ -273,10 +274,7 @@ class ChanceRound(Gathering):
                 self._send(table, ALL, revealed[0])
 
     def wake_at(self, wake: float, now: float) -> float:
-        if self._revealed is not None:
-            deadline = self._revealed[1] + RELAY_WAIT
-            return deadline if now < deadline < wake else wake
-        return wake
+        return relay_wake(self._revealed, wake, now)
 
 
 class ResultRound(Gathering):

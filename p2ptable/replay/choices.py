@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 
 from p2ptable.crypto.encoding import pack
 from p2ptable.engine.api import Action, IllegalAction
+from p2ptable.engine.frozen import replace
 from p2ptable.replay.entries import Entry, MalformedEntry, bundled_parts
 from p2ptable.replay.errors import InvalidEntry
 from p2ptable.replay.genesis import GenesisInfo
@@ -173,6 +174,4 @@ def _listed(names: list[str]) -> str:
 
 
 def _with_commits(position: Position, sealed: tuple[tuple[int, bytes], ...], at: int) -> Position:
-    from p2ptable.engine.frozen import replace
-
     return replace(position, commits=sealed, commits_at=at)

@@ -17,9 +17,16 @@ from p2ptable.net.persistence import (
     ResumeError,
     _load_choice,
     choice_path,
-    save_choice,
 )
 from p2ptable.net.session import Choice
+
+
+def save_choice(replay, choice: Choice) -> None:  # noqa: ANN001 - a keeper of its own
+    keeper = ChoiceKeeper(replay)
+    try:
+        keeper.keep(choice)
+    finally:
+        keeper.close()
 
 
 def test_a_kept_choice_is_read_back_and_the_latest_wins(tmp_path):
