@@ -40,12 +40,15 @@ class SeatPhase(Generic[S]):
     """A phase one seat decides: its legal actions and a handler per verb.
 
     ``check`` (optional) replaces "the action is in ``choices``": it returns why an
-    action is refused, or None to accept it.
+    action is refused, or None to accept it.  ``forced``: the rules, not the
+    seat, decide (its one legal action, such as handing over the card a blind
+    pick chose): ``pending`` says ``Turn(seat, forced=True)``.
     """
 
     choices: Callable[[S], list[Action]]
     verbs: Mapping[str, Callable[[S, int, Action], S]]
     check: Callable[[S, int, Action], str | None] | None = None
+    forced: bool = False
 
 
 @dataclass(frozen=True)
@@ -110,7 +113,7 @@ class PhaseTable(Generic[S]):
             return Simultaneous(phase.seats(s))
         seat = self.decider(s)
         assert seat is not None
-        return _turn(seat)
+        return Turn(seat, forced=True) if phase.forced else _turn(seat)
 
     def legal_actions(self, s: S, seat: int) -> tuple[Action, ...]:
         """The actions ``seat`` may take now (empty unless it is that seat's decision)."""

@@ -1,0 +1,118 @@
+"""Teacher's Pet: score Pet Points over 5 school Days without getting Detentions.
+
+``PACKAGE`` is what the registry (``p2ptable.games``) lists: ``GAME`` (the rules,
+behind the engine's game protocol), its screens, bots and notes.  ``GAME`` only
+forwards to the modules named for what they hold: ``cards`` (the rooms and the
+card lists, loaded from the data files), ``state`` (the frozen value), ``rules``
+(the transitions and the phase table), ``scoring``, ``view`` (what a seat sees,
+log phrases) and ``bots``; its screens are in ``ui/teachers_pet_screen.py``.
+``RULES.md`` is how to play and how p2ptable reads the rulebook wherever it leaves
+a choice (``rules_notes``, for players), then the phases and tests behind each
+decision (for developers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from p2ptable.engine.api import Action, Decision, OptionSpec, Outcome, normalize_options
+from p2ptable.games.notes import player_notes
+from p2ptable.games.package import GamePackage
+from p2ptable.games.teachers_pet import bots, rules, scoring
+from p2ptable.games.teachers_pet import view as views
+from p2ptable.games.teachers_pet.state import TeachersPetState
+
+if TYPE_CHECKING:
+    from p2ptable.ui.screens import GameScreens
+
+RULES_MD = Path(__file__).with_name("RULES.md")
+
+
+class TeachersPet:
+    """Teacher's Pet behind the game-agnostic ``engine.api.Game`` protocol."""
+
+    name = "teachers-pet"
+    title = "Teacher's Pet"
+    hidden_hands = True  # the Play Deck is sealed (engine.api.HiddenHands)
+    min_seats = 2
+    max_seats = 6  # "up to 6 Players"
+    options: tuple[OptionSpec, ...] = ()
+
+    def initial(self, seats: int, options: Mapping[str, str]) -> TeachersPetState:
+        return rules.initial(seats, normalize_options(self, seats, options))
+
+    def pending(self, state: TeachersPetState) -> Decision:
+        return rules.pending(state)
+
+    def legal_actions(self, state: TeachersPetState, seat: int) -> tuple[Action, ...]:
+        return rules.legal_actions(state, seat)
+
+    def apply(self, state: TeachersPetState, seat: int, action: Action) -> TeachersPetState:
+        return rules.apply(state, seat, action)
+
+    def resolve(self, state: TeachersPetState, outcome: tuple[int, ...]) -> TeachersPetState:
+        return rules.resolve(state, outcome)
+
+    def view(self, state: TeachersPetState, seat: int | None) -> dict[str, Any]:
+        return views.view(state, seat)
+
+    def outcome(self, state: TeachersPetState) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        return scoring.outcome(state.points, state.detentions)
+
+    def describe(self, state: TeachersPetState, seat: int, action: Action) -> str:
+        return views.describe(state, seat, action)
+
+    def describe_chance(self, state: TeachersPetState, outcome: tuple[int, ...]) -> str:
+        return views.describe_chance(state, outcome)
+
+    def face_down(self, state: TeachersPetState) -> tuple[int | None, ...]:
+        return state.deck
+
+    def deal_from_sealed(self, state: TeachersPetState, card: int | None) -> TeachersPetState:
+        return rules.deal_from_sealed(state, card)
+
+    def hand_card_played(
+        self, state: TeachersPetState, seat: int, action: Action
+    ) -> tuple[int, int] | None:
+        return rules.hand_card_played(state, seat, action)
+
+    def hand_card_given(
+        self, state: TeachersPetState, seat: int, action: Action
+    ) -> tuple[int, int] | None:
+        return rules.hand_card_given(state, seat, action)
+
+    def hand_card_taken(self, state: TeachersPetState, seat: int, action: Action) -> int | None:
+        return rules.hand_card_taken(state, seat, action)
+
+    def given_card_seen(self, state: TeachersPetState, seat: int, card: int) -> TeachersPetState:
+        return rules.given_card_seen(state, seat, card)
+
+    def hand_shuffled(
+        self, state: TeachersPetState, seat: int, hand: tuple[int | None, ...]
+    ) -> TeachersPetState:
+        return rules.hand_shuffled(state, seat, hand)
+
+    def rules_notes(self) -> str:
+        return player_notes(RULES_MD)
+
+
+GAME = TeachersPet()
+
+
+def _screens() -> GameScreens:
+    """The terminal's presentation, imported only when asked for."""
+    from p2ptable.ui import teachers_pet_screen as screen
+    from p2ptable.ui.screens import GameScreens
+
+    return GameScreens(
+        screen.render, screen.render_final, screen.describe_action_for_menu, screen.HELP
+    )
+
+
+PACKAGE = GamePackage(GAME, _screens, {"greedy": bots.greedy_policy}, RULES_MD)
+
+__all__ = ["GAME", "PACKAGE", "TeachersPet", "TeachersPetState"]

@@ -1,0 +1,465 @@
+"""A Teacher's Pet turn: the legal actions and what each does, with its windows.
+
+How it works
+------------
+``turn_choices`` lists the actions of the seat whose turn it is: the ones that
+show no card (Study, Move, Cheat, Tattle: the same on every peer) and, on the
+seat's own peer, every way to play each card it holds.  Other peers cannot list
+a hidden card, so ``check_turn`` accepts a play as a *claim* (the slot exists,
+the card fits the action here and now) and the sealed deck's reveal proof checks
+it.  The handlers resolve an action and end in ``flow``: a Move may roll to sneak
+and be caught; Bully opens the victim's Goody Two-Shoes window, then blind picks
+(chance picks the position, the victim hands the card over); Tattle opens the
+target's Hall Pass window and, if it backfires, the accuser's; Turn In and the
+late plays show a set one Assignment at a time (``add``, ``done``).  Every
+constant below quotes the rulebook line it comes from; RULES.md says how the
+open questions are settled.
+"""
+
+from __future__ import annotations
+
+from p2ptable.engine.api import Action, ChanceStep
+from p2ptable.engine.frozen import replace
+from p2ptable.engine.phases import ChancePhase, SeatPhase
+from p2ptable.engine.reactions import reaction_phase
+from p2ptable.games.teachers_pet.cards import (
+    ART_ROOM,
+    CAFETERIA,
+    CLASSROOM,
+    GYMNASIUM,
+    HALLWAY,
+    LIBRARY,
+    MUSIC_ROOM,
+    NURSES_OFFICE,
+    PAWN_ROOMS,
+    PLAY,
+    PRINCIPALS_OFFICE,
+    ROOMS,
+    TEACHERS_LOUNGE,
+    set_points,
+)
+from p2ptable.games.teachers_pet.flow import (
+    catch,
+    deal_next,
+    detention,
+    end_turn,
+    found_in,
+    hand_of,
+    is_goody,
+    is_pass,
+    next_late,
+    seat_name,
+    show_pass,
+)
+from p2ptable.games.teachers_pet.state import TeachersPetState
+
+State = TeachersPetState
+
+#: "you must Roll a 4 or higher on the Dice": the D10, the only die the rulebook
+#: names (RULES.md).
+SNEAK = 4
+#: "Library: ... the Study Standard Action lets you draw 2(3?) Cards": 2.
+LIBRARY_STUDY = 2
+#: "While in the Gymnasium the Bully Card lets you blindly take 2 Cards"
+GYM_BULLY = 2
+#: The card kinds that carry Pet Points and may be played "late" after Day 5.
+SCORING_KINDS = frozenset({"art", "music", "gift", "assignment"})
+
+# -- a turn: the legal actions --------------------------------------------------------------
+
+
+def can_study(s: State) -> bool:
+    return bool(s.deck or s.discard)
+
+
+def _cheat_cards(s: State) -> list[int]:
+    """One Assignment of each subject in the discard pile (the lowest id): which
+    copy is taken makes no difference."""
+    seen: dict[str, int] = {}
+    for card in s.discard:
+        c = PLAY[card]
+        if c.kind == "assignment" and c.subject not in seen:
+            seen[c.subject] = card
+    return sorted(seen.values())
+
+
+def tattle_targets(s: State, seat: int) -> list[int]:
+    """Players "wrongly leaving the School Room on the Active Teacher Card",
+    never one in the Nurse's Office."""
+    return [
+        other
+        for other in range(s.seats)
+        if other != seat and s.rooms[other] not in (s.expected, NURSES_OFFICE)
+    ]
+
+
+def bully_targets(s: State, seat: int) -> list[int]:
+    """ "a Player in the same School Room as you" holding a card, not in the
+    Nurse's Office (nobody there "can be targeted by any Actions")."""
+    room = s.rooms[seat]
+    if room == NURSES_OFFICE:
+        return []
+    return [
+        other
+        for other in range(s.seats)
+        if other != seat and s.rooms[other] == room and s.hands[other]
+    ]
+
+
+def _open_actions(s: State) -> list[Action]:
+    """The actions that show no hand card: the same on every peer."""
+    seat = s.current
+    assert seat is not None
+    room = s.rooms[seat]
+    actions = [Action("study")] if can_study(s) else []
+    actions += [Action("move", (r,)) for r in PAWN_ROOMS if r != room]
+    if room == TEACHERS_LOUNGE:
+        actions += [Action("cheat", (card,)) for card in _cheat_cards(s)]
+    if room == PRINCIPALS_OFFICE:
+        actions += [Action("tattle", (target,)) for target in tattle_targets(s, seat)]
+    return actions
+
+
+def _card_actions(s: State, seat: int, slot: int, card: int) -> list[Action]:
+    """What playing ``card`` from ``slot`` can be, for ``seat`` now."""
+    kind = PLAY[card].kind
+    room, expected = s.rooms[seat], s.expected
+    if kind == "art" and room == ART_ROOM == expected:
+        return [Action("work", (slot, card))]
+    if kind == "music" and room == MUSIC_ROOM == expected:
+        return [Action("work", (slot, card))]
+    if kind == "gift" and room == expected:
+        return [Action("work", (slot, card))]
+    if kind == "bully":
+        return [Action("work", (slot, card, t)) for t in bully_targets(s, seat)]
+    if kind == "squeal":
+        return [Action("work", (slot, card, r)) for r in range(1, len(ROOMS) + 1)]
+    if kind == "assignment" and room == CLASSROOM == expected:
+        return [Action("turn-in", (slot, card))]
+    return []  # a Hall Pass or Goody Two-Shoes is a reaction only
+
+
+def turn_choices(s: State) -> list[Action]:
+    seat = s.current
+    assert seat is not None
+    plays = [
+        action
+        for slot, card in enumerate(s.hands[seat])
+        if card is not None
+        for action in _card_actions(s, seat, slot, card)
+    ]
+    return _open_actions(s) + plays
+
+
+def _claim(s: State, seat: int, action: Action) -> str | None:
+    """Why the hand card ``action`` names (its first two args) cannot be at that
+    slot, or None."""
+    if len(action.args) < 2:
+        return f"{action.verb} takes a slot and a card"
+    slot, card = action.args[:2]
+    hand = s.hands[seat]
+    if not 0 <= slot < len(hand):
+        return f"there is no slot {slot} in a hand of {len(hand)}"
+    if not 0 <= card < len(PLAY):
+        return f"there is no Play card {card}"
+    known = hand[slot]
+    if known is not None and known != card:  # unknown (None): its proof checks it
+        return f"slot {slot} does not hold card {card}"
+    return None
+
+
+def check_turn(s: State, seat: int, action: Action) -> str | None:
+    if action.verb not in ("work", "turn-in"):
+        if action in _open_actions(s):
+            return None
+        return "legal now: " + ", ".join(a.text for a in _open_actions(s))
+    why = _claim(s, seat, action)
+    if why is not None:
+        return why
+    slot, card = action.args[:2]
+    if action not in _card_actions(s, seat, slot, card):
+        return f"{PLAY[card].name} cannot be played so here and now"
+    return None
+
+
+# -- a turn: the actions ------------------------------------------------------------------
+
+
+def _study(s: State, seat: int, action: Action) -> State:
+    """ "Study: Draw 1 Card"; in the Library 2."""
+    n = LIBRARY_STUDY if s.rooms[seat] == LIBRARY else 1
+    return deal_next(replace(s, dealing=(seat,) * n, then="turn-end"))
+
+
+def _move(s: State, seat: int, action: Action) -> State:
+    """ "If the Hall Monitor is in the Hallway you must Roll a 4 or higher": not
+    into the Active Teacher's room, not from the Cafeteria."""
+    room = action.args[0]
+    if room != s.expected and s.monitor_hallway and s.rooms[seat] != CAFETERIA:
+        return replace(s, phase="sneak", moving=room)
+    return _arrive(s, seat, room)
+
+
+def _arrive(s: State, seat: int, room: int) -> State:
+    """The pawn enters ``room``; entering the Monitor's room is a catch."""
+    s = s.with_room(seat, room)
+    caught = (seat,) if room == s.monitor and seat in found_in(s, room, seat) else ()
+    return catch(s, caught, then="turn-end")
+
+
+def _sneak_step(s: State) -> ChanceStep:
+    return ChanceStep("roll", "sneak", (10,), seat=s.current)
+
+
+def _resolve_sneak(s: State, outcome: tuple[int, ...]) -> State:
+    seat, room = s.current, s.moving
+    assert seat is not None and room is not None
+    roll = outcome[0] + 1
+    if roll >= SNEAK:
+        return _arrive(
+            s.told(f"{seat_name(seat)} sneaks past the Hall Monitor ({roll})"), seat, room
+        )
+    # caught on the way: a Hall Pass shown lets the Move go through (RULES.md)
+    s = s.with_room(seat, room).told(f"{seat_name(seat)} is caught sneaking ({roll})")
+    return catch(s, (seat,), then="turn-end")
+
+
+def _discard(s: State, seat: int, slot: int, card: int) -> State:
+    hand = s.hands[seat]
+    s = s.with_hand(seat, hand[:slot] + hand[slot + 1 :])
+    return replace(s, discard=tuple(sorted((*s.discard, card))))
+
+
+def _work(s: State, seat: int, action: Action) -> State:
+    """ "Work: Play 1 Card. Reveal the Card, ... resolve its effect, then place it
+    in the Play Deck Discard Pile." """
+    slot, card = action.args[:2]
+    s = _discard(s, seat, slot, card)
+    kind = PLAY[card].kind
+    if kind in ("art", "music", "gift"):
+        return end_turn(s.with_points(seat, s.points[seat] + PLAY[card].points))
+    if kind == "squeal":
+        room = action.args[2]
+        s = replace(s, monitor=room, monitor_hallway=room == HALLWAY)
+        return catch(s, found_in(s, room, seat), then="turn-end")
+    assert kind == "bully"
+    victim = action.args[2]
+    take = GYM_BULLY if s.rooms[seat] == GYMNASIUM else 1
+    s = replace(s, bully=(seat, victim, min(take, len(s.hands[victim]))))
+    return replace(s, phase="bully-window", window="bully", windows=(victim,))
+
+
+def _bully_passes(s: State, seat: int) -> State:
+    return _next_pick(replace(s, windows=(), window=""))
+
+
+def _bully_stopped(s: State, seat: int, slot: int, card: int) -> State:
+    s = _discard(replace(s, windows=(), window=""), seat, slot, card)
+    return end_turn(s.told(f"{seat_name(seat)} shows Goody Two-Shoes: the Bully is cancelled"))
+
+
+def _next_pick(s: State) -> State:
+    assert s.bully is not None
+    taker, victim, left = s.bully
+    if left and s.hands[victim]:
+        return replace(s, phase="pick")
+    return end_turn(s)
+
+
+def _pick_step(s: State) -> ChanceStep:
+    assert s.bully is not None
+    victim = s.bully[1]
+    return ChanceStep("pick", "bully", (len(s.hands[victim]),), seat=victim)
+
+
+def _resolve_pick(s: State, outcome: tuple[int, ...]) -> State:
+    return replace(s, phase="give", picked=outcome[0])
+
+
+def _give_choices(s: State) -> list[Action]:
+    return [Action("give", (s.picked,))]
+
+
+def _give(s: State, seat: int, action: Action) -> State:
+    """The victim hands over the card chance picked; it goes last into the
+    taker's hand, as the sealed deck puts it."""
+    assert s.bully is not None and s.picked is not None
+    taker, victim, left = s.bully
+    hand = s.hands[victim]
+    card = hand[s.picked]
+    s = s.with_hand(victim, hand[: s.picked] + hand[s.picked + 1 :])
+    s = s.with_hand(taker, (*s.hands[taker], card))
+    return _next_pick(replace(s, bully=(taker, victim, left - 1), picked=None))
+
+
+def _turn_in(s: State, seat: int, action: Action) -> State:
+    """The first Assignment of a set shown; the rest follow one by one (``add``)."""
+    slot, card = action.args
+    hand = s.hands[seat]
+    s = s.with_hand(seat, hand[:slot] + hand[slot + 1 :])
+    return replace(s, phase="turn-in", shown=(card,), late=s.phase == "late")
+
+
+def _set_choices(s: State) -> list[Action]:
+    seat = s.current
+    assert seat is not None
+    subject = PLAY[s.shown[0]].subject
+    adds = [
+        Action("add", (slot, card))
+        for slot, card in enumerate(s.hands[seat])
+        if card is not None and PLAY[card].subject == subject
+    ]
+    return [*adds, Action("done")]
+
+
+def _check_set(s: State, seat: int, action: Action) -> str | None:
+    if action == Action("done"):
+        return None
+    why = _claim(s, seat, action)
+    if why is not None:
+        return why
+    if len(action.args) != 2:
+        return "add takes a slot and a card"
+    card = action.args[1]
+    subject = PLAY[s.shown[0]].subject
+    if PLAY[card].subject != subject:
+        return f"a set of {subject} Assignments takes no {PLAY[card].name}"
+    return None
+
+
+def _add(s: State, seat: int, action: Action) -> State:
+    slot, card = action.args
+    hand = s.hands[seat]
+    return replace(s.with_hand(seat, hand[:slot] + hand[slot + 1 :]), shown=(*s.shown, card))
+
+
+def _done(s: State, seat: int, action: Action) -> State:
+    """ "Scoring their combined Pet Point value, then putting them in the Play
+    Deck Discard Pile"; late, half of it rounded down."""
+    points = set_points(len(s.shown))
+    if s.late:
+        points //= 2
+    s = s.with_points(seat, s.points[seat] + points)
+    s = replace(s, discard=tuple(sorted((*s.discard, *s.shown))), shown=())
+    if s.late:
+        return replace(s, phase="late", late=False)
+    return end_turn(s)
+
+
+def _cheat(s: State, seat: int, action: Action) -> State:
+    """ "choose 1 Assignment Card, adding it to your Hand": a known card goes last
+    into a hidden hand (the sealed deck takes it in too, ``hand_card_taken``)."""
+    card = action.args[0]
+    index = s.discard.index(card)
+    s = replace(s, discard=s.discard[:index] + s.discard[index + 1 :])
+    return end_turn(s.with_hand(seat, (*s.hands[seat], card)))
+
+
+def _tattle(s: State, seat: int, action: Action) -> State:
+    target = action.args[0]
+    s = replace(s, tattle=(seat, target))
+    if s.has_pass(target):
+        return _tattle_backfires(s.told(f"{seat_name(target)} has a Hall Pass in front"))
+    if not s.hands[target]:
+        return end_turn(detention(s, target))
+    return replace(s, phase="tattle-window", window="tattle", windows=(target,))
+
+
+def _tattle_holds(s: State, seat: int) -> State:
+    return end_turn(detention(replace(s, windows=(), window=""), seat))
+
+
+def _tattle_nullified(s: State, seat: int, slot: int, card: int) -> State:
+    s = show_pass(replace(s, windows=(), window=""), seat, slot, card)
+    return _tattle_backfires(s.told(f"{seat_name(seat)} shows a Hall Pass"))
+
+
+def _tattle_backfires(s: State) -> State:
+    """ "the accusing Player ... suffers a Detention instead ... If the accusing
+    Player also has a Hall Pass Card placed in front of themself, or reveals a Hall
+    Pass Card ... the Detention ... is canceled"."""
+    assert s.tattle is not None
+    accuser = s.tattle[0]
+    if s.has_pass(accuser):
+        return end_turn(s.told(f"{seat_name(accuser)}'s Hall Pass cancels the Detention"))
+    if not s.hands[accuser]:
+        return end_turn(detention(s, accuser))
+    return replace(s, phase="tattler-window", window="tattler", windows=(accuser,))
+
+
+def _tattler_passes(s: State, seat: int) -> State:
+    return end_turn(detention(replace(s, windows=(), window=""), seat))
+
+
+def _tattler_shows(s: State, seat: int, slot: int, card: int) -> State:
+    s = show_pass(replace(s, windows=(), window=""), seat, slot, card)
+    return end_turn(s.told(f"{seat_name(seat)} shows a Hall Pass: the Detention is cancelled"))
+
+
+# -- after Day 5: the late plays ------------------------------------------------
+
+
+def _late_choices(s: State) -> list[Action]:
+    seat = s.current
+    assert seat is not None
+    return [
+        Action("late", (slot, card))
+        for slot, card in enumerate(s.hands[seat])
+        if card is not None and PLAY[card].kind in SCORING_KINDS
+    ] + [Action("finish")]
+
+
+def _check_late(s: State, seat: int, action: Action) -> str | None:
+    if action == Action("finish"):
+        return None
+    if action.verb != "late" or len(action.args) != 2:
+        return "after Day 5: `late <slot> <card>` or `finish`"
+    why = _claim(s, seat, action)
+    if why is not None:
+        return why
+    if PLAY[action.args[1]].kind not in SCORING_KINDS:
+        return f"{PLAY[action.args[1]].name} has no Pet Points to score late"
+    return None
+
+
+def _late(s: State, seat: int, action: Action) -> State:
+    """ "play your remaining cards from your hand 'late' to score half of the
+    number of Pet Points shown on the cards rounded down"."""
+    slot, card = action.args
+    if PLAY[card].kind == "assignment":
+        return _turn_in(s, seat, action)
+    s = _discard(s, seat, slot, card)
+    return s.with_points(seat, s.points[seat] + PLAY[card].points // 2)
+
+
+def _finish(s: State, seat: int, action: Action) -> State:
+    return next_late(replace(s, turn=s.turn + 1, current=None))
+
+
+# -- the phases of a turn (rules.TABLE lists them) --------------------------------------
+
+
+def _window_seat(s: State) -> int:
+    return s.windows[0]
+
+
+TURN = SeatPhase(
+    turn_choices,
+    {
+        "study": _study,
+        "move": _move,
+        "work": _work,
+        "turn-in": _turn_in,
+        "cheat": _cheat,
+        "tattle": _tattle,
+    },
+    check_turn,
+)
+SNEAK_ROLL = ChancePhase(_sneak_step, _resolve_sneak)
+TATTLE_WINDOW = reaction_phase(_window_seat, hand_of, is_pass, _tattle_holds, _tattle_nullified)
+TATTLER_WINDOW = reaction_phase(_window_seat, hand_of, is_pass, _tattler_passes, _tattler_shows)
+BULLY_WINDOW = reaction_phase(_window_seat, hand_of, is_goody, _bully_passes, _bully_stopped)
+PICK = ChancePhase(_pick_step, _resolve_pick)
+GIVE = SeatPhase(_give_choices, {"give": _give}, forced=True)
+SET = SeatPhase(_set_choices, {"add": _add, "done": _done}, _check_set)
+LATE = SeatPhase(_late_choices, {"late": _late, "finish": _finish}, _check_late)

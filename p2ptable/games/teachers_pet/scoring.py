@@ -1,0 +1,42 @@
+"""Teacher's Pet's result: most Pet Points wins; a tie goes to fewer Detentions.
+
+How it works
+------------
+"After Final Scores have been tallied, the Player with the most Pet Points is the
+winner."  The rulebook has no tie-break; p2ptable's (RULES.md): among the seats
+tied on the most Pet Points, the one with the fewest Detentions is the Teacher's
+Pet (the best-behaved student); still tied, they share the victory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from p2ptable.engine.api import Outcome
+
+
+def _names(seats: Sequence[int]) -> str:
+    names = [f"seat {s}" for s in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def outcome(points: Sequence[int], detentions: Sequence[int]) -> Outcome:
+    """Scores (Pet Points), winners and how they were decided."""
+    best = max(points)
+    tied = [seat for seat, p in enumerate(points) if p == best]
+    fewest = min(detentions[seat] for seat in tied)
+    winners = tuple(seat for seat in tied if detentions[seat] == fewest)
+    if len(tied) == 1:
+        text = f"seat {winners[0]} is the Teacher's Pet with {best} Pet Points"
+    elif len(winners) == 1:
+        text = (
+            f"seat {winners[0]} is the Teacher's Pet: {best} Pet Points like "
+            f"{_names([s for s in tied if s != winners[0]])}, and the fewest Detentions "
+            f"({fewest})"
+        )
+    else:
+        text = (
+            f"{_names(winners)} share the victory with {best} Pet Points and "
+            f"{fewest} Detentions each"
+        )
+    return Outcome(tuple(points), winners, text)

@@ -1,0 +1,176 @@
+"""What a seat sees of a Teacher's Pet school, and log phrases.
+
+How it works
+------------
+Everything is public except the hands and the Play Deck.  ``view(state, seat)``
+shows ``seat`` its own hand (cards by id with kind, subject and Pet Points) and
+every other hand only as a count; ``view(state, None)`` shows no hand at all.
+The Play Deck appears only as its size.  The rooms, the Hall Monitor, the Active
+Teacher, Pet Points, lost turns, Detentions, Hall Passes in front, the discard
+pile and the Assignments of a set being shown are public.  A reaction window
+reads the same whether or not the asked seat holds the card: the view says
+whose window is open and for what, never what the seat holds.  A dealt or
+blindly taken card is never named in a log phrase.  Views are plain JSON data.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from p2ptable.engine.api import Action, Simultaneous, Turn
+from p2ptable.games.teachers_pet import rules, scoring
+from p2ptable.games.teachers_pet.cards import PLAY, ROOMS, TEACHER, set_points
+from p2ptable.games.teachers_pet.state import TeachersPetState
+
+#: what an open reaction window asks, by kind (the same words whatever the hand)
+WINDOW_QUESTIONS = {
+    "catch": "The Hall Monitor caught {who}: show a Hall Pass, or take the Detention?",
+    "tattle": "{accuser} tattles on {who}: show a Hall Pass, or take the Detention?",
+    "tattler": ("{who}'s Tattle backfired: show a Hall Pass to cancel the Detention, or take it?"),
+    "bully": "{accuser} bullies {who}: show Goody Two-Shoes to cancel it, or let it happen?",
+}
+
+
+def play_card(card: int | None) -> dict[str, Any] | None:
+    """A Play card as view data (``None`` for an unknown card)."""
+    if card is None:
+        return None
+    c = PLAY[card]
+    return {"id": c.id, "kind": c.kind, "subject": c.subject, "points": c.points, "name": c.name}
+
+
+def teacher_card(card: int | None) -> dict[str, Any] | None:
+    if card is None:
+        return None
+    c = TEACHER[card]
+    return {"id": c.id, "teacher": c.teacher, "room": c.room, "room_name": ROOMS[c.room - 1]}
+
+
+def _window(state: TeachersPetState) -> dict[str, Any] | None:
+    if not state.phase.endswith("-window"):
+        return None
+    seat = state.windows[0]
+    accuser = None
+    if state.window == "tattle" and state.tattle is not None:
+        accuser = state.tattle[0]
+    elif state.window == "bully" and state.bully is not None:
+        accuser = state.bully[0]
+    return {"kind": state.window, "seat": seat, "by": accuser}
+
+
+def view(state: TeachersPetState, seat: int | None) -> dict[str, Any]:
+    """Everything ``seat`` may see (``None``: the public view, no hand)."""
+    decision = rules.pending(state)
+    over = state.phase == "over"
+    result = scoring.outcome(state.points, state.detentions) if over else None
+    return {
+        "game": "teachers-pet",
+        "seats": state.seats,
+        "you": seat,
+        "phase": state.phase,
+        "day": state.day,
+        "period": state.period,
+        "first": state.first,
+        "turn_of": state.current,
+        "to_act": decision.seat if isinstance(decision, Turn) else None,
+        # Seats deciding the free Move at once, in secret: who, never what.
+        "choosing": sorted(decision.seats) if isinstance(decision, Simultaneous) else [],
+        "chosen": [[s, verb] for s, verb in state.chosen],
+        "rooms": list(state.rooms),
+        "room_names": list(ROOMS),
+        "monitor": state.monitor,
+        "monitor_hallway": state.monitor_hallway,
+        "teacher": teacher_card(state.teacher),
+        "expected": state.expected,
+        "teacher_deck_left": len(state.teacher_deck),
+        "points": list(state.points),
+        "lost": list(state.lost),
+        "detentions": list(state.detentions),
+        "passes": [[s, play_card(card)] for s, card in state.passes],
+        "hand": None if seat is None else [play_card(c) for c in state.hands[seat]],
+        "hand_sizes": [len(hand) for hand in state.hands],
+        "deck_left": len(state.deck),
+        "discard": [play_card(c) for c in state.discard],
+        "shown": [play_card(c) for c in state.shown],
+        "window": _window(state),
+        "bully": None if state.bully is None else list(state.bully),
+        "news": list(state.news),
+        "outcome": None if result is None else result.to_view(),
+    }
+
+
+def window_question(view: dict[str, Any], name: Any = None) -> str:
+    """The question of the open reaction window in words, the same whether or not
+    the asked seat holds the card; ``name(seat)`` names a seat."""
+    window = view["window"]
+    name = name or (lambda s: f"seat {s}")
+    who = "you" if window["seat"] == view["you"] else name(window["seat"])
+    accuser = "" if window["by"] is None else name(window["by"])
+    return WINDOW_QUESTIONS[window["kind"]].format(who=who, accuser=accuser)
+
+
+def describe(state: TeachersPetState, seat: int, action: Action) -> str:
+    """A log phrase for ``action`` taken in ``state`` (before it is applied)."""
+    verb, args = action.verb, action.args
+    if verb == "study":
+        return "studies"
+    if verb == "move" and args:
+        return f"moves to the {ROOMS[args[0] - 1]}"
+    if verb == "work" and len(args) >= 2:
+        card = PLAY[args[1]]
+        if card.kind == "bully" and len(args) == 3:
+            return f"plays Bully on seat {args[2]}"
+        if card.kind == "squeal" and len(args) == 3:
+            return f"plays Squeal: the Hall Monitor goes to the {ROOMS[args[2] - 1]}"
+        return f"plays {card.name} for {card.points} Pet Points"
+    if verb in ("turn-in", "add") and len(args) == 2:
+        return f"shows {PLAY[args[1]].name}"
+    if verb == "done":
+        points = set_points(len(state.shown))
+        if state.late:
+            points //= 2
+        return f"turns in {len(state.shown)} Assignments for {points} Pet Points"
+    if verb == "late" and len(args) == 2:
+        card = PLAY[args[1]]
+        if card.kind == "assignment":
+            return f"shows {card.name} late"
+        return f"plays {card.name} late for {card.points // 2} Pet Points"
+    if verb == "finish":
+        return "has no more cards to play late"
+    if verb == "cheat" and args:
+        return f"cheats: takes {PLAY[args[0]].name} from the discard pile"
+    if verb == "tattle" and args:
+        return f"tattles on seat {args[0]}"
+    if verb == "react" and len(args) == 2:
+        return f"shows {PLAY[args[1]].name}"
+    if verb == "pass":
+        return "shows nothing"
+    if verb == "give":
+        return f"hands a card to seat {state.bully[0] if state.bully else '?'}"
+    if verb in ("go", "stay") and state.expected is not None:
+        there = ROOMS[state.expected - 1]
+        return f"takes the free Move to the {there}" if verb == "go" else "stays"
+    return action.text
+
+
+def describe_chance(state: TeachersPetState, outcome: tuple[int, ...]) -> str:
+    """A log phrase for the pending chance step coming out as ``outcome``; a dealt
+    card is not named (only its owner may know it)."""
+    phase = state.phase
+    if phase == "setup-first":
+        return f"seat {outcome[0]} goes first"
+    if phase == "teacher":
+        card = TEACHER[state.teacher_deck[outcome[0]]]
+        return f"the new Active Teacher is the {card.teacher} ({ROOMS[card.room - 1]})"
+    if phase == "deal":
+        return f"a card is dealt to seat {state.dealing[0]}"
+    if phase == "sneak":
+        roll = outcome[0] + 1
+        how = "sneaks past" if roll >= rules.SNEAK else "is caught by"
+        return f"seat {state.current} rolls {roll} (needs {rules.SNEAK}) and {how} the Hall Monitor"
+    if phase == "monitor":
+        room = outcome[0] + 1
+        return f"the Hall Monitor rolls {room}: the Hallway and the {ROOMS[room - 1]}"
+    if phase == "pick" and state.bully is not None:
+        return f"chance picks a card from seat {state.bully[1]}'s hand"
+    return f"chance: {outcome}"
