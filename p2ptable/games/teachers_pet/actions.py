@@ -193,11 +193,22 @@ def _study(s: State, seat: int, action: Action) -> State:
 
 def _move(s: State, seat: int, action: Action) -> State:
     """ "If the Hall Monitor is in the Hallway you must Roll a 4 or higher": not
-    into the Active Teacher's room, not from the Cafeteria."""
+    into the Active Teacher's room, not from the Cafeteria, and not into the
+    Monitor's own room, which is a catch whatever the dice say."""
     room = action.args[0]
-    if room != s.expected and s.monitor_hallway and s.rooms[seat] != CAFETERIA:
+    if needs_sneak_roll(s, seat, room):
         return replace(s, phase="sneak", moving=room)
     return _arrive(s, seat, room)
+
+
+def needs_sneak_roll(s: State, seat: int, room: int) -> bool:
+    """Whether moving ``seat`` to ``room`` needs the sneak roll now."""
+    return (
+        room != s.expected
+        and room != s.monitor
+        and s.monitor_hallway
+        and s.rooms[seat] != CAFETERIA
+    )
 
 
 def _arrive(s: State, seat: int, room: int) -> State:
