@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from p2ptable.engine.api import Action, Decision, OptionSpec, Outcome, normalize_options
 from p2ptable.games.notes import player_notes
 from p2ptable.games.package import GamePackage
-from p2ptable.games.teachers_pet import bots, rules, scoring
+from p2ptable.games.teachers_pet import bots, flow, rules, scoring
 from p2ptable.games.teachers_pet import view as views
 from p2ptable.games.teachers_pet.state import TeachersPetState
 
@@ -73,7 +73,7 @@ class TeachersPet:
         return state.deck
 
     def deal_from_sealed(self, state: TeachersPetState, card: int | None) -> TeachersPetState:
-        return rules.deal_from_sealed(state, card)
+        return flow.deal_from_sealed(state, card)
 
     def hand_card_played(
         self, state: TeachersPetState, seat: int, action: Action
