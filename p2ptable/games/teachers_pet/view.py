@@ -26,7 +26,7 @@ from p2ptable.games.teachers_pet.state import TeachersPetState
 WINDOW_QUESTIONS = {
     "catch": "The Hall Monitor caught {who}: show a Hall Pass, or take the Detention?",
     "tattle": "{accuser} tattles on {who}: show a Hall Pass, or take the Detention?",
-    "tattler": ("{who}'s Tattle backfired: show a Hall Pass to cancel the Detention, or take it?"),
+    "tattler": "{whose} Tattle backfired: show a Hall Pass to cancel the Detention, or take it?",
     "bully": "{accuser} bullies {who}: show Goody Two-Shoes to cancel it, or let it happen?",
 }
 
@@ -94,6 +94,10 @@ def view(state: TeachersPetState, seat: int | None) -> dict[str, Any]:
         "shown": [play_card(c) for c in state.shown],
         "window": _window(state),
         "bully": None if state.bully is None else list(state.bully),
+        # the room a sneaking pawn heads for (the Move was announced), and whether
+        # the set being shown is a late play (it scores half)
+        "moving": state.moving,
+        "late": state.late,
         "news": list(state.news),
         "outcome": None if result is None else result.to_view(),
     }
@@ -105,8 +109,9 @@ def window_question(view: dict[str, Any], name: Any = None) -> str:
     window = view["window"]
     name = name or (lambda s: f"seat {s}")
     who = "you" if window["seat"] == view["you"] else name(window["seat"])
+    whose = "Your" if who == "you" else f"{who}'s"
     accuser = "" if window["by"] is None else name(window["by"])
-    return WINDOW_QUESTIONS[window["kind"]].format(who=who, accuser=accuser)
+    return WINDOW_QUESTIONS[window["kind"]].format(who=who, whose=whose, accuser=accuser)
 
 
 def describe(state: TeachersPetState, seat: int, action: Action) -> str:
