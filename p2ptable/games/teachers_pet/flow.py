@@ -139,7 +139,7 @@ def end_period(s: State) -> State:
     if s.passes:
         s = replace(s, discard=tuple(sorted((*s.discard, *(c for _, c in s.passes)))), passes=())
         s = s.told("the Hall Passes in front are discarded")
-    s = replace(s, current=None)
+    s = replace(s, current=None, choosing=(), chosen=())  # the free Move's are done with
     if s.period < PERIODS:
         return replace(s, phase="monitor", period=s.period + 1)
     if s.day < DAYS:
@@ -169,7 +169,7 @@ def detention(s: State, seat: int) -> State:
     lost = s.lost[:seat] + (s.lost[seat] + 1,) + s.lost[seat + 1 :]
     counted = s.detentions[:seat] + (s.detentions[seat] + 1,) + s.detentions[seat + 1 :]
     return replace(s, lost=lost, detentions=counted).told(
-        f"{seat_name(seat)} gets a Detention: back to {room_name(s.expected)}, "
+        f"{seat_name(seat)} gets a Detention: back to the {room_name(s.expected)}, "
         f"-{DETENTION_POINTS} Pet Points, loses a turn"
     )
 

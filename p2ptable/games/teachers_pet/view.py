@@ -83,6 +83,8 @@ def view(state: TeachersPetState, seat: int | None) -> dict[str, Any]:
         "teacher": teacher_card(state.teacher),
         "expected": state.expected,
         "teacher_deck_left": len(state.teacher_deck),
+        # the Teacher discards lie face up: which teachers have come, in order
+        "teacher_discard": [TEACHER[c].teacher for c in state.teacher_discard],
         "points": list(state.points),
         "lost": list(state.lost),
         "detentions": list(state.detentions),
