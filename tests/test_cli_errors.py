@@ -71,7 +71,10 @@ CASES: dict[str, list[Bad]] = {
     ],
     "rules": [
         bad(says="Missing argument 'GAME'"),
-        bad("chess", says="unknown game 'chess' (known: pet-quartet, vorsicht-lehrer)"),
+        bad(
+            "chess",
+            says="unknown game 'chess' (known: pet-quartet, teachers-pet, vorsicht-lehrer)",
+        ),
         bad("", says="unknown game ''"),
         bad("pet-quartet", "extra", says="unexpected extra argument (extra)"),
     ],

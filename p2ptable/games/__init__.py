@@ -10,12 +10,13 @@ replay's genesis names its game), the network, the terminal's screens, the bots 
 from __future__ import annotations
 
 from p2ptable.engine.api import Game
-from p2ptable.games import pet_quartet, vorsicht_lehrer
+from p2ptable.games import pet_quartet, teachers_pet, vorsicht_lehrer
 from p2ptable.games.package import GamePackage
 
 PACKAGES: tuple[GamePackage, ...] = (
     pet_quartet.PACKAGE,
     vorsicht_lehrer.PACKAGE,
+    teachers_pet.PACKAGE,
 )
 
 _BY_NAME = {package.name: package for package in PACKAGES}

@@ -1,0 +1,67 @@
+"""People play Teacher's Pet on a pty: a host and a joiner typing, a bot in the
+third seat, the joiner leaving with Ctrl-C and resuming, and reaction windows
+answered by a person.
+
+Issue 15: "`host`, `join` and `play` work as for the other games, for people and
+bots, and a person has played it to the end in a terminal against bots,
+including a reaction"; "reaction prompts that read the same whether or not you
+hold the card".
+"""
+
+from __future__ import annotations
+
+import re
+
+from p2ptable.replay.verify import verify_file
+
+from .peers import entries_in, free_port
+from .person import PROMPT, play_together
+from .test_people import host_args, join_args, peers, people  # noqa: F401 - fixtures
+
+CAUGHT = "The Hall Monitor caught you: show a Hall Pass, or take the Detention?"
+MENU_LINE = re.compile(r"^ *(\d+)\) (.*)$", re.MULTILINE)
+
+
+def daring(screen: str) -> str:
+    """A player who shows a Hall Pass when caught and otherwise sneaks about
+    whenever a Move needs the roll (so catches come), else takes the first line."""
+    menu = MENU_LINE.findall(screen.rsplit("\n\n", 1)[-1] if PROMPT in screen else screen)
+    for number, words in menu:
+        if words.startswith("Show Hall Pass") or words.startswith("Show Goody"):
+            return number
+    for number, words in menu:
+        if words.startswith("Move to") and "sneak roll" in words:
+            return number
+    return "1"
+
+
+def test_two_people_and_a_bot_play_to_the_end_with_reactions_and_a_resume(
+    tmp_path,
+    peers,  # noqa: F811
+    people,  # noqa: F811
+):
+    port = free_port()
+    ana = people(*host_args(tmp_path, "Ana", "teachers-pet", 3, port))
+    ana.expect("Others join with")
+    ben = people(*join_args(tmp_path, "Ben", port))
+    peers.join("Cleo", port, "--bot", "greedy")
+    replay = tmp_path / "Ben.p2pt"
+    # Ben plays a while, then leaves with Ctrl-C and comes back.
+    play_together([ana, ben], until=lambda p: entries_in(replay) >= 60, choose=daring)
+    ben.ctrl_c()
+    assert ben.wait() == 130
+    assert "You left the game." in ben.text
+    back = people("resume", str(replay))
+    back.expect(re.escape(PROMPT), on="screen", timeout=60)
+    play_together([ana, back], choose=daring, timeout=240)
+    assert ana.wait() == 0 and back.wait() == 0
+    assert peers.wait_all() == {"Cleo": 0}
+    for person in (ana, back):
+        assert "| final " in person.text
+    # a person was asked at a window, in the same words whatever they held
+    asked = ana.text + ben.text + back.text
+    assert CAUGHT in asked
+    blobs = {(tmp_path / f"{n}.p2pt").read_bytes() for n in ("Ana", "Ben", "Cleo")}
+    assert len(blobs) == 1
+    report = verify_file(tmp_path / "Ana.p2pt")
+    assert report.valid and report.audited, report.error
