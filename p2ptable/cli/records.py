@@ -14,6 +14,7 @@ from p2ptable.cli import _game_name, _options, main
 from p2ptable.engine.api import RulesError
 from p2ptable.games import all_games, get_game
 from p2ptable.ui import text
+from p2ptable.ui.narrative import event_line
 
 if TYPE_CHECKING:  # imported by the commands that need them, to keep start-up quick
     from p2ptable.replay.catalog import Saved
@@ -85,7 +86,7 @@ def sim(
 
     def show(applied, ledger) -> None:  # noqa: ANN001 - click-side callback
         if not quiet:
-            click.echo(text.event_line(applied, [s.name for s in ledger.seats]))
+            click.echo(event_line(applied, [s.name for s in ledger.seats]))
 
     try:
         result = simulate(
@@ -140,7 +141,7 @@ def verify(file: str, as_json: bool, events: bool) -> None:
         if events and report.ledger is not None:
             names = [s.name for s in report.ledger.seats]
             for applied in report.events:
-                click.echo(text.event_line(applied, names))
+                click.echo(event_line(applied, names))
         click.echo(text.verify_summary(file, report))
     sys.exit(0 if report.valid else 1)
 

@@ -29,8 +29,8 @@ from p2ptable.replay.ledger import InvalidEntry, Ledger
 from p2ptable.replay.logfile import parse_frames
 from p2ptable.replay.verify import secrets_in_log
 from p2ptable.sealed.errors import SealedUsageError
+from p2ptable.ui.narrative import event_line
 from p2ptable.ui.screens import screens_for
-from p2ptable.ui.text import event_line
 
 
 class ReplayError(Exception):

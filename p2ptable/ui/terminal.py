@@ -34,9 +34,9 @@ from p2ptable.net.session import Finished, Session, Stopped
 from p2ptable.replay.ledger import Applied
 from p2ptable.ui import prompt
 from p2ptable.ui.endings import stop_words
+from p2ptable.ui.narrative import event_line
 from p2ptable.ui.screens import screens_for
 from p2ptable.ui.style import color_enabled
-from p2ptable.ui.text import event_line
 
 if TYPE_CHECKING:
     from p2ptable.bots.seat import BotPlayer

@@ -1,4 +1,5 @@
-"""Plain-text lines shared by every command: event lines, results, verify summaries.
+"""Plain-text lines shared by every command: seats named, results, verify summaries
+(the words of each log entry are in ``ui/narrative.py``).
 
 How seats are named for people: the games, the ledger and the error messages speak
 of "seat N" with N counted from 0 (the index in the log).  Everything a person reads
@@ -16,7 +17,6 @@ from typing import TYPE_CHECKING
 from p2ptable.engine.api import Outcome
 
 if TYPE_CHECKING:
-    from p2ptable.replay.ledger import Applied
     from p2ptable.replay.verify import VerifyReport
 
 
@@ -30,18 +30,6 @@ def seat_label(seat: int) -> str:
 
 def seat_name(names: Sequence[str], seat: int | None) -> str:
     return "chance" if seat is None else names[seat]
-
-
-def event_line(applied: Applied, names: Sequence[str]) -> str:
-    """One narrative line: index, who, what (``names``: the seats' names)."""
-    text = name_seats(applied.text, names)
-    if applied.kind in ("result", "abort", "secrets"):
-        return f"{applied.index:5d}  {applied.kind:<9} {text}"
-    if applied.kind == "open":  # a deal: the line names the receivers already
-        return f"{applied.index:5d}  deal      {text}"
-    if applied.kind == "chance" or applied.seat is None:
-        return f"{applied.index:5d}  {applied.kind:<9} {text}"
-    return f"{applied.index:5d}  {names[applied.seat]:<9} {text}"
 
 
 def result_lines(outcome: Outcome, names: Sequence[str]) -> str:
@@ -79,10 +67,7 @@ def verify_summary(path: str, report: VerifyReport) -> str:
             lines.append(f"  {seat_label(number)}: {seat['name']:<12} key {seat['key'][:16]}…")
         lines.append(f"entries: {report.entries} checked")
     if report.result is not None:
-        names = [s["name"] for s in report.seats]
-        scores = ", ".join(f"{n} {s}" for n, s in zip(names, report.result["scores"], strict=True))
-        winners = " and ".join(names[w] for w in report.result["winners"])
-        lines.append(f"result:  {scores}; winner: {winners}")
+        lines.append(f"result:  {result_summary(report)}")
     if report.audited is not None:
         lines.append(
             "hidden:  every shuffle, deal and played card proved; audited with every "
@@ -91,14 +76,28 @@ def verify_summary(path: str, report: VerifyReport) -> str:
             else "hidden:  every shuffle, deal and played card proved (no audit: "
             "the seats' secrets are not in the log)"
         )
-    if report.valid:
-        lines.append(f"{path}: VALID — every signature, random value and rule checks out.")
-    else:
-        err = report.error or {}
-        names = [s["name"] for s in report.seats]
-        reason = name_seats(str(err.get("reason")), names)
-        who = ""
-        if err.get("culprit") is not None:
-            who = f" Cheater: {seat_label(err['culprit'])} ({err.get('culprit_name', '?')})."
-        lines.append(f"{path}: INVALID at entry {err.get('entry')}: {reason}.{who}")
+    lines.append(verdict(path, report))
     return "\n".join(lines)
+
+
+def result_summary(report: VerifyReport) -> str:
+    """The scores and the winners of a finished game: "Ana 6, Ben 7; winner: Ben"."""
+    assert report.result is not None
+    names = [s["name"] for s in report.seats]
+    scores = ", ".join(f"{n} {s}" for n, s in zip(names, report.result["scores"], strict=True))
+    winners = " and ".join(names[w] for w in report.result["winners"])
+    return f"{scores}; winner: {winners}"
+
+
+def verdict(path: str, report: VerifyReport) -> str:
+    """The last line of ``verify``: VALID, or INVALID with the entry, the reason and
+    the cheater when a signature proves who it was."""
+    if report.valid:
+        return f"{path}: VALID — every signature, random value and rule checks out."
+    err = report.error or {}
+    names = [s["name"] for s in report.seats]
+    reason = name_seats(str(err.get("reason")), names)
+    who = ""
+    if err.get("culprit") is not None:
+        who = f" Cheater: {seat_label(err['culprit'])} ({err.get('culprit_name', '?')})."
+    return f"{path}: INVALID at entry {err.get('entry')}: {reason}.{who}"

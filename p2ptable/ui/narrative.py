@@ -1,0 +1,96 @@
+"""The words of each log entry: one place for every command that shows them.
+
+How it works
+------------
+The ledger says what an accepted entry did in a short phrase (``Applied.text``,
+from the game's ``describe``/``describe_chance`` or the ledger's own words for
+deals, shuffles, choices and the result), with seats as "seat N" counted from 0.
+:func:`entry_words` turns that into what a person reads: the seats' names put in
+(``ui/text.name_seats``), the subject when the phrase has none ("Ana" for "moves
+to the Classroom"), and, when the reader may know them, the hidden cards the entry
+moved ("a card is dealt to Ana [Gift 2]").  Nothing here decides which cards a
+reader may know: the caller hands over only the cards its ledger could read
+(``ui/record.py``), so the public words can never name a hidden card.
+
+Every command that lists entries formats them from :class:`EntryWords`:
+:func:`event_line` is the line of ``verify --events``, ``sim``, the live screens'
+recent events and ``show``'s screens; ``export`` writes :attr:`EntryWords.sentence`
+after the entry's number and the game's moment ("Day 2, Period 3").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from p2ptable.ui.text import name_seats
+
+if TYPE_CHECKING:
+    from p2ptable.replay.ledger import Applied
+
+#: the kinds of entry a seat makes itself, whose phrase has no subject
+_ACTOR_KINDS = ("action", "shuffle")
+
+
+@dataclass(frozen=True)
+class EntryWords:
+    """One entry in words.  ``phrase`` has the seats' names in it and no subject;
+    ``actor`` is the seat's name when the phrase needs one, else None; ``column``
+    is what the event lines print before the phrase (the actor, ``deal``, or the
+    kind of entry)."""
+
+    index: int
+    kind: str
+    seat: int | None
+    actor: str | None
+    column: str
+    phrase: str
+
+    @property
+    def sentence(self) -> str:
+        """The phrase with its subject: "Ana moves to the Classroom"."""
+        return self.phrase if self.actor is None else f"{self.actor} {self.phrase}"
+
+
+def entry_words(
+    applied: Applied, names: Sequence[str], seen: Mapping[int, Sequence[str]] | None = None
+) -> EntryWords:
+    """``applied`` in words.  ``seen`` (seat -> names of cards) are hidden cards
+    the entry dealt or handed over that the reader may know; they follow the phrase
+    in brackets, with the seat's name unless the phrase is about that one seat."""
+    phrase = name_seats(applied.text, names)
+    if seen:
+        phrase = f"{phrase} [{_seen(applied, names, seen)}]"
+    actor = None
+    if applied.kind in _ACTOR_KINDS and applied.seat is not None:
+        actor = column = names[applied.seat]
+    elif applied.kind == "open":  # a deal: the phrase names the receivers already
+        column = "deal"
+    else:
+        column = applied.kind
+    return EntryWords(applied.index, applied.kind, applied.seat, actor, column, phrase)
+
+
+def _seen(applied: Applied, names: Sequence[str], seen: Mapping[int, Sequence[str]]) -> str:
+    # A card handed over, or dealt to one seat: the phrase says whose it is.
+    one = applied.kind == "action" or (applied.kind == "open" and applied.seat is not None)
+    if one and len(seen) == 1:
+        return ", ".join(next(iter(seen.values())))
+    return "; ".join(f"{names[seat]}: {', '.join(cards)}" for seat, cards in seen.items())
+
+
+def event_line(applied: Applied, names: Sequence[str]) -> str:
+    """One narrative line: index, who, what (``names``: the seats' names)."""
+    words = entry_words(applied, names)
+    return f"{words.index:5d}  {words.column:<9} {words.phrase}"
+
+
+def genesis_words(names: Sequence[str], title: str) -> EntryWords:
+    """Entry 0, which the ledger does not narrate: who sat down to what."""
+    if len(names) > 1:
+        who = ", ".join(names[:-1]) + f" and {names[-1]}"
+    else:
+        who = "".join(names)
+    phrase = f"{who} sit down to {title}, each signing the genesis"
+    return EntryWords(0, "genesis", None, None, "genesis", phrase)
