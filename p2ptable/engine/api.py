@@ -198,7 +198,15 @@ class OptionSpec:
 
 @runtime_checkable
 class Game(Protocol[S]):
-    """What every registered game provides.  See the module docstring."""
+    """What every registered game provides.  See the module docstring.
+
+    Optional (callers check with ``getattr``, so it is not a method here):
+
+    * ``moment(state)``: when in the game ``state`` stands, for the numbered lines
+      of a game's record (``p2ptable export``): "Day 2, Period 3", "Round 3".  The
+      state is the one an entry was made in (before it is applied).  A game whose
+      time has no natural name leaves it out and its lines have no prefix.
+    """
 
     name: str
     title: str
@@ -260,6 +268,9 @@ class HiddenHands(Protocol[S]):
       steps): ``seat`` shuffled its hand before a blind pick from it; ``hand`` is
       its new order as this state may see it (the cards for the seat's own peer,
       ``None`` each for everyone else, who must forget where its cards were).
+    * ``card_name(card)`` (optional): the card as a log phrase names it ("Gift 2"),
+      for a reader who may know a hidden card (a seat's own, or every card of an
+      audited log: ``p2ptable export``); without it a card reads as "card 12".
     """
 
     hidden_hands: bool

@@ -80,6 +80,9 @@ class PetQuartet:
     def describe_chance(self, state: PetQuartetState, outcome: tuple[int, ...]) -> str:
         return views.describe_chance(state, outcome)
 
+    def moment(self, state: PetQuartetState) -> str:
+        return views.moment(state)
+
     def rules_notes(self) -> str:
         return player_notes(RULES_MD)
 

@@ -11,7 +11,8 @@ in ascending order of value.
 
 Log phrases name Conductors by letter, as the screen does ("conductor A" is index 0;
 the action text stays ``take 0``), and seats as "seat N" from 0, which every text a
-person reads replaces by the seat's name (``ui/text.py``).
+person reads replaces by the seat's name (``ui/text.py``).  ``moment`` says which
+round a log entry falls in ("Round 3").
 """
 
 from __future__ import annotations
@@ -116,3 +117,12 @@ def describe_chance(state: PetQuartetState, outcome: tuple[int, ...]) -> str:
         card = a(state.deck[outcome[0]])
         return f"seat {state.current} draws {card} from the deck and keeps it"
     return f"chance: {outcome}"
+
+
+def moment(state: PetQuartetState) -> str:
+    """Which round ``state`` is in, for a log line: "Round 3" (a round ends when
+    every Conductor is taken), then "Round 5, final turns" for the last turn each
+    seat takes once the last card was drawn and its drawer's turn is over."""
+    if state.final_turns is not None:
+        return f"Round {state.round}, final turns"
+    return f"Round {state.round}"

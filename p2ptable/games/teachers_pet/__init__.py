@@ -69,6 +69,12 @@ class TeachersPet:
     def describe_chance(self, state: TeachersPetState, outcome: tuple[int, ...]) -> str:
         return views.describe_chance(state, outcome)
 
+    def moment(self, state: TeachersPetState) -> str:
+        return views.moment(state)
+
+    def card_name(self, card: int) -> str:
+        return views.card_name(card)
+
     def face_down(self, state: TeachersPetState) -> tuple[int | None, ...]:
         return state.deck
 

@@ -10,7 +10,10 @@ Teacher, Pet Points, lost turns, Detentions, Hall Passes in front, the discard
 pile and the Assignments of a set being shown are public.  A reaction window
 reads the same whether or not the asked seat holds the card: the view says
 whose window is open and for what, never what the seat holds.  A dealt or
-blindly taken card is never named in a log phrase.  Views are plain JSON data.
+blindly taken card is never named in a log phrase (``card_name`` names one for a
+reader who may know it).  ``moment`` says when in the school week a log entry
+falls: "Day 2, Period 3", or "After Day 5" for the late plays.  Views are plain
+JSON data.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from typing import Any
 from p2ptable.engine.api import Action, Simultaneous, Turn
 from p2ptable.games.teachers_pet import rules, scoring
 from p2ptable.games.teachers_pet.cards import PLAY, ROOMS, TEACHER, set_points
-from p2ptable.games.teachers_pet.state import TeachersPetState
+from p2ptable.games.teachers_pet.state import DAYS, TeachersPetState
 
 #: what an open reaction window asks, by kind (the same words whatever the hand)
 WINDOW_QUESTIONS = {
@@ -174,10 +177,27 @@ def describe_chance(state: TeachersPetState, outcome: tuple[int, ...]) -> str:
     if phase == "sneak":
         roll = outcome[0] + 1
         how = "sneaks past" if roll >= rules.SNEAK else "is caught by"
-        return f"seat {state.current} rolls {roll} (needs {rules.SNEAK}) and {how} the Hall Monitor"
+        into = "" if state.moving is None else f" to sneak into the {ROOMS[state.moving - 1]}"
+        return (
+            f"seat {state.current} rolls {roll}{into} (needs {rules.SNEAK}) and {how} "
+            "the Hall Monitor"
+        )
     if phase == "monitor":
         room = outcome[0] + 1
         return f"the Hall Monitor rolls {room}: the Hallway and the {ROOMS[room - 1]}"
     if phase == "pick" and state.bully is not None:
         return f"chance picks a card from seat {state.bully[1]}'s hand"
     return f"chance: {outcome}"
+
+
+def moment(state: TeachersPetState) -> str:
+    """When in the school week ``state`` stands: "Day 2, Period 3"; once Day 5 is
+    over, the late plays (a set shown late too) and the end are "After Day 5"."""
+    if state.late or state.phase in ("late", "over"):
+        return f"After Day {DAYS}"
+    return f"Day {state.day}, Period {state.period}"
+
+
+def card_name(card: int) -> str:
+    """A Play card as a log phrase names it: "Gift 2", "Assignment (History)"."""
+    return PLAY[card].name

@@ -85,6 +85,9 @@ class VorsichtLehrer:
     def describe_chance(self, state: VorsichtLehrerState, outcome: tuple[int, ...]) -> str:
         return views.describe_chance(state, outcome)
 
+    def card_name(self, card: int) -> str:
+        return views.card_name(card)
+
     def face_down(self, state: VorsichtLehrerState) -> tuple[int | None, ...]:
         return state.deck
 

@@ -6,8 +6,11 @@ Everything is face up except the hands and the school deck.  ``view(state, seat)
 shows ``seat`` its own hand (cards by id with their values) and every other hand only
 as a count; ``view(state, None)`` shows no hand at all.  The school deck appears only
 as its size; the school discards (played face up), the teacher card being resolved
-and the teacher discards are public.  A dealt card is never named in a log phrase.
-Views are plain JSON data.
+and the teacher discards are public.  A dealt card is never named in a log phrase
+(``card_name`` names one for a reader who may know it).  There is no ``moment``
+(the optional hook of ``engine.api.Game``): the game has no rounds, and the state
+counts no turns, only the patience pawn and each seat's negative points.  Views are
+plain JSON data.
 """
 
 from __future__ import annotations
@@ -145,3 +148,9 @@ def describe_chance(state: VorsichtLehrerState, outcome: tuple[int, ...]) -> str
             f"teacher card: {c.name} ({card_numbers(c.patience, c.negative, c.risk, c.detention)})"
         )
     return f"chance: {outcome}"
+
+
+def card_name(card: int) -> str:
+    """A school card as a log phrase names it: "Whispering" (its name says its
+    numbers: every card of a name has the same)."""
+    return SCHOOL[card].name
