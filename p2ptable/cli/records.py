@@ -1,4 +1,5 @@
-"""The commands about games and their records: games, rules, sim, verify, show, replays."""
+"""The commands about games and their records: games, rules, sim, verify, show, export,
+replays."""
 
 from __future__ import annotations
 
@@ -252,6 +253,74 @@ def _read_key(prompt: str) -> str:
     if not line:  # the end of the input: stop
         return "q"
     return line.strip().lower()[:1]
+
+
+@main.command()
+@click.argument("file", type=click.Path(path_type=Path))
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="A header of tag pairs and one numbered line per entry, or the same as JSON.",
+)
+@click.option(
+    "--seat",
+    default=None,
+    metavar="SEAT",
+    help="Name the hidden cards one seat saw: its number (the first seat is 1) or its "
+    "name (default: every card of an audited log, none of any other).",
+)
+@click.option(
+    "--out",
+    "-o",
+    "out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    metavar="FILE",
+    help="Write the record to FILE instead of the standard output.",
+)
+def export(file: Path, fmt: str, seat: str | None, out: Path | None) -> None:
+    """Write a replay FILE as a record a person can read, in the spirit of PGN.
+
+    A header of tag pairs (game, options, seats, result, the log's head hash, the
+    command that verifies it), then one numbered line per entry in words.  The file
+    is verified first and refused, with verify's reason, unless every entry checks
+    out; the record is derived from the signed log and is not a replay itself.
+    """
+    from p2ptable.replay.verify import unreadable
+    from p2ptable.ui.record import RecordRefused, check, record
+    from p2ptable.ui.replay_viewer import seat_index
+
+    try:
+        data = file.read_bytes()
+    except OSError as exc:
+        raise click.ClickException(unreadable(file, exc)) from None
+    try:
+        checked = check(str(file), data)
+        index = None
+        if seat is not None:
+            try:
+                index = seat_index(seat, checked.names)
+            except ValueError as exc:
+                raise click.BadParameter(str(exc), param_hint="--seat") from None
+        made = record(checked, index)
+    except RecordRefused as exc:
+        raise click.ClickException(str(exc)) from None
+    if fmt == "json":
+        written = json.dumps(made.to_json(), indent=2, ensure_ascii=False)
+    else:
+        written = made.to_text()
+    if out is None:
+        click.echo(written)
+    else:
+        try:
+            out.write_text(written + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise click.ClickException(_cannot_write(out, exc)) from None
+    if made.ends != "result":  # said in the header too; here for a record sent to a file
+        click.echo(f"Note: {made.result}; the record goes as far as the log.", err=True)
 
 
 @main.command()
