@@ -28,6 +28,7 @@ from p2ptable.net.addresses import (
     lan_address,
     split_address,
 )
+from p2ptable.net.discovery import announce_lobby
 from p2ptable.net.events import Stopped
 from p2ptable.net.frontend import Frontend
 from p2ptable.net.local_table import BotProcesses, read_record, write_record
@@ -174,6 +175,7 @@ def host(
     stats: Path | None = None,
     bot_delay: float = 0.0,
     on_genesis=None,  # noqa: ANN001 - called with our replay path once it exists
+    listed: bool = True,  # announce the table on the LAN (net/discovery.py)
 ) -> PlayResult:
     """Open a table and play at seat 0 once every seat is filled."""
     check_new_replay(replay)
@@ -207,7 +209,12 @@ def host(
     where = f"{advertise}:{peer.transport.port}"
     announce(f"Table open: {the_game.title} for {seats} players. Others join with:")
     announce(f"  p2ptable join {where} --code {code} --name <their name>")
-    return _run(peer)
+    announcer = announce_lobby(peer, advertise, announce) if listed else None
+    try:
+        return _run(peer)
+    finally:
+        if announcer is not None:
+            announcer.close(wait=1.0)  # the goodbye, best effort
 
 
 def join(
@@ -305,6 +312,7 @@ def play(
             announce=announce,
             bot_delay=bot_delay,
             on_genesis=noted,
+            listed=False,
         )
     finally:
         _end_bots(procs, result)

@@ -203,8 +203,13 @@ CASES: dict[str, list[Bad]] = {
         bad(*HOST, "--advertise", "not an address", says="must be this machine's IPv4 address"),
     ],
     "join": [
-        bad(says="Missing argument 'ADDRESS'"),
-        bad("127.0.0.1:1", says="Missing option '--code'"),
+        # Without ADDRESS, join lists the tables heard (cli/tables.py); what was
+        # typed wrong is said before it listens.
+        bad(says="Missing option '--name'"),
+        bad("--name", "", says="a name must be 1"),
+        bad("--code", "bad", "--name", "Ben", says="not a join code: 'bad'"),
+        bad("--name", "Ben", "--wait", "0", says="0.0 is not in the range 0.5<=x<=60"),
+        bad("127.0.0.1:1", "--name", "Ben", says="Missing option '--code'"),
         bad("127.0.0.1:1", "--code", "ABC-DEF", says="Missing option '--name'"),
         bad("nowhere", *JOIN[1:], says="expected HOST:PORT"),
         bad("127.0.0.1:-1", *JOIN[1:], says="expected HOST:PORT"),
@@ -223,6 +228,14 @@ CASES: dict[str, list[Bad]] = {
         bad(*JOIN, "--port", "70002", says="70002 is not in the range"),
         bad(*JOIN, "--port", "-3", says="-3 is not in the range"),
         bad(*JOIN[:-1], "", says="a name must be 1"),
+    ],
+    "tables": [
+        bad("--wait", "x", says="'x' is not a valid float"),
+        bad("--wait", "0.1", says="0.1 is not in the range 0.5<=x<=60"),
+        bad("--wait", "61", says="61.0 is not in the range"),
+        bad("--interface", "nowhere", says="expected this machine's IPv4 address"),
+        bad("--interface", "224.0.0.251", says="not '224.0.0.251'"),
+        bad("extra", says="unexpected extra argument (extra)"),
     ],
     "play": [
         bad(says="Missing argument 'GAME'"),

@@ -80,9 +80,9 @@ def main() -> None:
 
 
 # The commands live in two modules, registered on `main` when imported:
-# records.py (games, rules, sim, verify, show, replays) and live.py (host, join, play,
-# resume).
-from p2ptable.cli import live, records  # noqa: E402, F401
+# records.py (games, rules, sim, verify, show, replays), tables.py (tables) and
+# live.py (host, join, play, resume).
+from p2ptable.cli import live, records, tables  # noqa: E402, F401
 
 if __name__ == "__main__":  # pragma: no cover
     main()

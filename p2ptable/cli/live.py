@@ -15,6 +15,7 @@ from pathlib import Path
 import click
 
 from p2ptable.cli import _game_name, _options, main
+from p2ptable.cli.tables import interface_option, pick_table, wait_option
 from p2ptable.engine.api import RulesError
 from p2ptable.net.lobby import LobbyError
 from p2ptable.net.persistence import ResumeError
@@ -137,6 +138,11 @@ def _finish(result) -> None:  # noqa: ANN001 - a play.PlayResult
     default=None,
     help="The address others reach you at (default: guessed from your network cards).",
 )
+@click.option(
+    "--no-announce",
+    is_flag=True,
+    help="Do not announce the table on the network (`p2ptable tables` will not list it).",
+)
 @_replay_option
 @_quiet_option
 @_bot_options()
@@ -150,6 +156,7 @@ def host(
     port,
     code,
     advertise,
+    no_announce,
     replay,
     quiet,
     bot,
@@ -174,13 +181,14 @@ def host(
         announce=click.echo,
         bot_delay=bot_delay,
         stats=stats,
+        listed=not no_announce,
     )
     _finish(result)
 
 
 @main.command()
-@click.argument("address")
-@click.option("--code", required=True, help="The join code the host printed.")
+@click.argument("address", required=False)
+@click.option("--code", default=None, help="The join code the host printed.")
 @click.option("--name", required=True, help="Your name at the table.")
 @click.option(
     "--port",
@@ -201,10 +209,38 @@ def host(
 @click.option(
     "--lifeline", is_flag=True, hidden=True, help="Leave when stdin closes (play's bots)."
 )
-def join(address, code, name, port, timeout, replay, quiet, bot, bot_delay, stats, lifeline):  # noqa: ANN001, ANN201
-    """Join the table at ADDRESS (HOST:PORT, as the host printed it)."""
+@wait_option
+@interface_option
+def join(
+    address,
+    code,
+    name,
+    port,
+    timeout,
+    replay,
+    quiet,
+    bot,
+    bot_delay,
+    stats,
+    lifeline,
+    wait,
+    interfaces,
+):  # noqa: ANN001, ANN201
+    """Join the table at ADDRESS (HOST:PORT, as the host printed it).
+
+    Without ADDRESS, lists the tables announced on this network and lets you
+    pick one, then asks for the code."""
     from p2ptable import play
 
+    if address is None:
+        _call(play.check_name, name)  # before listening: a typo is said at once
+        if code is not None:
+            _call(play.lobbies.normalize_code, code)
+        address = pick_table(wait, interfaces)
+        if code is None:
+            code = click.prompt("Join code (as the host printed it)")
+    elif code is None:
+        raise click.UsageError("Missing option '--code'.")
     result = _call(
         play.join,
         address,

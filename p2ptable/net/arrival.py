@@ -10,7 +10,9 @@ that come before it knows the genesis body (bounded).  The peer feeds it frames
 (``lobby_frame``, ``game_frame``), calls ``step`` once a pass, and gets the
 genesis entry back from ``step`` when every seat has signed.  When the body is
 known and before our signature leaves, ``on_body`` lets the peer make the seat
-resumable (its replay path, lock, secrets and the pending body).
+resumable (its replay path, lock, secrets and the pending body).  A host's
+``on_roster`` hears of every change to its seats (and of the genesis), so the
+table's announcement on the LAN (net/discovery.py) can follow them.
 """
 
 from __future__ import annotations
@@ -60,6 +62,10 @@ class Arrival:
         # Called with the genesis body, the members and our seat, before our
         # signature leaves (the peer makes the seat resumable then).
         self.on_body: Callable[[bytes], None] = lambda body: None
+        # Called with the host's lobby at the first step and whenever its seats
+        # taken or its genesis change.
+        self.on_roster: Callable[[lobbies.HostLobby], None] = lambda lobby: None
+        self._roster_told: tuple[int, bool] | None = None
 
     # -- starting ------------------------------------------------------------------
 
@@ -112,6 +118,7 @@ class Arrival:
             self.ignored_lobby += 1
             return
         self._maybe_start_round(now)
+        self._tell_roster()
 
     def game_frame(self, payload: bytes, now: float) -> None:
         if self.genesis_round is not None:
@@ -133,6 +140,7 @@ class Arrival:
                 self.say(line)
                 self.note(line)
             lobby.log.clear()
+        self._tell_roster()
         if isinstance(lobby, lobbies.HostLobby):
             for endpoint, frame in lobby.outgoing:
                 self.transport.reply(endpoint, LOBBY, frame)
@@ -173,6 +181,14 @@ class Arrival:
         if self.genesis_round is not None:
             return self.genesis_round.wake_at(now)
         return now + lobbies.HERE_EVERY if self.lobby is not None else now + MAX_SLEEP
+
+    def _tell_roster(self) -> None:
+        lobby = self.lobby
+        if isinstance(lobby, lobbies.HostLobby):
+            roster = (len(lobby.members), lobby.genesis is not None)
+            if roster != self._roster_told:
+                self._roster_told = roster
+                self.on_roster(lobby)
 
     def dropped(self) -> int:
         round_dropped = self.genesis_round.dropped if self.genesis_round is not None else 0

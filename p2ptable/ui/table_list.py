@@ -1,0 +1,83 @@
+"""The open tables heard on the LAN, as a person reads them, and the pick.
+
+How it works
+------------
+:func:`table_lines` words each table heard (net/announce_record.py has already
+made every text in it safe to print): the host's name, the game's title and
+options, the seats taken, and the address `join` takes.  :func:`parse_pick`
+reads what the person typed at the menu: a number, or Enter for the first
+table.  Nothing here reads input, prints or listens: the CLI does
+(cli/tables.py), so every case is testable with plain strings.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from p2ptable.games import get_game
+from p2ptable.net.announce_record import HeardTable
+
+NO_TABLES = (
+    "No open tables heard in {wait:g} s. A network that filters multicast (many "
+    "Wi-Fi access points do) shows none: type the address the host printed, e.g. "
+    "p2ptable join 192.168.1.20:47001 --code CODE --name <your name>"
+)
+PICK_PROMPT = "Which table? (number, Enter for 1, q to leave)"
+QUIT_WORDS = frozenset({"q", "quit"})
+
+
+def _title(game: str) -> str:
+    try:
+        return get_game(game).title
+    except KeyError:
+        return f"{game} (a game this p2ptable does not know)"
+
+
+def describe(table: HeardTable) -> str:
+    """``Ana: Pet Quartet (variant=maestro), 1 of 3 seats taken, at 10.0.0.5:47001``."""
+    ad = table.announcement
+    options = ", ".join(f"{k}={v}" for k, v in ad.options)
+    game = _title(ad.game) + (f" ({options})" if options else "")
+    return f"{ad.host}: {game}, {ad.taken} of {ad.seats} seats taken, at {table.where}"
+
+
+def table_lines(tables: Sequence[HeardTable], wait: float, numbered: bool = False) -> list[str]:
+    """What `p2ptable tables` prints (and `join` before its menu)."""
+    if not tables:
+        return [NO_TABLES.format(wait=wait)]
+    width = len(str(len(tables)))
+    head = f"Open tables heard in {wait:g} s (a listing is a hint: the code proves the host):"
+    rows = [
+        (f"  {n:>{width}}) " if numbered else "  ") + describe(t)
+        for n, t in enumerate(tables, start=1)
+    ]
+    return [head, *rows]
+
+
+@dataclass(frozen=True)
+class Invalid:
+    """Not a pick; ``message`` says what to type instead."""
+
+    message: str
+
+
+class Quit:
+    """The person typed q: join nothing."""
+
+
+def parse_pick(line: str, count: int) -> int | Invalid | Quit:
+    """The index (from 0) of the table ``line`` picks among ``count``."""
+    typed = line.strip().lower()
+    if typed in QUIT_WORDS:
+        return Quit()
+    if not typed:
+        return 0
+    hint = "choose 1" if count == 1 else f"choose 1-{count}"
+    if re.fullmatch(r"\d{1,6}", typed):
+        number = int(typed)
+        if 1 <= number <= count:
+            return number - 1
+        return Invalid(f"there is no table {number}: {hint}, or q to leave")
+    return Invalid(f"type a table's number: {hint}, or q to leave")
