@@ -117,16 +117,32 @@ def test_the_json_export_is_the_same_record(path: Path) -> None:
     assert actions and all(e["action"] and e["seat"] is not None for e in actions)
 
 
-def test_the_readme_example_is_what_export_prints() -> None:
-    text = export(str(SCHOOL))
+def readme_example() -> list[str]:
+    """The lines the README shows under ``$ p2ptable export replays/teachers-pet-4p.p2pt``."""
+    readme = (REPLAYS.parent / "README.md").read_text(encoding="utf-8").splitlines()
+    start = readme.index("    $ p2ptable export replays/teachers-pet-4p.p2pt") + 1
+    shown = []
+    for line in readme[start:]:
+        if line and not line.startswith("    "):
+            break
+        shown.append(line.removeprefix("    "))
+    return [line for line in shown if line not in ("", "...")]
+
+
+def test_the_readme_example_is_what_export_prints(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPLAYS.parent)  # the README names the file from the repository
+    text = run("export", "replays/teachers-pet-4p.p2pt").output.splitlines()
+    shown = readme_example()
+    assert len(shown) > 15
+    assert all(line in text for line in shown), [line for line in shown if line not in text]
     # Teacher's Pet says when each entry falls in the school week, and a Move and
     # its sneak roll are two lines, one per entry.
-    assert "8. Day 1, Period 1: Cleo moves to the Classroom\n" in text
+    assert "8. Day 1, Period 1: Cleo moves to the Classroom" in text
     assert (
         "9. Day 1, Period 1: Cleo rolls 1 to sneak into the Classroom (needs 4) and is "
-        "caught by the Hall Monitor\n"
+        "caught by the Hall Monitor"
     ) in text
-    assert numbered(text)[-1][1].startswith("After Day 5: ")
+    assert text[-1].startswith("418. After Day 5: ")
 
 
 def test_a_game_without_moments_has_no_prefix_and_pet_quartet_counts_rounds() -> None:
