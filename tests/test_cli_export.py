@@ -21,7 +21,7 @@ from click.testing import CliRunner
 
 from p2ptable.cli import main
 from p2ptable.crypto.encoding import pack
-from p2ptable.replay.entries import Entry
+from p2ptable.replay.entries import Entry, make_body
 from p2ptable.replay.logfile import MAGIC, encode_frame, parse_frames
 
 REPLAYS = Path(__file__).resolve().parents[1] / "replays"
@@ -194,6 +194,20 @@ def test_an_unfinished_log_is_recorded_as_far_as_it_goes(cut: Path) -> None:
     )
     assert header["Entries"] == str(CUT)
     assert [n for n, _ in numbered(result.output)] == list(range(CUT))
+
+
+def test_a_stopped_game_is_recorded_to_its_abort(tmp_path: Path) -> None:
+    # An agreed abort (no signature: withholding proves nothing) after the cut.
+    frames = payloads(HIDDEN)[:CUT]
+    fields = dict(t="abort", i=CUT, prev=Entry.decode(frames[-1]).hash, reason="withheld")
+    body = make_body(**fields, culprit=1, detail="no part for 20 s", evidence=[])
+    path = write(tmp_path / "stopped.p2pt", [*frames, Entry(body, ()).encode()])
+    result = run("export", str(path))
+    assert result.exit_code == 0, result.output
+    assert tags(result.output)["Result"] == (
+        f"stopped at entry {CUT}: Ben accused of withheld by a seat (not provable from the log)"
+    )
+    assert numbered(result.output)[-1] == (CUT, "game stopped: Ben withheld (reported, not proved)")
 
 
 def test_without_seat_an_unaudited_log_never_names_a_hidden_card(cut: Path) -> None:
