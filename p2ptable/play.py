@@ -176,6 +176,7 @@ def host(
     bot_delay: float = 0.0,
     on_genesis=None,  # noqa: ANN001 - called with our replay path once it exists
     listed: bool = True,  # announce the table on the LAN (net/discovery.py)
+    spectators: bool = False,
 ) -> PlayResult:
     """Open a table and play at seat 0 once every seat is filled."""
     check_new_replay(replay)
@@ -203,12 +204,15 @@ def host(
         advertise=advertise,
         replay=replay,
         stats=stats,
+        spectators=spectators,
     )
     peer = _peer(config, make_frontend(bot, quiet, bot_delay))
     peer.on_genesis = on_genesis
     where = f"{advertise}:{peer.transport.port}"
     announce(f"Table open: {the_game.title} for {seats} players. Others join with:")
     announce(f"  p2ptable join {where} --code {code} --name <their name>")
+    if spectators:
+        announce(f"Spectators watch with: p2ptable watch {where} --code {code}")
     announcer = announce_lobby(peer, advertise, announce) if listed else None
     try:
         return _run(peer)

@@ -229,6 +229,15 @@ CASES: dict[str, list[Bad]] = {
         bad(*JOIN, "--port", "-3", says="-3 is not in the range"),
         bad(*JOIN[:-1], "", says="a name must be 1"),
     ],
+    "watch": [
+        bad("127.0.0.1:1", says="Missing option '--code'"),
+        bad("127.0.0.1:1", "--code", "bad", says="not a join code: 'bad'"),
+        bad("nowhere", "--code", "ABC-DEF", says="expected HOST:PORT"),
+        bad("127.0.0.1:70001", "--code", "ABC-DEF", says="from 1 to 65535, not 70001"),
+        bad("127.0.0.1:1", "--code", "ABC-DEF", "--name", "", says="a name must be 1"),
+        bad("127.0.0.1:1", "--code", "ABC-DEF", "--replay", "{good}", says="already exists"),
+        bad("127.0.0.1:1", "--code", "ABC-DEF", "--timeout", "0", says="0.0 is not in the range"),
+    ],
     "tables": [
         bad("--wait", "x", says="'x' is not a valid float"),
         bad("--wait", "0.1", says="0.1 is not in the range 0.5<=x<=60"),

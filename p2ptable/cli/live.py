@@ -143,6 +143,11 @@ def _finish(result) -> None:  # noqa: ANN001 - a play.PlayResult
     is_flag=True,
     help="Do not announce the table on the network (`p2ptable tables` will not list it).",
 )
+@click.option(
+    "--spectators",
+    is_flag=True,
+    help="Let people with the code watch the game without a seat (`p2ptable watch`).",
+)
 @_replay_option
 @_quiet_option
 @_bot_options()
@@ -157,6 +162,7 @@ def host(
     code,
     advertise,
     no_announce,
+    spectators,
     replay,
     quiet,
     bot,
@@ -182,6 +188,7 @@ def host(
         bot_delay=bot_delay,
         stats=stats,
         listed=not no_announce,
+        spectators=spectators,
     )
     _finish(result)
 
@@ -327,3 +334,54 @@ def resume(file, port, quiet, bot, bot_delay, stats, lifeline):  # noqa: ANN001,
         lifeline=lifeline, announce=(lambda _: None) if quiet else click.echo,
     )  # fmt: skip
     _finish(result)
+
+
+@main.command()
+@click.argument("address", required=False)
+@click.option("--code", default=None, help="The join code the host printed.")
+@click.option("--name", default=None, help="Your name as a spectator (default: your login name).")
+@click.option(
+    "--timeout",
+    type=click.FloatRange(1, 3600),
+    default=15.0,
+    show_default=True,
+    help="Seconds to wait for the host to answer.",
+)
+@_replay_option
+@_quiet_option
+@wait_option
+@interface_option
+def watch(address, code, name, timeout, replay, quiet, wait, interfaces):  # noqa: ANN001, ANN201
+    """Watch the game at ADDRESS without a seat, checking every move as it happens.
+
+    The table must be opened with `host --spectators`. You see what everyone may
+    see, never a hand, and keep a replay identical to the players'. Without
+    ADDRESS, lists the tables announced on this network and lets you pick one."""
+    from p2ptable import play
+    from p2ptable import watch as watching
+
+    name = _login_name() if name is None else name
+    _call(play.check_name, name)
+    _call(play.check_new_replay, replay)
+    if code is not None:
+        _call(play.lobbies.normalize_code, code)
+    if address is None:
+        address = pick_table(wait, interfaces)
+        if code is None:
+            code = click.prompt("Join code (as the host printed it)")
+    elif code is None:
+        raise click.UsageError("Missing option '--code'.")
+    result = _call(
+        watching.watch,
+        address,
+        code,
+        name,
+        replay=replay,
+        quiet=quiet,
+        connect_timeout=timeout,
+    )
+    if result.replay is not None:
+        click.echo(f"Replay saved to {result.replay}")
+        click.echo(f"Check it with: p2ptable verify {result.replay}")
+    if result.status != watching.WATCHED:
+        raise click.ClickException(result.message)

@@ -142,9 +142,7 @@ class Arrival:
             lobby.log.clear()
         self._tell_roster()
         if isinstance(lobby, lobbies.HostLobby):
-            for endpoint, frame in lobby.outgoing:
-                self.transport.reply(endpoint, LOBBY, frame)
-            lobby.outgoing.clear()
+            self._send_host_lobby(lobby)
         elif lobby is not None:
             for frame in lobby.outgoing:
                 self.transport.send(self.host_endpoint, LOBBY, frame)
@@ -163,6 +161,34 @@ class Arrival:
                 self.say(f"Still waiting for {names} to sign the genesis ({waited:.0f} s).")
             self._next_waiting_note = now + WAITING_NOTE_EVERY
         return genesis
+
+    def _send_host_lobby(self, lobby: lobbies.HostLobby) -> None:
+        for endpoint, frame in lobby.outgoing:
+            self.transport.reply(endpoint, LOBBY, frame)
+        lobby.outgoing.clear()
+        if lobby.gallery is not None:  # answers to spectators: on small queues
+            for endpoint, frame in lobby.gallery.outgoing:
+                self.transport.feed(endpoint, LOBBY, frame)
+            lobby.gallery.outgoing.clear()
+
+    def spectators_behind(self, length: int, now: float) -> bool:
+        """Whether a spectator still pulling has fewer than ``length`` entries."""
+        lobby = self.lobby
+        gallery = lobby.gallery if isinstance(lobby, lobbies.HostLobby) else None
+        return gallery is not None and gallery.behind(length, now)
+
+    def serve(self, now: float) -> None:
+        """During the game: the host still answers knocks (a full table) and its
+        spectators (gallery.py); nothing here touches the session."""
+        lobby = self.lobby
+        if not isinstance(lobby, lobbies.HostLobby):
+            return
+        lobby.tick(now)
+        for line in lobby.log:
+            self.say(line)
+            self.note(line)
+        lobby.log.clear()
+        self._send_host_lobby(lobby)
 
     def send(self, dest: int | None, frame: bytes) -> None:
         """A game frame to one seat, or to every other seat (None)."""

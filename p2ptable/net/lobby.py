@@ -56,6 +56,7 @@ from p2ptable.crypto.signing import verify_signature
 from p2ptable.games import get_game
 from p2ptable.net import join_code
 from p2ptable.net.endpoints import parse_endpoint
+from p2ptable.net.gallery import MAX_WATCHERS, gallery_for
 from p2ptable.net.join_code import CODE_ALPHABET, MIN_CODE, CodeError, PakeError
 from p2ptable.net.knocks import KNOCK_WINDOW, KnockLimiter
 from p2ptable.replay import authoring
@@ -163,6 +164,10 @@ class Member:
         return cls(**data)
 
 
+def _printable_name(name: str) -> bool:
+    return 0 < len(name) <= MAX_NAME and name.isprintable()
+
+
 def _hidden_hands(game: str) -> bool:
     try:
         return getattr(get_game(game), "hidden_hands", False)
@@ -203,6 +208,7 @@ class _Pending:
     endpoint: str
     address: str
     since: float
+    watch: bool = False  # a spectator's knock (gallery.py): answered by `watch`
 
 
 @dataclass
@@ -220,10 +226,12 @@ class HostLobby:
     outgoing: list[tuple[str, bytes]] = field(default_factory=list)  # (endpoint, frame)
     log: list[str] = field(default_factory=list)
     limiter: KnockLimiter = field(default_factory=KnockLimiter)
+    spectators: bool = False  # host --spectators: watchers may follow the log
 
     def __post_init__(self) -> None:
         check_host_code(self.code)
         _own_endpoint(self.endpoint)
+        self.gallery = gallery_for(self.me, self.table, seal_lobby) if self.spectators else None
         self._pending: dict[bytes, _Pending] = {}  # by the joiner's key
         self._log_window = (float("-inf"), 0, 0)  # (start, lines logged, lines dropped)
         me = self.me
@@ -258,6 +266,8 @@ class HostLobby:
         :attr:`log`; nothing a sender does raises."""
         try:
             kind, key, data = open_lobby(frame)
+            if self.gallery is not None and self.gallery.receive(key, kind, data, now):
+                return
             if key in self._heard:
                 self._heard[key] = now  # a seated joiner is still there
                 if kind == "here":
@@ -266,6 +276,8 @@ class HostLobby:
                 self._knock(key, data, address, now)
             elif kind == "join":
                 self._join(key, data, now)
+            elif kind == "watch":
+                self._watch(key, data, now)
             else:
                 raise LobbyError(f"unexpected lobby message {kind!r}")
         except LobbyError as exc:
@@ -309,7 +321,10 @@ class HostLobby:
         held = self._pending.get(key)
         if held is not None and held.message == message:
             raise LobbyError("the same knock again")  # a replay: the first stands
-        if self.full:
+        watch = data.get("watch") is True
+        if watch and self.gallery is None:
+            return self._deny(endpoint, message, "this table admits no spectators")
+        if self.full and not watch:
             # No guess (no SPAKE2 is run), so it does not count against the
             # address: a player whose seat is about to be freed tries again.
             return self._deny(endpoint, message, "the table is full")
@@ -327,7 +342,7 @@ class HostLobby:
         except PakeError as exc:
             raise LobbyError(f"knock: {exc}") from None
         confirm = join_code.confirmation_key(spake_key, self.table, self.me.key.public, key)
-        self._pending[key] = _Pending(message, confirm, endpoint, address, now)
+        self._pending[key] = _Pending(message, confirm, endpoint, address, now, watch)
         reply = {
             "re": message,
             "table": self.table,
@@ -336,6 +351,7 @@ class HostLobby:
             "seats": self.seats,
             "pake": exchange.message,
             "proof": join_code.proof(confirm, b"host"),
+            "spectators": self.gallery is not None,
         }
         self.outgoing.append((endpoint, seal_lobby("challenge", reply, self.me)))
 
@@ -349,6 +365,8 @@ class HostLobby:
         if pending is None:
             raise LobbyError("join without a knock")
         endpoint, message = pending.endpoint, pending.message
+        if pending.watch:
+            return self._deny(endpoint, message, "a spectator's knock takes no seat")
 
         def deny(reason: str) -> None:
             self._deny(endpoint, message, reason)
@@ -393,6 +411,30 @@ class HostLobby:
             self._answered.clear()  # the roll call (module docstring)
         self._send_roster()
 
+    def _watch(self, key: bytes, data: dict, now: float) -> None:
+        """A spectator that knocked with ``watch`` proves the code and is admitted
+        to the gallery (gallery.py): it takes no seat and signs nothing."""
+        self._forget(now)
+        pending = self._pending.pop(key, None)
+        if pending is None or self.gallery is None:
+            raise LobbyError("watch without a spectator's knock")
+        endpoint, message = pending.endpoint, pending.message
+        if not pending.watch:
+            return self._deny(endpoint, message, "a player's knock cannot watch")
+        if not join_code.proof_matches(data.get("proof"), pending.confirm, b"joiner"):
+            return self._deny(endpoint, message, "wrong join code")
+        self.limiter.refund(pending.address, pending.since)
+        name = data.get("name")
+        refusal = self.gallery.refusal(name, endpoint, [m.name for m in self.members])
+        if refusal is not None:
+            return self._deny(endpoint, message, refusal)
+        assert isinstance(name, str)
+        self.gallery.admit(key, name, endpoint, [m.name for m in self.members], now)
+        self.log.extend(self.gallery.log)
+        self.gallery.log.clear()
+        if self.genesis is None:
+            self._send_roster()  # the seated see who watches
+
     def _here(self, key: bytes, data: dict) -> None:
         if not self.full or self.genesis is not None or data.get("v") != self._version:
             return
@@ -408,6 +450,10 @@ class HostLobby:
         """Free the seat of a joiner we have not heard from for SILENT_SEAT
         seconds, before the genesis (a dead process would hold it for good: the
         genesis needs every seat's signature)."""
+        if self.gallery is not None:
+            self.gallery.tick(now)
+            self.log.extend(self.gallery.log)
+            self.gallery.log.clear()
         if self.genesis is not None:
             return
         gone = [m for m in self.members[1:] if now - self._heard.get(m.key, now) > SILENT_SEAT]
@@ -430,6 +476,7 @@ class HostLobby:
             "members": [m.as_dict() for m in self.members],
             "genesis": self.genesis or b"",
             "v": self._version,
+            "watchers": self.gallery.names() if self.gallery is not None else [],
         }
         frame = seal_lobby("roster", roster, self.me)
         for endpoint in (*(m.endpoint for m in self.members[1:]), *also):
@@ -446,11 +493,15 @@ class JoinerLobby:
     endpoint: str
     outgoing: list[bytes] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
+    watch: bool = False  # a spectator (gallery.py): proves the code, takes no seat
 
     def __post_init__(self) -> None:
         normalize_code(self.code)
         _own_endpoint(self.endpoint)
         self._exchange = join_code.CodeExchange(self.code, host=False)
+        self.spectators = False  # the host admits spectators (its challenge says)
+        self.watchers: list[str] = []  # who watches, as the host's roster says
+        self.watching: dict | None = None  # a spectator admitted: the host's welcome
         self.host_key: bytes | None = None
         self.table: bytes | None = None
         self.game: str | None = None
@@ -460,6 +511,8 @@ class JoinerLobby:
         self._version = 0  # the number of the last roster taken
         self._next_here = 0.0
         knock = {"pake": self._exchange.message, "endpoint": self.endpoint}
+        if self.watch:
+            knock["watch"] = True
         self.outgoing.append(seal_lobby("knock", knock, self.me))
 
     @property
@@ -497,6 +550,11 @@ class JoinerLobby:
             if key != self.host_key:
                 raise LobbyIgnored("a roster before the host proved the code")
             return self._roster(data)
+        if kind == "watching" and self.watch:
+            if key != self.host_key or data.get("table") != self.table:
+                raise LobbyIgnored("a welcome before the host proved the code")
+            self.watching = data
+            return None
         raise LobbyIgnored(f"unexpected lobby message {kind!r}")
 
     def _challenge(self, key: bytes, data: dict) -> None:
@@ -523,6 +581,11 @@ class JoinerLobby:
             )
         # From here on the host has proved the code: what it says is the table's.
         self.host_key, self.table, self.game, self.options = key, table, game, options
+        self.spectators = data.get("spectators") is True
+        if self.watch:
+            answer = {"name": self.name, "proof": join_code.proof(confirm, b"joiner")}
+            self.outgoing.append(seal_lobby("watch", answer, self.me))
+            return
         reply = {
             "name": self.name,
             "chain": self.me.chain.head,
@@ -584,6 +647,11 @@ class JoinerLobby:
         self.members = members
         self._version = version
         self._next_here = 0.0  # answer this roster at once (the host's roll call)
+        watchers = data.get("watchers")
+        if isinstance(watchers, list):  # who watches, for the screen only
+            self.watchers = [
+                w for w in watchers[:MAX_WATCHERS] if isinstance(w, str) and _printable_name(w)
+            ]
         if genesis:
             expected = genesis_for(
                 self.game or "", self.options, members, self.me.chain.length, self.table or b""

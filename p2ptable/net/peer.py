@@ -24,6 +24,7 @@ from p2ptable.engine.api import Action
 from p2ptable.net import lobby as lobbies
 from p2ptable.net.arrival import Arrival
 from p2ptable.net.frontend import Frontend
+from p2ptable.net.gallery import EncodedLog
 from p2ptable.net.idle_gc import QUIET, IdleCollector
 from p2ptable.net.peer_log import PeerLog
 from p2ptable.net.peers import PeerStates, boot_bytes
@@ -114,6 +115,7 @@ class PeerConfig:
     lifeline: bool = False
     withhold_timeout: float = 20.0
     abandon_timeout: float = 300.0
+    spectators: bool = False  # host --spectators: watchers may follow the log (gallery.py)
 
 
 class Peer:
@@ -165,6 +167,7 @@ class Peer:
                     self.secrets,
                     config.name,
                     self.endpoint,
+                    spectators=config.spectators,
                 )
             )
         else:
@@ -208,6 +211,9 @@ class Peer:
         self._save_secrets([m.endpoint for m in self.members], self._saved_boots)
         now = time.monotonic()
         self._open_session(ledger, now, seq=round_.seq, peers=round_.peers)
+        lobby = self.arrival.lobby
+        if isinstance(lobby, lobbies.HostLobby) and lobby.gallery is not None:
+            lobby.gallery.entries = lambda: EncodedLog(ledger.entries)  # what spectators pull
         if self.arrival.dropped():
             self.note(
                 f"before the genesis: dropped {self.arrival.dropped()} game frames that "
@@ -315,6 +321,7 @@ class Peer:
                     self._flush_session(now)
                     self._advance_session(now)
                     self.session.tick(now)
+                    self.arrival.serve(now)  # knocks and spectators, during the game
                     self.ui.show(self.session, [], now)
                 if stdin_ready and self._lifeline_cut():
                     self.note("left the game: the process that started this bot is gone")
@@ -361,12 +368,14 @@ class Peer:
         if session.failed is not None:
             return FAILED
         lingered = since is not None and now - since > LINGER_SECONDS
+        length = session.ledger.next_index
+        # Spectators still pulling the end are waited for too (at most as long).
+        watched = self.arrival.spectators_behind(length, now) and not lingered
         if session.stopped is not None:
-            return 3 if session.everyone_agrees() or lingered else None
+            return 3 if (session.everyone_agrees() and not watched) or lingered else None
         if session.finished:
-            length = session.ledger.next_index
             done = all(p.their_len >= length for p in session.peers.values())
-            return 0 if done or lingered else None
+            return 0 if (done and not watched) or lingered else None
         return None
 
     def _ask_frontend(self, now: float, typed: bool) -> None:

@@ -40,6 +40,8 @@ MAX_MESSAGE = 256 * 1024 + 1
 RECEIVE_QUEUE = 100
 MAX_REPLY_LINKS = 32
 REPLY_LINGER_MS = 1000
+MAX_FEED_LINKS = 8  # links to spectators (net/gallery.py MAX_WATCHERS)
+FEED_QUEUE = 4  # frames queued for one spectator at most (each at most 128 KiB)
 LOBBY = b"L"
 GAME = b"G"
 BAD = b"?"  # a message of the wrong shape (payload: what is wrong with it)
@@ -91,6 +93,7 @@ class ZmqTransport:
             self.port = self.inbox.bind_to_random_port(f"tcp://{bind_host}")
         self.links: dict[str, zmq.Socket] = {}
         self._replies: OrderedDict[str, zmq.Socket] = OrderedDict()
+        self._feeds: OrderedDict[str, zmq.Socket] = OrderedDict()
         self.poller = zmq.Poller()
         self.poller.register(self.inbox, zmq.POLLIN)
 
@@ -146,6 +149,24 @@ class ZmqTransport:
         except zmq.Again:
             pass  # the joiner is not there: it will knock again or give up
 
+    def feed(self, endpoint: str, channel: bytes, payload: bytes) -> None:
+        """Send to a spectator (net/gallery.py) on a link whose queue holds only
+        FEED_QUEUE frames: one that stops reading loses answers, and we keep no
+        more than that for it.  At most MAX_FEED_LINKS such links, the least
+        recently used closed first."""
+        sock = self._feeds.pop(endpoint, None)
+        if sock is None:
+            sock = self._link(endpoint)
+            sock.setsockopt(zmq.SNDHWM, FEED_QUEUE)
+        self._feeds[endpoint] = sock  # the most recently used, last
+        while len(self._feeds) > MAX_FEED_LINKS:
+            _, oldest = self._feeds.popitem(last=False)
+            oldest.close(linger=0)
+        try:
+            sock.send(channel + payload, zmq.NOBLOCK)
+        except zmq.Again:
+            pass  # its queue is full: it asks again when it has read
+
     def register_fd(self, fd: int) -> None:
         self.poller.register(fd, zmq.POLLIN)
 
@@ -184,3 +205,5 @@ class ZmqTransport:
         last result signature, an abort) still leave."""
         for sock in [self.inbox, *self.links.values(), *self._replies.values()]:
             sock.close(linger=linger_ms)
+        for sock in self._feeds.values():
+            sock.close(linger=0)

@@ -1,0 +1,156 @@
+"""The host's gallery: spectators who follow a table's log without a seat (sans-IO).
+
+How it works
+------------
+A table opened with ``host --spectators`` admits watchers: a watcher knocks like a
+joiner (``knock`` with ``watch: true``), proves the join code with the same SPAKE2
+handshake (lobby.py, protocol/wire.md 3.5), and sends ``watch {name, proof}``
+instead of ``join``.  It takes no seat: it is not in the roster's members, signs
+nothing, and its frames are lobby frames, never game frames, so nothing it sends
+can be taken for a seat's.  Admitted, it is answered ``watching`` and then pulls
+the log: ``feed {from}`` asks for the entries from index ``from`` on, and the host
+answers ``entries {from, payloads}``: the entries exactly as every seat's replay
+holds them (each signed by the seats; the watcher checks every one with its own
+ledger, as a seated peer does).  The log holds no hand and no usable decryption
+share: a dealt card's shares come without the receiver's, and hands are only
+shown with their proofs; so a watcher learns what the public view shows.
+
+Nothing a watcher does can slow the seats by more than a bounded amount:
+
+* at most :data:`MAX_WATCHERS` watchers, each answered at most once every
+  :data:`FEED_INTERVAL` seconds (more requests are dropped unanswered);
+* an answer holds at most :data:`FEED_ENTRIES` entries and :data:`FEED_BYTES`
+  bytes, cut from the host's ledger (the encodings are cached: no work per
+  watcher but the frame's signature);
+* answers go out on the transport's feed links, whose send queue holds only a
+  few frames (zmq_transport.py): a watcher that stops reading loses answers, it
+  does not make the host queue them;
+* a watcher not heard from for :data:`WATCHER_SILENT` seconds is forgotten (its
+  place freed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from p2ptable.replay import authoring
+
+MAX_WATCHERS = 8
+FEED_INTERVAL = 0.1  # seconds between two answers to one watcher
+FEED_ENTRIES = 256
+FEED_BYTES = 128 * 1024  # an answer stays well under the largest frame (wire.MAX_FRAME)
+WATCHER_SILENT = 30.0
+
+
+@dataclass
+class Watcher:
+    name: str
+    key: bytes
+    endpoint: str
+    heard: float
+    answered: float = float("-inf")
+    have: int = 0  # the entries it said it has (the `from` of its last request)
+
+
+class EncodedLog(Sequence[bytes]):
+    """A ledger's entries as their bytes (each entry caches its encoding)."""
+
+    def __init__(self, entries: Sequence[Any]) -> None:
+        self._entries = entries
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __getitem__(self, index):  # noqa: ANN001, ANN204 - int or slice, as a list
+        if isinstance(index, slice):
+            return [entry.encode() for entry in self._entries[index]]
+        return self._entries[index].encode()
+
+
+def feed_batch(payloads: Sequence[bytes], start: int) -> list[bytes]:
+    """The entries from ``start`` on that fit one answer (at least one, if any)."""
+    batch: list[bytes] = []
+    size = 0
+    for payload in payloads[start : start + FEED_ENTRIES]:
+        if batch and size + len(payload) > FEED_BYTES:
+            break
+        batch.append(payload)
+        size += len(payload)
+    return batch
+
+
+@dataclass
+class Gallery:
+    """The watchers of one table and the answers to their ``feed`` requests.
+
+    ``seal`` signs a lobby frame as the host (lobby.seal_lobby); ``entries``
+    returns the host's log so far, encoded (empty before the genesis)."""
+
+    seal: Callable[[str, dict], bytes]
+    table: bytes
+    entries: Callable[[], Sequence[bytes]] = lambda: ()
+    outgoing: list[tuple[str, bytes]] = field(default_factory=list)  # (endpoint, frame)
+    log: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.watchers: dict[bytes, Watcher] = {}  # by the watcher's signing key
+
+    def names(self) -> list[str]:
+        return [w.name for w in self.watchers.values()]
+
+    def refusal(self, name: object, endpoint: str, taken: Sequence[str]) -> str | None:
+        """Why a watcher called ``name`` at ``endpoint`` cannot be admitted, or None."""
+        if len(self.watchers) >= MAX_WATCHERS:
+            return f"the table already has {MAX_WATCHERS} spectators"
+        if not (isinstance(name, str) and 0 < len(name) <= 32 and name.isprintable()):
+            return "a name must be 1..32 printable characters"
+        names = {n.casefold() for n in (*taken, *self.names())}
+        if name.casefold() in names:
+            return f"the name {name!r} is taken"
+        if any(w.endpoint == endpoint for w in self.watchers.values()):
+            return f"the endpoint {endpoint} already watches"
+        return None
+
+    def admit(self, key: bytes, name: str, endpoint: str, seats: list[str], now: float) -> None:
+        self.watchers[key] = Watcher(name, key, endpoint, now)
+        self.log.append(f"{name} is watching ({len(self.watchers)} watching)")
+        welcome = {"table": self.table, "seats": seats, "watchers": self.names()}
+        self.outgoing.append((endpoint, self.seal("watching", welcome)))
+
+    def receive(self, key: bytes, kind: str, data: dict, now: float) -> bool:
+        """A lobby frame from ``key``: True if it was a watcher's (and handled)."""
+        watcher = self.watchers.get(key)
+        if watcher is None:
+            return False
+        watcher.heard = now
+        if kind != "feed":
+            return True  # a watcher has nothing else to say: ignored
+        start = data.get("from")
+        if not (type(start) is int and start >= 0) or now - watcher.answered < FEED_INTERVAL:
+            return True
+        watcher.answered = now
+        watcher.have = start
+        payloads = self.entries()
+        batch = feed_batch(payloads, start) if start < len(payloads) else []
+        answer = {"table": self.table, "from": start, "payloads": batch, "have": len(payloads)}
+        self.outgoing.append((watcher.endpoint, self.seal("entries", answer)))
+        return True
+
+    def behind(self, length: int, now: float) -> bool:
+        """Whether a watcher heard from in the last few seconds has fewer than
+        ``length`` entries: the host lingers for it at the end (net/peer.py)."""
+        return any(w.have < length and now - w.heard < 2.0 for w in self.watchers.values())
+
+    def tick(self, now: float) -> None:
+        """Forget watchers not heard from for WATCHER_SILENT seconds."""
+        for key, watcher in list(self.watchers.items()):
+            if now - watcher.heard > WATCHER_SILENT:
+                del self.watchers[key]
+                self.log.append(f"{watcher.name} stopped watching")
+
+
+def gallery_for(me: authoring.SeatSecrets, table: bytes, seal: Callable) -> Gallery:
+    """A gallery whose answers are signed by ``me`` (``seal(kind, data, me)``)."""
+    return Gallery(lambda kind, data: seal(kind, data, me), table)

@@ -1,0 +1,126 @@
+"""A spectator's side: follow a table's log without a seat, checking every entry (sans-IO).
+
+How it works
+------------
+The spectator knocks and proves the join code as a joiner does, with
+``JoinerLobby(watch=True)`` (lobby.py; the host side is gallery.py).  Once the host
+answers ``watching``, :class:`Follower` pulls the log: it asks ``feed {from: n}``
+for the entries it does not have, every :data:`PULL_EVERY` seconds (at once
+again after a full answer, so a late spectator catches up from the start in a
+few round trips), and appends each entry to its own :class:`Ledger`, which
+checks it exactly as a seated peer's ledger does: signatures, hash links,
+chance from every seat's chain, every shuffle and reveal proof, the rules.  It
+holds no deck secret, so it reads no hidden card: its state, and so its screen,
+is the public view.
+
+Only the host's signed answers are read, only for the index asked, and each
+entry only if it checks; anything else is dropped and counted.  An entry that
+does not check is the host feeding a false log (the seats' logs are all the
+same and each entry is signed by its seats): the follower stops with that
+entry's reason, keeping every entry before it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from p2ptable.net.gallery import FEED_ENTRIES
+from p2ptable.net.lobby import JoinerLobby, LobbyError, open_lobby, seal_lobby
+from p2ptable.net.wire import MAX_FRAME
+from p2ptable.replay.entries import Entry, MalformedEntry
+from p2ptable.replay.errors import InvalidEntry
+from p2ptable.replay.genesis import read_genesis
+from p2ptable.replay.ledger import Ledger
+from p2ptable.replay.position import Applied
+
+PULL_EVERY = 0.2  # seconds between two requests when nothing new came
+
+
+class FeedError(Exception):
+    """The host's feed is not the table's log: an entry that does not check."""
+
+
+@dataclass
+class Follower:
+    """The log of one table, pulled from its host and checked entry by entry.
+
+    ``lobby`` is the spectator's admitted ``JoinerLobby(watch=True)``; ``write``
+    is called with each accepted entry's bytes, in order, the genesis first (the
+    caller appends it to the replay file)."""
+
+    lobby: JoinerLobby
+    write: Callable[[bytes], None] = lambda payload: None
+    outgoing: list[bytes] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.ledger: Ledger | None = None
+        self.applied: list[Applied] = []  # what the accepted entries did, for the screen
+        self.dropped = 0
+        self.heard = float("-inf")  # when the host last answered
+        self._next_pull = 0.0
+
+    @property
+    def have(self) -> int:
+        return 0 if self.ledger is None else self.ledger.next_index
+
+    @property
+    def over(self) -> bool:
+        """The game ended (a result) or stopped (an abort): nothing more comes."""
+        ledger = self.ledger
+        return ledger is not None and (ledger.finished or ledger.stopped is not None)
+
+    def tick(self, now: float) -> None:
+        if self.lobby.watching is not None and now >= self._next_pull and not self.over:
+            self._next_pull = now + PULL_EVERY
+            self.outgoing.append(seal_lobby("feed", {"from": self.have}, self.lobby.me))
+
+    def receive(self, frame: bytes, now: float) -> list[Applied]:
+        """A lobby frame: the entries it brought that check (FeedError if one does
+        not); a frame that is not the host's answer to our request is dropped."""
+        try:
+            kind, key, data = open_lobby(frame)
+        except LobbyError:
+            self.dropped += 1
+            return []
+        if key != self.lobby.host_key or kind != "entries":
+            if key == self.lobby.host_key and kind == "watching":
+                self.lobby.watching = data  # the welcome again: nothing to do
+            else:
+                self.dropped += 1
+            return []
+        payloads, start = data.get("payloads"), data.get("from")
+        if (
+            data.get("table") != self.lobby.table
+            or start != self.have
+            or not isinstance(payloads, list)
+            or len(payloads) > FEED_ENTRIES
+            or not all(isinstance(p, bytes) and len(p) <= MAX_FRAME for p in payloads)
+        ):
+            self.dropped += 1  # stale (an answer to an earlier request) or malformed
+            return []
+        self.heard = now
+        accepted = [self._accept(payload) for payload in payloads]
+        applied = [a for a in accepted if a is not None]
+        if len(payloads) == FEED_ENTRIES or (payloads and data.get("have", 0) > self.have):
+            self._next_pull = now  # more is waiting: ask again at once
+        return applied
+
+    def _accept(self, payload: bytes) -> Applied | None:
+        index = self.have
+        try:
+            entry = Entry.decode(payload)
+            if self.ledger is None:
+                info = read_genesis(entry)
+                if info.nonce != self.lobby.table or info.game.name != self.lobby.game:
+                    raise InvalidEntry(0, "the genesis is not this table's")
+                self.ledger = Ledger(entry)
+                result = None
+            else:
+                result = self.ledger.append(entry)
+                self.applied.append(result)
+        except (MalformedEntry, InvalidEntry, ValueError) as exc:
+            reason = exc.reason if isinstance(exc, InvalidEntry) else str(exc)
+            raise FeedError(f"entry {index} from the host does not check: {reason}") from None
+        self.write(payload)
+        return result

@@ -1,0 +1,166 @@
+"""`p2ptable watch`: follow a live game without a seat (the I/O loop around net/spectator.py).
+
+How it works: one ZeroMQ inbox and one link to the host.  The spectator proves
+the join code (``JoinerLobby(watch=True)``), then its :class:`Follower` pulls the
+log and checks every entry with its own ledger; each accepted entry is appended
+to the spectator's replay file at once, and the public screen is drawn from the
+ledger's state (``view(state, None)``: never a hand).  The game's end (a result,
+or an abort that stops it) ends the watch with the final screen; so does a host
+that stops answering for ``silent_timeout`` seconds, with the replay kept so far.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from p2ptable.net.addresses import address_towards, split_address
+from p2ptable.net.lobby import JoinerLobby, LobbyError, LobbyIgnored, normalize_code
+from p2ptable.net.persistence import replay_path_for
+from p2ptable.net.spectator import FeedError, Follower
+from p2ptable.net.zmq_transport import LOBBY, ZmqTransport
+from p2ptable.replay import authoring
+from p2ptable.replay.logfile import LogWriter
+from p2ptable.ui.screens import screens_for
+from p2ptable.ui.style import color_enabled
+from p2ptable.ui.narrative import event_line
+
+WATCHED, NO_ANSWER, LOST, REFUSED = 0, 3, 4, 2
+CLEAR = "\x1b[2J\x1b[H"
+
+
+@dataclass
+class WatchResult:
+    status: int
+    replay: Path | None
+    message: str = ""
+
+
+class _Screen:
+    """The public table, redrawn as entries come (in place on a terminal)."""
+
+    def __init__(self, out: TextIO, quiet: bool) -> None:
+        self.out, self.quiet = out, quiet
+        self.tty = out.isatty()
+        self.color = color_enabled(os.environ, self.tty)
+        self.recent: list[str] = []
+
+    def say(self, text: str) -> None:
+        if not self.quiet:
+            print(text, file=self.out, flush=True)
+
+    def draw(self, follower: Follower, applied: list, status: list[str]) -> None:
+        ledger = follower.ledger
+        if ledger is None or self.quiet:
+            return
+        names = [s.name for s in ledger.seats]
+        self.recent += [event_line(a, names) for a in applied]
+        del self.recent[:-200]
+        screens = screens_for(ledger.game.name)
+        view = ledger.game.view(ledger.state, None)
+        if follower.over and ledger.result is not None:
+            text = screens.render_final(view, names, self.color)
+        else:
+            rows = max(12, shutil.get_terminal_size((80, 40)).lines - 2) if self.tty else None
+            text = screens.render(view, names, self.recent, status, self.color, rows=rows)
+        self.out.write((CLEAR if self.tty else "\n") + text + "\n")
+        self.out.flush()
+
+
+def watch(
+    address: str,
+    code: str,
+    name: str,
+    replay: Path | None = None,
+    quiet: bool = False,
+    connect_timeout: float = 15.0,
+    silent_timeout: float = 60.0,
+    out: TextIO | None = None,
+    on_frame: Callable[[bytes], None] | None = None,
+) -> WatchResult:
+    """Watch the table at ``address`` (HOST:PORT) until its game ends."""
+    normalize_code(code)
+    host_ip, host_port = split_address(address)
+    advertise = address_towards(host_ip)
+    bind = "127.0.0.1" if advertise.startswith("127.") else "0.0.0.0"
+    transport = ZmqTransport(bind, 0)
+    host = f"tcp://{host_ip}:{host_port}"
+    transport.connect(host)
+    endpoint = f"tcp://{advertise}:{transport.port}"
+    lobby = JoinerLobby(code, authoring.SeatSecrets.generate(2), name, endpoint, watch=True)
+    screen = _Screen(out or sys.stdout, quiet)
+    writer: list[LogWriter] = []
+    path: list[Path] = []
+
+    def write(payload: bytes) -> None:
+        if not writer:
+            target = replay or replay_path_for(lobby.game or "game", lobby.table or b"", name)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            writer.append(LogWriter(target, new=True))
+            path.append(target)
+        writer[0].append(payload)
+
+    follower = Follower(lobby, write)
+    screen.say(f"Connecting to {host_ip}:{host_port} to watch…")
+    start = time.monotonic()
+    try:
+        while True:
+            now = time.monotonic()
+            for frame in lobby.outgoing:
+                transport.send(host, LOBBY, frame)
+            lobby.outgoing.clear()
+            follower.tick(now)
+            for frame in follower.outgoing:
+                transport.send(host, LOBBY, frame)
+            follower.outgoing.clear()
+            incoming, _ = transport.poll(50)
+            applied: list = []
+            now = time.monotonic()
+            for item in incoming:
+                if item.channel != LOBBY:
+                    continue  # a spectator takes part in no game round
+                if on_frame is not None:
+                    on_frame(item.payload)
+                if lobby.watching is None:
+                    try:
+                        lobby.receive(item.payload)
+                    except LobbyIgnored:
+                        continue
+                    if lobby.watching is not None:
+                        follower.heard = now
+                        seated = ", ".join(lobby.watching.get("seats", []))
+                        screen.say(f"Watching {lobby.game} (seated: {seated}).")
+                    continue
+                applied += follower.receive(item.payload, now)
+            if applied:
+                screen.draw(follower, applied, [])
+            if follower.over:
+                return WatchResult(WATCHED, path[0] if path else None)
+            if lobby.watching is None and now - start > connect_timeout:
+                return WatchResult(NO_ANSWER, None, _no_answer(host_ip, host_port, connect_timeout))
+            if lobby.watching is not None and now - follower.heard > silent_timeout:
+                where = path[0] if path else None
+                return WatchResult(LOST, where, f"the host stopped answering after entry "
+                                   f"{follower.have - 1}")  # fmt: skip
+    except LobbyError as exc:
+        return WatchResult(REFUSED, None, str(exc))
+    except FeedError as exc:
+        return WatchResult(LOST, path[0] if path else None, str(exc))
+    finally:
+        for w in writer:
+            w.sync()
+            w.close()
+        transport.close()
+
+
+def _no_answer(ip: str, port: int, waited: float) -> str:
+    return (
+        f"no answer from {ip}:{port} after {waited:.0f} s: check the address and the code "
+        "the host printed, and that the host opened the table with --spectators"
+    )
