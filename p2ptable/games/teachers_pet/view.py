@@ -22,7 +22,7 @@ from typing import Any
 
 from p2ptable.engine.api import Action, Simultaneous, Turn
 from p2ptable.games.teachers_pet import rules, scoring
-from p2ptable.games.teachers_pet.cards import PLAY, ROOMS, TEACHER, set_points
+from p2ptable.games.teachers_pet.cards import HALLWAY, PLAY, ROOMS, TEACHER, set_points
 from p2ptable.games.teachers_pet.state import DAYS, TeachersPetState
 
 #: what an open reaction window asks, by kind (the same words whatever the hand)
@@ -139,7 +139,8 @@ def describe(state: TeachersPetState, seat: int, action: Action) -> str:
         points = set_points(len(state.shown))
         if state.late:
             points //= 2
-        return f"turns in {len(state.shown)} Assignments for {points} Pet Points"
+        cards = "1 Assignment" if len(state.shown) == 1 else f"{len(state.shown)} Assignments"
+        return f"turns in {cards} for {points} Pet Points"
     if verb == "late" and len(args) == 2:
         card = PLAY[args[1]]
         if card.kind == "assignment":
@@ -184,6 +185,8 @@ def describe_chance(state: TeachersPetState, outcome: tuple[int, ...]) -> str:
         )
     if phase == "monitor":
         room = outcome[0] + 1
+        if room == HALLWAY:
+            return f"the Hall Monitor rolls {room}: it stays in the Hallway"
         return f"the Hall Monitor rolls {room}: the Hallway and the {ROOMS[room - 1]}"
     if phase == "pick" and state.bully is not None:
         return f"chance picks a card from seat {state.bully[1]}'s hand"
