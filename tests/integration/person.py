@@ -45,6 +45,7 @@ class Person:
         rows: int = 60,
         cols: int = 100,
         env: dict | None = None,
+        prefix: tuple[str, ...] = (),  # e.g. ("ip", "netns", "exec", NAME): another "laptop"
     ) -> None:
         self.args = args
         master, slave = os.openpty()
@@ -53,7 +54,7 @@ class Person:
         environment.pop("NO_COLOR", None)
         environment.update(env or {})
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "p2ptable", *args],
+            [*prefix, sys.executable, "-m", "p2ptable", *args],
             stdin=slave,
             stdout=slave,
             stderr=slave,
