@@ -27,11 +27,12 @@ from p2ptable.net.spectator import FeedError, Follower
 from p2ptable.net.zmq_transport import LOBBY, ZmqTransport
 from p2ptable.replay import authoring
 from p2ptable.replay.logfile import LogWriter
+from p2ptable.ui.narrative import event_line
 from p2ptable.ui.screens import screens_for
 from p2ptable.ui.style import color_enabled
-from p2ptable.ui.narrative import event_line
 
 WATCHED, NO_ANSWER, LOST, REFUSED = 0, 3, 4, 2
+WATCHING = "You are watching: no seat, no hand; every entry is checked as it arrives."
 CLEAR = "\x1b[2J\x1b[H"
 
 
@@ -139,7 +140,7 @@ def watch(
                     continue
                 applied += follower.receive(item.payload, now)
             if applied:
-                screen.draw(follower, applied, [])
+                screen.draw(follower, applied, [WATCHING])
             if follower.over:
                 return WatchResult(WATCHED, path[0] if path else None)
             if lobby.watching is None and now - start > connect_timeout:
