@@ -66,7 +66,8 @@ def test_spectators_follow_a_hidden_hand_game_to_an_identical_replay(peers, tmp_
     thread.start()
     codes = peers.wait_all()
     thread.join(timeout=60)
-    assert all(code == 0 for code in codes.values()), (codes, {n: peers.output(n)[-300:] for n in codes})
+    tails = {n: peers.output(n)[-300:] for n in codes}
+    assert all(code == 0 for code in codes.values()), (codes, tails)
     assert result and result[0].status == watching.WATCHED, result
     blobs = {n: peers.replay(n).read_bytes() for n in [*NAMES, "Early", "Late"]}
     assert len(set(blobs.values())) == 1, "replays differ"
