@@ -46,8 +46,9 @@ class PartsRound(Gathering):
     """Every seat's signed part of an ``open`` (shares) or ``secrets`` entry, and
     every asked seat's of a ``commits`` or ``choices`` entry (replay/choices.py).
 
-    Each part is kept as the bytes received (only for entries a few ahead of our
-    log), checked when its turn comes (position, signature, then its proof
+    Each part is kept decoded, as it arrived (only for entries a few ahead of
+    our log: the first copy of a seat's part, later copies of the same body are
+    resends), checked when its turn comes (position, signature, then its proof
     through the ledger; a bad proof is a ``cheated`` abort with that part as
     evidence), and when every contributor's is in, each peer bundles the same
     entry.  Our part is made at once, except our commit: that waits for our
@@ -67,6 +68,7 @@ class PartsRound(Gathering):
 
     def __init__(self) -> None:
         super().__init__()
+        self.pending: dict[int, dict[int, Entry]] = {}  # index -> seat -> its part
         self._checked: set[tuple[int, int]] = set()
         self._chosen: tuple[int, Action] | None = None  # our secret choice: (index, action)
         self._relayed: tuple[int, float] | None = None  # (index, when) sent to a collector
@@ -119,7 +121,7 @@ class PartsRound(Gathering):
 
     def _mine(self, table: RoundSession, part: Entry, now: float) -> None:
         index = table.ledger.next_index
-        self.pending.setdefault(index, {})[table.seat] = part.encode()
+        self.pending.setdefault(index, {})[table.seat] = part
         self._checked.add((index, table.seat))
         collector = self.collector(table, table.ledger.expected())
         if collector is None:
@@ -139,7 +141,8 @@ class PartsRound(Gathering):
                 return None
             return authoring.choice_part(ledger, seat, secrets, chosen[1])
         if expected.kind == "choices":
-            action = authoring.committed_choice(ledger, seat, secrets)
+            hint = self.our_choice(ledger.position.commits_at)  # type: ignore[arg-type]
+            action = authoring.committed_choice(ledger, seat, secrets, hint)
             return authoring.choice_part(ledger, seat, secrets, action)
         return authoring.part_entry(ledger, seat, secrets)
 
@@ -152,10 +155,9 @@ class PartsRound(Gathering):
             mine = self._our_part(table, expected)
             if mine is not None:
                 self._mine(table, mine, now)
-        for seat, raw in list(bucket.items()):
+        for seat, entry in list(bucket.items()):
             if (index, seat) in self._checked:
                 continue
-            entry = Entry.decode(raw)  # type: ignore[arg-type] - it decoded when it arrived
             body = entry.body
             message = signed_message(ledger.game_id, entry.body_bytes)
             signed = [s for s, _ in entry.sigs] == [seat] and verify_signature(
@@ -174,12 +176,11 @@ class PartsRound(Gathering):
             self._checked.add((index, seat))
         if len(bucket) < len(asked):
             return False
-        parts = {seat: Entry.decode(raw) for seat, raw in bucket.items()}  # type: ignore[arg-type]
         if expected.kind not in CHOICE_KINDS:
             del self.pending[index]
-            table.append(authoring.bundle_entry(ledger, parts))
+            table.append(authoring.bundle_entry(ledger, bucket))
             return True
-        entry = authoring.choices_bundle(ledger, parts)
+        entry = authoring.choices_bundle(ledger, bucket)
         del self.pending[index]
         self._relayed = None
         if self.collector(table, expected) == table.seat:
@@ -197,7 +198,7 @@ class PartsRound(Gathering):
             self._relayed = None
             index = relayed[0]
             if index == table.ledger.next_index and table.seat in self.have(index):
-                table.send(ALL, "part", {"entry": self.pending[index][table.seat]})
+                table.send(ALL, "part", {"entry": self.pending[index][table.seat].encode()})
 
     def wake_at(self, wake: float, now: float) -> float:
         return relay_wake(self._relayed, wake, now)
@@ -205,7 +206,7 @@ class PartsRound(Gathering):
     def resend(self, table: RoundSession, dest: int) -> None:
         index = table.ledger.next_index
         if table.seat in self.have(index):
-            table.send(dest, "part", {"entry": self.pending[index][table.seat]})
+            table.send(dest, "part", {"entry": self.pending[index][table.seat].encode()})
 
     def take(self, table: RoundSession, message: Message, now: float) -> None:
         try:
@@ -234,12 +235,16 @@ class PartsRound(Gathering):
             raise RemoteProtocolError(f"a part for entry {body['i']}, far ahead of ours")
         bucket = self.pending.setdefault(body["i"], {})
         old = bucket.get(message.sender)
-        if old is not None and Entry.decode(old).body_bytes != entry.body_bytes:  # type: ignore[arg-type]
+        if old is None:
+            bucket[message.sender] = entry
+        elif old.body_bytes != entry.body_bytes:
             what = f"two different parts for entry {body['i']}"
-            pair = [Entry.decode(old), entry]  # type: ignore[arg-type]
+            pair = [old, entry]
             table.accuse(accusations.equivocation(ledger, table.seat, message.sender, pair, what))
-            return
-        bucket[message.sender] = message.data["entry"]
+        # Otherwise a resend of the part we hold: the first copy stays, the one
+        # checked (or about to be; a refused copy is dropped, so a later one is
+        # taken).  Taking a copy with other signature bytes in place of the
+        # checked one would put an unchecked signature in our bundle.
 
     def prune(self, done: int) -> None:
         super().prune(done)

@@ -257,15 +257,21 @@ def choice_part(ledger: Ledger, seat: int, secrets: SeatSecrets, action: Action)
     return sign_body(ledger.game_id, body, {seat: secrets.key})
 
 
-def committed_choice(ledger: Ledger, seat: int, secrets: SeatSecrets) -> Action:
+def committed_choice(
+    ledger: Ledger, seat: int, secrets: SeatSecrets, hint: Action | None = None
+) -> Action:
     """The action our part of the ``commits`` entry in the log sealed: what we
-    reveal now, found again from the log and our key alone (after a crash too)."""
+    reveal now, found again from the log and our key alone (after a crash too).
+    ``hint``, the choice we remember making, is tried first: one hash instead
+    of one for each legal action (it is taken only if the commit seals it)."""
     position = ledger.position
     commit = dict(position.commits or ()).get(seat)
     if ledger.expected().kind != "choices" or commit is None:
         raise ValueError("no commit of ours waits to be revealed")
     at = position.commits_at
     salt = choices.salt_for(secrets, ledger.game_id, at)
+    if hint is not None and choices.commitment(ledger.game_id, at, seat, hint.text, salt) == commit:
+        return hint
     legal = ledger.game.legal_actions(ledger.state, seat)
     action = choices.committed_action(legal, ledger.game_id, at, seat, salt, commit)
     if action is None:

@@ -248,6 +248,34 @@ def test_two_commits_for_one_position_sent_to_different_seats_are_equivocation()
     assert verify_bytes(file_of(logs[0])).stopped["culprit"] == 1
 
 
+@pytest.mark.parametrize("n", [3, 5])
+def test_a_second_copy_of_a_checked_part_with_other_signature_bytes_changes_nothing(n):
+    # A seat sends its commit again, the same body under a signature that is
+    # not its own (a modified client).  The copy checked on arrival is the one
+    # bundled: before, the second copy took its place unchecked, the bundle
+    # carried a bad signature, and the peer's own ledger refused its own bundle
+    # (a bug of ours, the session stopped) instead of the game going on.
+    seats, _, sessions, logs = sessions_for(n, f"resend{n}")
+    net = MemoryNet(sessions, logs)
+    net.pump()
+    cheater = sessions[1]
+    ours = authoring.choice_part(cheater.ledger, 1, seats[1], Action("bid", (3,)))
+    cheater.submit(Action("bid", (3,)), net.now)  # the same part, byte for byte
+    net.pump()
+    forged = Entry(ours.body_bytes, ((1, bytes(64)),))
+    for seat in sessions:
+        if seat != 1:
+            cheater.send(seat, "part", {"entry": forged.encode()})
+    net.pump()
+    for seat, session in sessions.items():
+        if seat != 1:
+            session.submit(Action("bid", (2,)), net.now)
+    play_out(sessions, net, random.Random(4))
+    assert all(s.failed is None and s.stopped is None and s.finished for s in sessions.values())
+    assert len({file_of(log) for log in logs.values()}) == 1
+    assert verify_bytes(file_of(logs[0])).valid
+
+
 def test_a_seat_that_crashes_after_its_commit_left_commits_to_the_same_choice_again():
     seats, genesis, sessions, logs = sessions_for(3, "crash")
     net = MemoryNet(sessions, logs)

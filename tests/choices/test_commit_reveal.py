@@ -97,6 +97,10 @@ def test_the_commits_change_nothing_a_view_can_show_and_the_choices_apply_togeth
     assert ledger.expected().kind == "choices" and ledger.expected().targets == (0, 1, 2)
     reveals = {i: authoring.committed_choice(ledger, i, seats[i]) for i in range(3)}
     assert reveals == {0: Action("bid", (3,)), 1: Action("bid", (2,)), 2: Action("bid", (2,))}
+    # The choice a seat remembers is tried first, and taken only if its commit
+    # seals it: a wrong memory still finds the committed action.
+    for hint in (Action("bid", (3,)), Action("bid", (1,))):
+        assert authoring.committed_choice(ledger, 0, seats[0], hint) == Action("bid", (3,))
     parts = {i: authoring.choice_part(ledger, i, seats[i], a) for i, a in reveals.items()}
     applied = ledger.append(authoring.choices_bundle(ledger, parts))
     assert ledger.state.scores == (3, 0, 0)  # Ana's 3 was the only bid of its kind

@@ -454,7 +454,7 @@ def test_a_self_bundled_open_relayed_to_one_peer_is_proved_equivocation():
         make_body(t="part", i=ledger.next_index, prev=ledger.head, seat=cheater, msg=other),
         {cheater: seats[cheater].key},
     )
-    honest = {s: Entry.decode(bucket[s]) for s in (a, b)}
+    honest = {s: bucket[s] for s in (a, b)}  # the parts it holds, decoded
     bundle = authoring.bundle_entry(ledger, {**honest, cheater: forged})
     sessions[cheater].send(b, "entries", {"from": ledger.next_index, "entries": [bundle.encode()]})
     net.pump()
