@@ -55,6 +55,13 @@ def pack(value: Any) -> bytes:
     return _PACKER.pack(_canonical(value))
 
 
+def pack_as_is(value: Any) -> bytes:
+    """Encode ``value`` exactly as it is: canonical only if every map in it
+    already has its text keys in sorted order and nothing is a float (a value
+    built from decoded canonical parts, keys written in order)."""
+    return _PACKER.pack(value)
+
+
 def check_decoded(value: Any) -> None:
     """Maps have sorted text keys and nothing is a float (what packb can't see)."""
     kind = type(value)

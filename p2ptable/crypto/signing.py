@@ -42,7 +42,7 @@ class SigningKey:
 
     def sign(self, message: bytes) -> bytes:
         signature = crypto_sign(message, self._secret)[:SIG_LEN]
-        _remember(self.public, signature, message)
+        _remember(sha256(self.public, signature, message))
         return signature
 
 
@@ -53,21 +53,23 @@ _KNOWN_GOOD: dict[bytes, None] = {}
 _KNOWN_GOOD_MAX = 4096
 
 
-def _remember(public: bytes, signature: bytes, message: bytes) -> None:
+def _remember(triple: bytes) -> None:
+    """Note a valid (public, signature, message), by its hash (:func:`_triple`)."""
     if len(_KNOWN_GOOD) >= _KNOWN_GOOD_MAX:
         _KNOWN_GOOD.pop(next(iter(_KNOWN_GOOD)))
-    _KNOWN_GOOD[sha256(public, signature, message)] = None
+    _KNOWN_GOOD[triple] = None
 
 
 def verify_signature(public: bytes, signature: bytes, message: bytes) -> bool:
     """True when ``signature`` is ``public``'s signature of ``message``."""
     if len(public) != KEY_LEN or len(signature) != SIG_LEN:
         return False
-    if sha256(public, signature, message) in _KNOWN_GOOD:
+    triple = sha256(public, signature, message)  # hashed once: looked up, then noted
+    if triple in _KNOWN_GOOD:
         return True
     try:
         crypto_sign_open(signature + message, public)
     except (BadSignatureError, CryptoError, ValueError, TypeError):
         return False
-    _remember(public, signature, message)
+    _remember(triple)
     return True

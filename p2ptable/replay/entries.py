@@ -40,6 +40,7 @@ from p2ptable.crypto.encoding import (
     check_decoded,
     encodes_to,
     pack,
+    pack_as_is,
     unpack_canonical,
     unpack_plain,
 )
@@ -121,7 +122,8 @@ class Entry:
 
     @_cached
     def encoded(self) -> bytes:
-        return pack([self.body_bytes, [[seat, sig] for seat, sig in self.sigs]])
+        # Bytes and ints in lists, no map: canonical as it is (no canonical pass).
+        return pack_as_is([self.body_bytes, [[seat, sig] for seat, sig in self.sigs]])
 
     @_cached
     def hash(self) -> bytes:
@@ -302,12 +304,14 @@ def bundled_parts(bundle: dict[str, Any]) -> list[Entry]:
     """The signed ``part`` entries a bundle (BUNDLE_KINDS) holds, rebuilt from
     its ``parts`` (each ``[msg, signature]``, in seat order: every seat for an
     ``open`` or ``secrets``, the asked ``seats`` for ``commits`` and
-    ``choices``); the signatures are not checked here."""
+    ``choices``); the signatures are not checked here.  ``bundle`` is a decoded
+    body (``Entry.body``), so each part's body bytes are :func:`part_body`'s."""
     parts = bundle["parts"]
     seats = bundle.get("seats", list(range(len(parts))))
     if len(seats) != len(parts) or not all(type(s) is int for s in seats):
         raise MalformedEntry("a bundle needs one part per contributing seat")
     out = []
+    index, prev = bundle["i"], bundle["prev"]
     for seat, item in zip(seats, parts, strict=True):
         if not (
             isinstance(item, list)
@@ -316,9 +320,20 @@ def bundled_parts(bundle: dict[str, Any]) -> list[Entry]:
             and isinstance(item[1], bytes)
         ):
             raise MalformedEntry("a bundled part is [message map, signature]")
-        body = make_body(t="part", i=bundle["i"], prev=bundle["prev"], seat=seat, msg=item[0])
-        out.append(Entry(body, ((seat, item[1]),)))
+        out.append(Entry(part_body(index, prev, seat, item[0]), ((seat, item[1]),)))
     return out
+
+
+def part_body(index: int, prev: bytes, seat: int, msg: dict[str, Any]) -> bytes:
+    """``make_body(t="part", i=index, prev=prev, seat=seat, msg=msg)`` for values
+    taken from a decoded bundle body, without its checks and its canonical pass:
+    every peer rebuilds every bundled part's body to check its signature.
+
+    Why the bytes are the same: the bundle's shape check made ``index`` an int,
+    ``prev`` 32 bytes and ``msg`` a map, and its decoding proved every map in
+    ``msg`` canonical (text keys, sorted, no floats), which packing keeps as it
+    is; the part's own keys are written here in their sorted order."""
+    return pack_as_is({"i": index, "msg": msg, "prev": prev, "seat": seat, "t": "part"})
 
 
 def game_id_of(genesis_body_bytes: bytes) -> bytes:
