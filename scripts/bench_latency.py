@@ -20,6 +20,9 @@ Prints, per table size:
   * a blind pick with its transfer (``--game toy-steal``, tests/picks, shimmed
     likewise): from the steal applied at every peer to the victim's give applied
     at every peer (its hand shuffle, the pick's chance step and the forced give);
+  * ready for the first move (a game with hidden hands): from the genesis to the
+    set-up deal applied at every peer (the first player's roll, every seat's
+    proved shuffle, every hand dealt);
   * for a game with hidden hands (``--game vorsicht-lehrer``), the sealed deck:
     the shuffle phase (every seat's proved shuffle, each verified by every peer,
     from the entry before the first shuffle to the last shuffle applied at every
@@ -161,8 +164,10 @@ def passed_windows(
     applied everywhere to the last pass applied everywhere, less each asked bot's
     think time (which a move's figure does not count either)."""
     out = []
-    for i, text in sorted(actions.items()):
-        if not text.startswith("play") or actions.get(i + 1) != "pass":
+    for i in sorted(complete):
+        # The event before a run of passes: an attack (toy-shields), a catch
+        # after a roll or a Tattle or a Bully (Teacher's Pet).
+        if actions.get(i) == "pass" or actions.get(i + 1) != "pass":
             continue
         last = i + 1
         while actions.get(last + 1) == "pass":
@@ -218,10 +223,15 @@ def measure(run: tuple[list[list[dict]], dict[int, str]], think: float = 0.0) ->
         for i, kind in kinds.items()
         if kind == "chance" and i in complete and i - 1 in complete
     ]
-    wall = max(complete.values()) - min(min(ts) for ts in applied.values())
+    start = min(min(ts) for ts in applied.values())
+    wall = max(complete.values()) - start
     windows = passed_windows(actions, complete, think)
     picks = blind_picks(actions, complete)
-    return moves, chance, wall, (*sealed_steps(kinds, complete), together, windows, picks)
+    # Ready for the first move: from the genesis to the set-up deal applied
+    # everywhere (the first player's roll, shuffles, every hand dealt).
+    opens = [i for i, kind in sorted(kinds.items()) if kind == "open" and i in complete]
+    ready = [complete[opens[0]] - start] if opens else []
+    return moves, chance, wall, (*sealed_steps(kinds, complete), together, windows, picks, ready)
 
 
 def ms(values: list[float], q: float) -> str:
@@ -262,9 +272,11 @@ def main() -> None:
                 together: list[float] = []
                 windows: list[float] = []
                 picks: list[float] = []
+                ready: list[float] = []
                 for _ in range(args.games):
                     run = run_game(seats, Path(tmp), args.game, think)
-                    m, c, w, (p, u, d, t, r, k) = measure(run, think)
+                    m, c, w, (p, u, d, t, r, k, y) = measure(run, think)
+                    ready += y
                     windows += r
                     picks += k
                     moves += m
@@ -299,6 +311,11 @@ def main() -> None:
                         f"{'':>5} secret choice (last commit -> choices applied everywhere)"
                         f" p50 {ms(together, 0.5)} p99 {ms(together, 0.99)} ms"
                         f" ({len(together)} choices): {ratio:.2f}x the move p50 (target <= 2.5x)"
+                    )
+                if ready:
+                    print(
+                        f"{'':>5} ready for the first move (genesis -> set-up deal applied"
+                        f" everywhere) p50 {ms(ready, 0.5)} ms, max {max(ready) * 1000:.0f} ms"
                     )
                 if phases:
                     print(
