@@ -31,7 +31,7 @@ from p2ptable.ui.narrative import event_line
 from p2ptable.ui.screens import screens_for
 from p2ptable.ui.style import color_enabled
 
-WATCHED, NO_ANSWER, LOST, REFUSED = 0, 3, 4, 2
+WATCHED, NO_ANSWER, LOST, REFUSED, LEFT = 0, 3, 4, 2, 130
 WATCHING = "You are watching: no seat, no hand; every entry is checked as it arrives."
 CLEAR = "\x1b[2J\x1b[H"
 
@@ -149,6 +149,8 @@ def watch(
                 where = path[0] if path else None
                 return WatchResult(LOST, where, f"the host stopped answering after entry "
                                    f"{follower.have - 1}")  # fmt: skip
+    except KeyboardInterrupt:
+        return WatchResult(LEFT, path[0] if path else None, "you stopped watching")
     except LobbyError as exc:
         return WatchResult(REFUSED, None, str(exc))
     except FeedError as exc:

@@ -380,8 +380,12 @@ def watch(address, code, name, timeout, replay, quiet, wait, interfaces):  # noq
         quiet=quiet,
         connect_timeout=timeout,
     )
+    if result.status == watching.LEFT:
+        click.echo("\nYou stopped watching.")
     if result.replay is not None:
         click.echo(f"Replay saved to {result.replay}")
         click.echo(f"Check it with: p2ptable verify {result.replay}")
+    if result.status == watching.LEFT:
+        sys.exit(watching.LEFT)
     if result.status != watching.WATCHED:
         raise click.ClickException(result.message)
