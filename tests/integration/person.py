@@ -33,6 +33,10 @@ MAX_OUTPUT = 8 << 20  # what a test keeps of a process's output
 def _controlling_tty() -> None:  # runs in the child, before exec
     os.setsid()
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    # A person's terminal delivers Ctrl-C.  A suite started in the background of
+    # a non-interactive shell (`cmd &`) runs with SIGINT ignored, and an ignored
+    # signal stays ignored across exec: Python would then never see Ctrl-C.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 class Person:
