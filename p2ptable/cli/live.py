@@ -366,7 +366,7 @@ def watch(address, code, name, timeout, replay, quiet, wait, interfaces):  # noq
     if code is not None:
         _call(play.lobbies.normalize_code, code)
     if address is None:
-        address = pick_table(wait, interfaces)
+        address = pick_table(wait, interfaces, watching=True)
         if code is None:
             code = click.prompt("Join code (as the host printed it)")
     elif code is None:

@@ -75,8 +75,10 @@ def tables(wait, interfaces, as_json):  # noqa: ANN001, ANN201
         click.echo(f"Note: {heard.problem}.")
     for line in table_lines(heard.tables, wait):
         click.echo(line)
-    if heard.tables:
+    if any(t.announcement.open for t in heard.tables):
         click.echo("Join one with: p2ptable join --name <your name> (and pick it from the list)")
+    if any(t.announcement.watch for t in heard.tables):
+        click.echo("Watch one with: p2ptable watch (and pick it from the list)")
 
 
 def _as_dict(table) -> dict:  # noqa: ANN001 - a HeardTable
@@ -87,34 +89,37 @@ def _as_dict(table) -> dict:  # noqa: ANN001 - a HeardTable
         "options": dict(ad.options),
         "seats_taken": ad.taken,
         "seats": ad.seats,
+        "spectators": ad.watch,
         "address": table.where,
         "table": ad.table_id,
         "heard_after": round(table.heard_after, 4),
     }
 
 
-def pick_table(wait: float, interfaces: Sequence[str]) -> str:
-    """The address of the table the person picks from those heard (HOST:PORT).
+def pick_table(wait: float, interfaces: Sequence[str], watching: bool = False) -> str:
+    """The address of the table the person picks from those heard (HOST:PORT):
+    the open ones for `join`, those that admit spectators for `watch`.
     No table heard: the hint, and exit 2.  q, or too many wrong answers: exit 2."""
     from p2ptable.ui.table_list import PICK_PROMPT, Invalid, Quit, parse_pick, table_lines
 
     heard = _heard(wait, interfaces)
     if heard.problem:
         click.echo(f"Note: {heard.problem}.", err=True)
-    lines = table_lines(heard.tables, wait, numbered=True)
-    if not heard.tables:
+    found = [t for t in heard.tables if (t.announcement.watch if watching else t.announcement.open)]
+    lines = table_lines(found, wait, numbered=True, watching=watching)
+    if not found:
         click.echo(lines[0], err=True)
         sys.exit(2)
     for line in lines:
         click.echo(line)
     for _ in range(MAX_TRIES):
         typed = click.prompt(PICK_PROMPT, default="", show_default=False)
-        picked = parse_pick(typed, len(heard.tables))
+        picked = parse_pick(typed, len(found))
         if isinstance(picked, Quit):
             sys.exit(2)
         if isinstance(picked, Invalid):
             click.echo(picked.message)
             continue
-        return heard.tables[picked].where
+        return found[picked].where
     click.echo("No table picked.", err=True)
     sys.exit(2)

@@ -14,6 +14,9 @@ record says what it is, one ``key=value`` string per item:
     host=Ana                  the host's name at the table
     seats=1/3                 seats taken / seats
     port=47001                the port the host listens on (the SRV record's too)
+    watch=1                   the table admits spectators (host --spectators);
+                              absent otherwise.  Such a table stays announced
+                              when it is full, for `p2ptable watch`
 
 Never the join code: the listing is only a hint that a table is there.  Anyone
 on the LAN can announce anything, so what this module reads is a stranger's
@@ -79,6 +82,7 @@ class Announcement:
     taken: int
     seats: int
     port: int
+    watch: bool = False  # spectators admitted (host --spectators)
 
     @property
     def open(self) -> bool:
@@ -97,6 +101,7 @@ class Announcement:
             "host": self.host,
             "seats": f"{self.taken}/{self.seats}",
             "port": str(self.port),
+            **({"watch": "1"} if self.watch else {}),
         }
 
     def instance_name(self) -> str:
@@ -111,11 +116,11 @@ class Announcement:
 
 def announcement(
     table: bytes, game: str, options: Mapping[str, str], host: str, taken: int, seats: int,
-    port: int,
+    port: int, watch: bool = False,
 ) -> Announcement:  # fmt: skip
     """The announcement of a table (``table``: the lobby's table id)."""
     return Announcement(
-        table[:8].hex(), game, tuple(sorted(options.items())), host, taken, seats, port
+        table[:8].hex(), game, tuple(sorted(options.items())), host, taken, seats, port, watch
     )
 
 
@@ -149,7 +154,9 @@ def parse_txt(properties: Mapping[bytes, bytes | None]) -> Announcement:
     if not 1 <= port <= 65535:
         raise RecordError(f"port {port}")
     host = printable(items.get("host", ""), MAX_NAME) or "?"
-    return Announcement(table_id, game, _options(items.get("opts", "")), host, taken, seats, port)
+    options = _options(items.get("opts", ""))
+    watch = items.get("watch") == "1"
+    return Announcement(table_id, game, options, host, taken, seats, port, watch)
 
 
 def _options(text: str) -> tuple[tuple[str, str], ...]:
@@ -228,12 +235,12 @@ class HeardTables:
         if (
             address is None
             or srv_port != ad.port
-            or not ad.open
+            or not (ad.open or ad.watch)
             or duplicate
             or (known is None and len(self._tables) >= self.limit)
         ):
             self.refused += 1
-            if known is not None and not ad.open:
+            if known is not None and not (ad.open or ad.watch):
                 del self._tables[name]  # the table filled: no longer open
             return None
         table = HeardTable(address, ad, known.heard_after if known else after)

@@ -287,13 +287,15 @@ def announce_lobby(peer: Peer, address: str, say: Callable[[str], None]) -> Anno
     port = peer.transport.port
 
     def follow(lobby: HostLobby) -> None:
-        if lobby.full or lobby.genesis is not None:
-            announcer.withdraw()
-        else:
+        watch = lobby.gallery is not None
+        if (lobby.full or lobby.genesis is not None) and not watch:
+            announcer.withdraw()  # a full table is of no use to anyone on the list
+        else:  # open, or full and still of use to spectators until it closes
+            taken = lobby.seats if lobby.genesis is not None else len(lobby.members)
             announcer.publish(
                 announcement(
-                    lobby.table, lobby.game, lobby.options, lobby.name, len(lobby.members),
-                    lobby.seats, port,
+                    lobby.table, lobby.game, lobby.options, lobby.name, taken,
+                    lobby.seats, port, watch,
                 )
             )  # fmt: skip
         for line in announcer.take_notes():

@@ -24,6 +24,11 @@ NO_TABLES = (
     "Wi-Fi access points do) shows none: type the address the host printed, e.g. "
     "p2ptable join 192.168.1.20:47001 --code CODE --name <your name>"
 )
+NO_WATCHABLE = (
+    "No table that admits spectators heard in {wait:g} s (the host opens it with "
+    "--spectators). A network that filters multicast shows none: type the address "
+    "the host printed, e.g. p2ptable watch 192.168.1.20:47001 --code CODE"
+)
 PICK_PROMPT = "Which table? (number, Enter for 1, q to leave)"
 QUIT_WORDS = frozenset({"q", "quit"})
 
@@ -40,15 +45,20 @@ def describe(table: HeardTable) -> str:
     ad = table.announcement
     options = ", ".join(f"{k}={v}" for k, v in ad.options)
     game = _title(ad.game) + (f" ({options})" if options else "")
-    return f"{ad.host}: {game}, {ad.taken} of {ad.seats} seats taken, at {table.where}"
+    seats = f"{ad.taken} of {ad.seats} seats taken" if ad.open else "full"
+    watch = ", spectators welcome" if ad.watch else ""
+    return f"{ad.host}: {game}, {seats}{watch}, at {table.where}"
 
 
-def table_lines(tables: Sequence[HeardTable], wait: float, numbered: bool = False) -> list[str]:
-    """What `p2ptable tables` prints (and `join` before its menu)."""
+def table_lines(
+    tables: Sequence[HeardTable], wait: float, numbered: bool = False, watching: bool = False
+) -> list[str]:
+    """What `p2ptable tables` prints (and `join` or `watch` before its menu)."""
     if not tables:
-        return [NO_TABLES.format(wait=wait)]
+        return [(NO_WATCHABLE if watching else NO_TABLES).format(wait=wait)]
     width = len(str(len(tables)))
-    head = f"Open tables heard in {wait:g} s (a listing is a hint: the code proves the host):"
+    what = "Tables that admit spectators" if watching else "Open tables"
+    head = f"{what} heard in {wait:g} s (a listing is a hint: the code proves the host):"
     rows = [
         (f"  {n:>{width}}) " if numbered else "  ") + describe(t)
         for n, t in enumerate(tables, start=1)

@@ -1,0 +1,79 @@
+"""Issue 16, done when: "Two namespaces: a person hosts in one, another lists the
+table and joins from the other without typing an address, a third watches; the
+game ends; all replays, the spectator's included, are identical and verify."
+
+Namespace A is the host's laptop; B holds the joiner (a person on a pty who picks
+the table from `join`'s list and types the code), a bot that types the address,
+and the spectator (a person on a pty who picks the table from `watch`'s list,
+after the table is full and the game under way).  Needs root and iproute2.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import time
+
+from p2ptable.replay.verify import verify_file
+
+from .person import Person, play_together
+from .test_lan_tables import lan, procs, pytestmark, tables_in  # noqa: F401 - fixtures
+
+CODE = "LAN-WCH7"
+
+
+def in_ns(ns: str) -> tuple[str, ...]:
+    return ("ip", "netns", "exec", ns)
+
+
+def test_a_person_hosts_another_joins_from_the_list_and_a_third_watches(
+    lan,  # noqa: F811
+    procs,  # noqa: F811
+    tmp_path,
+):
+    a, b, host_ip = lan
+    ana = Person(["host", "teachers-pet", "--seats", "3", "--name", "Ana", "--code", CODE,
+                  "--spectators", "--replay", str(tmp_path / "ana.p2pt")],
+                 tmp_path, prefix=in_ns(a), env={"WATCH_DEBUG": "1"})  # fmt: skip
+    ben = dana = None
+    try:
+        ana.expect("Spectators watch with")
+        ben = Person(["join", "--name", "Ben", "--replay", str(tmp_path / "ben.p2pt")],
+                     tmp_path, prefix=in_ns(b))  # fmt: skip
+        ben.expect(r"1\) Ana: Teacher's Pet, 1 of 3 seats taken, spectators welcome, at "
+                   + re.escape(host_ip))  # fmt: skip
+        ben.expect(r"Which table\?")
+        ben.type("")
+        ben.expect("Join code")
+        ben.type(CODE)
+        deadline = time.monotonic() + 30
+        while "2 of 3 seats taken" not in (listed := tables_in(b)):
+            assert time.monotonic() < deadline, listed
+        cleo = procs.start(b, "-m", "p2ptable", "join", f"{host_ip}:47001", "--code", CODE,
+                           "--name", "Cleo", "--replay", str(tmp_path / "cleo.p2pt"),
+                           "--bot", "greedy", "--bot-delay", "0.05", "--quiet",
+                           out=subprocess.DEVNULL)  # fmt: skip
+        # The table is full and playing: still listed, for spectators.
+        play_together([ana, ben], until=lambda p: "Day 1/5 Period 2/7" in p.screen)
+        assert "full, spectators welcome" in tables_in(b)
+        dana = Person(["watch", "--name", "Dana", "--replay", str(tmp_path / "dana.p2pt")],
+                      tmp_path, prefix=in_ns(b), env={"WATCH_DEBUG": "1"})  # fmt: skip
+        dana.expect(r"1\) Ana: Teacher's Pet, full, spectators welcome")
+        dana.type("1")
+        dana.expect("Join code")
+        dana.type(CODE)
+        dana.expect("You are watching: no seat, no hand", timeout=60)
+        # Dana's terminal is read too: a terminal nobody reads stops its process.
+        play_together([ana, ben, dana], timeout=240)
+        assert ana.wait(timeout=60) == 0 and ben.wait(timeout=60) == 0
+        assert cleo.wait(timeout=60) == 0
+        assert dana.wait(timeout=60) == 0, dana.text[-1500:]
+        assert "final Pet Points" in dana.text and "Your hand" not in dana.text
+    finally:
+        for person in (ana, ben, dana):
+            if person is not None:
+                person.close()
+    blobs = {(tmp_path / f"{n}.p2pt").read_bytes() for n in ("ana", "ben", "cleo", "dana")}
+    assert len(blobs) == 1, "replays differ"
+    report = verify_file(tmp_path / "dana.p2pt")
+    assert report.valid and report.audited, report.error

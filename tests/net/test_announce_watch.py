@@ -1,0 +1,40 @@
+"""Tables that admit spectators on the LAN list (issue 16: `p2ptable watch ADDRESS
+--code CODE (or picked from p2ptable tables)`).
+
+A table opened with `host --spectators` says so in its announcement (``watch=1``)
+and stays announced once full, since spectators may still come; `join` lists only
+open tables, `watch` only those that admit spectators.
+"""
+
+from __future__ import annotations
+
+from p2ptable.net.announce_record import HeardTables, announcement, parse_txt
+from p2ptable.ui.table_list import describe, table_lines
+
+from .test_announce_record import TABLE, heard_one, txt
+
+
+def test_the_spectators_flag_reads_back_and_is_absent_otherwise():
+    watched = announcement(TABLE, "teachers-pet", {}, "Ana", 2, 4, 47001, watch=True)
+    assert watched.to_txt()["watch"] == "1" and parse_txt(txt(watched)).watch
+    plain = announcement(TABLE, "teachers-pet", {}, "Ana", 2, 4, 47001)
+    assert "watch" not in plain.to_txt() and not parse_txt(txt(plain)).watch
+    assert not parse_txt(txt(plain, watch="yes")).watch  # only "1" means yes
+
+
+def test_a_full_table_that_admits_spectators_stays_listed_as_full():
+    tables = HeardTables()
+    full = announcement(TABLE, "teachers-pet", {}, "Ana", 4, 4, 47001, watch=True)
+    table = heard_one(tables, "a", full)
+    assert table is not None and tables.listing() == [table]
+    words = describe(table)
+    assert "full, spectators welcome" in words and "seats taken" not in words
+    # a full table that admits no spectators leaves the list, as before
+    closed = announcement(TABLE, "teachers-pet", {}, "Ana", 4, 4, 47001)
+    assert heard_one(tables, "a", closed) is None and tables.listing() == []
+
+
+def test_watch_says_plainly_when_no_table_admits_spectators():
+    (line,) = table_lines([], 3.0, numbered=True, watching=True)
+    assert "No table that admits spectators" in line and "--spectators" in line
+    assert "p2ptable watch 192.168.1.20:47001 --code CODE" in line
