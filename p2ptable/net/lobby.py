@@ -405,9 +405,10 @@ class HostLobby:
         if self.full:
             # Whoever is in the middle of a handshake would wait for ever for an
             # answer to its join: tell it now.
-            for pending in self._pending.values():
-                self._deny(pending.endpoint, pending.message, "the table is full")
-            self._pending.clear()
+            for key_p, pending in list(self._pending.items()):
+                if not pending.watch:  # a spectator's handshake goes on: it takes no seat
+                    self._deny(pending.endpoint, pending.message, "the table is full")
+                    del self._pending[key_p]
             self._answered.clear()  # the roll call (module docstring)
         self._send_roster()
 

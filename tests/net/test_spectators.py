@@ -231,3 +231,15 @@ def test_garbage_from_anyone_never_raises_at_the_host():
         data = rng.choice([{}, {"from": -1}, {"from": "x"}, {"from": 10**9}, {"name": 5}])
         host.receive(lobby.seal_lobby(kind, data, wally.me), address(wally), 1.0)
     assert [m.name for m in host.members] == ["Ana"]
+
+
+def test_a_spectators_handshake_survives_the_table_filling_meanwhile():
+    # Found in a run: Dana knocked, then Ben's join filled the table before
+    # Dana's watch came, and Dana was told "the table is full".
+    host = watching_host(2)
+    dana = spectator(1, "Dana")
+    deliver(host, dana, dana.outgoing.pop())  # knock: a challenge is queued for Dana
+    exchange(host, joiner(2, "Ben"), [])  # the table fills
+    assert host.full
+    admit(host, dana)
+    assert dana.watching is not None
