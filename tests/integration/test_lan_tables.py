@@ -97,7 +97,7 @@ def procs():
     group.close()
 
 
-def tables_in(ns: str, wait: float = 3.0) -> str:
+def tables_in(ns: str, wait: float = 1.5) -> str:
     """What `p2ptable tables` prints in namespace ``ns`` (it must exit 0)."""
     run = subprocess.run(
         ["ip", "netns", "exec", ns, sys.executable, "-m", "p2ptable", "tables", "--wait",
@@ -130,7 +130,7 @@ def test_a_table_is_listed_picked_joined_and_played_across_two_hosts(lan, procs,
     assert "No open tables heard in 1 s" in lonely.stderr
     assert "type the address the host printed" in lonely.stderr
 
-    slow = ["--bot", "greedy", "--bot-delay", "0.15", "--quiet"]
+    slow = ["--bot", "greedy", "--bot-delay", "0.08", "--quiet"]
     host = procs.start(a, "-m", "p2ptable", "host", "pet-quartet", "--seats", "3", "--name", "Ana",
                        "--code", CODE, "--replay", str(tmp_path / "ana.p2pt"), *slow)  # fmt: skip
     hidden = procs.start(a, "-m", "p2ptable", "host", "pet-quartet", "--seats", "2", "--name",

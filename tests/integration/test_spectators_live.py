@@ -41,13 +41,14 @@ def watcher(peers: Peers, name: str, port: int, *extra: str):
 
 def test_spectators_follow_a_hidden_hand_game_to_an_identical_replay(peers, tmp_path):
     port = free_port()
-    peers.host("Ana", "teachers-pet", 4, port, "--spectators", "--bot", "greedy", *SLOW)
+    peers.host("Ana", "vorsicht-lehrer", 4, port, "--spectators", "--bot", "greedy", *SLOW,
+               "--option", "track=100")  # fmt: skip
     watcher(peers, "Early", port)
     for name in NAMES[1:]:
         peers.join(name, port, "--bot", "random", *SLOW)
     # One in the process, to see every frame it is given.
     frames: list[bytes] = []
-    wait_for_entries(peers.replay("Ana"), 60)  # a late spectator: the game is under way
+    wait_for_entries(peers.replay("Ana"), 30)  # a late spectator: the game is under way
     result: list = []
 
     def follow() -> None:
