@@ -50,6 +50,7 @@ class Arrival:
         self.host_endpoint = ""
         self.genesis_round: GenesisRound | None = None
         self.members: list[lobbies.Member] = []
+        self._watchers: tuple[str, ...] = ()  # who watches, as the last roster said
         self.seat: int | None = None
         self.game = ""
         self.boot = 1  # our start counter (wire.md 4.5)
@@ -110,10 +111,13 @@ class Arrival:
             except lobbies.LobbyIgnored:
                 self.ignored_lobby += 1
                 return
-            if lobby.members and lobby.members != self.members:
+            watchers = tuple(lobby.watchers)
+            if lobby.members and (lobby.members != self.members or watchers != self._watchers):
                 self.members = list(lobby.members)
+                self._watchers = watchers
                 names = ", ".join(m.name for m in self.members)
-                self.say(f"Lobby ({len(self.members)} seated): {names}")
+                watching = f"; watching: {', '.join(watchers)}" if watchers else ""
+                self.say(f"Lobby ({len(self.members)} seated): {names}{watching}")
         else:
             self.ignored_lobby += 1
             return
