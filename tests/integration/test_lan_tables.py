@@ -31,9 +31,13 @@ from p2ptable.replay.verify import verify_file
 
 from .person import Person
 
-pytestmark = pytest.mark.skipif(
+needs_root = pytest.mark.skipif(
     os.geteuid() != 0 or shutil.which("ip") is None, reason="needs root and iproute2"
 )
+# Slow (30 s): the default run keeps test_lan_watch.py, which lists, picks, joins and
+# watches across the same two namespaces; the loopback tests (tests/net/test_discovery.py)
+# keep the listing's updates, withdrawal and junk.  Run these with -m slow.
+pytestmark = [needs_root, pytest.mark.slow]
 
 CODE = "LAN-TBL9"
 HERE = Path(__file__).parent

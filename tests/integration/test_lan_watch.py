@@ -18,7 +18,9 @@ from p2ptable.replay.verify import verify_file
 
 from .peers import entries_in
 from .person import Person, play_together
-from .test_lan_tables import lan, procs, pytestmark, tables_in  # noqa: F401 - fixtures
+from .test_lan_tables import lan, needs_root, procs, tables_in  # noqa: F401 - fixtures
+
+pytestmark = needs_root
 
 CODE = "LAN-WCH7"
 

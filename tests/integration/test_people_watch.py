@@ -8,6 +8,8 @@ stands."
 
 from __future__ import annotations
 
+import pytest
+
 from p2ptable.replay.verify import verify_file
 
 from .peers import free_port, wait_for_entries
@@ -16,6 +18,7 @@ from .test_people import peers, people  # noqa: F401 - fixtures
 HAND_LINE = "Your hand"
 
 
+@pytest.mark.slow  # test_lan_watch.py has a person watch to the end too; -m slow
 def test_a_person_watches_a_game_to_its_end(tmp_path, peers, people):  # noqa: F811
     port = free_port()
     peers.host("Ana", "teachers-pet", 2, port, "--spectators", "--bot", "greedy",

@@ -39,6 +39,7 @@ def assert_same_audited_replays(peers: Peers, names: list[str]) -> Counter:
     return kinds
 
 
+@pytest.mark.slow  # the resumed game below and the sims cover it; run with -m slow
 def test_four_bots_play_a_whole_game_with_sealed_hands(peers):
     port = free_port()
     peers.host(NAMES[0], "teachers-pet", 4, port, "--bot", "greedy")
