@@ -91,6 +91,29 @@ def _call(what: Callable, *args, **kwargs):  # noqa: ANN002, ANN003, ANN202
         raise click.ClickException(str(exc)) from None
 
 
+def _table_and_code(
+    address: str | None,
+    code: str | None,
+    wait: float,
+    interfaces,
+    watching: bool,  # noqa: ANN001
+) -> tuple[str, str]:
+    """The address typed, or the table picked from those heard on the LAN (open
+    ones for `join`, watchable ones for `watch`), and the code: a typed code is
+    checked before anything listens; without an address it is asked after the pick."""
+    from p2ptable.net.lobby import normalize_code
+
+    if code is not None:
+        _call(normalize_code, code)
+    if address is None:
+        address = pick_table(wait, interfaces, watching=watching)
+        if code is None:
+            code = click.prompt("Join code (as the host printed it)")
+    elif code is None:
+        raise click.UsageError("Missing option '--code'.")
+    return address, code
+
+
 def _finish(result) -> None:  # noqa: ANN001 - a play.PlayResult
     """Say how the game ended, and exit with its status."""
     from p2ptable import play
@@ -241,13 +264,7 @@ def join(
 
     if address is None:
         _call(play.check_name, name)  # before listening: a typo is said at once
-        if code is not None:
-            _call(play.lobbies.normalize_code, code)
-        address = pick_table(wait, interfaces)
-        if code is None:
-            code = click.prompt("Join code (as the host printed it)")
-    elif code is None:
-        raise click.UsageError("Missing option '--code'.")
+    address, code = _table_and_code(address, code, wait, interfaces, watching=False)
     result = _call(
         play.join,
         address,
@@ -363,14 +380,7 @@ def watch(address, code, name, timeout, replay, quiet, wait, interfaces):  # noq
     name = _login_name() if name is None else name
     _call(play.check_name, name)
     _call(play.check_new_replay, replay)
-    if code is not None:
-        _call(play.lobbies.normalize_code, code)
-    if address is None:
-        address = pick_table(wait, interfaces, watching=True)
-        if code is None:
-            code = click.prompt("Join code (as the host printed it)")
-    elif code is None:
-        raise click.UsageError("Missing option '--code'.")
+    address, code = _table_and_code(address, code, wait, interfaces, watching=True)
     result = _call(
         watching.watch,
         address,
