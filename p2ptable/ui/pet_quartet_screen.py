@@ -36,10 +36,9 @@ from p2ptable.ui.style import (  # noqa: F401  (RECENT_LINES: the tests read it 
     recent_room,
     wrap_tokens,
 )
-from p2ptable.ui.text import name_seats
+from p2ptable.ui.text import name_seats, plural, possessive_name, pronoun_name, short_name
 
 WIDTH = 80
-NAME_WIDTH = 14  # longer names are cut in the tables (in full elsewhere)
 
 VARIANT_WORDS = {"standard": "standard", "maestro": "Maestro tiles", "duet": "Duet tiles"}
 
@@ -54,18 +53,6 @@ TILE_WORDS = {
 }
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def _short(name: str) -> str:
-    return name if len(name) <= NAME_WIDTH else name[: NAME_WIDTH - 2] + ".."
-
-
-def _who(view: dict[str, Any], names: Sequence[str], seat: int) -> str:
-    return "you" if seat == view["you"] else names[seat]
-
-
 # -- the parts of the screen ---------------------------------------------------------------
 
 
@@ -76,7 +63,7 @@ def _table_header(view: dict[str, Any]) -> str:
         VARIANT_WORDS.get(view["variant"], view["variant"]),
         f"{view['scoring']} scoring",
         f"round {view['round']}",
-        f"deck: {_plural(deck, 'card')}" if deck else "deck: empty",
+        f"deck: {plural(deck, 'card')}" if deck else "deck: empty",
     ]
     return " | ".join(parts)
 
@@ -89,12 +76,12 @@ def _conductor_lines(view: dict[str, Any], names: Sequence[str], st: Style) -> l
         if conductor["taken_by"] is not None:
             # A taken Conductor keeps its cards only while its tile is being resolved.
             held = " ".join(str(c) for c in conductor["cards"])
-            taken = f"taken by {_who(view, names, conductor['taken_by'])}"
+            taken = f"taken by {pronoun_name(view, names, conductor['taken_by'])}"
             lines.append(st.dim(fit(label + taken + (f", with {held}" if held else ""), WIDTH)))
             continue
         cards = [str(c) for c in conductor["cards"]]
         slots = " ".join(f"{c:>2}" for c in cards + ["."] * (conductor["limit"] - len(cards)))
-        details = f"max {_plural(conductor['limit'], 'card')}"
+        details = f"max {plural(conductor['limit'], 'card')}"
         tile = conductor["tile"] or tile_kind
         if tile == "limit-2" or tile_kind:
             details += f" ({TILE_WORDS.get(tile, tile)})"
@@ -141,7 +128,9 @@ def _player_table(
     st: Style,
 ) -> list[str]:
     """One row per seat in ``order``: marker, name, status, points, collection."""
-    labels = [_short(n) + (" (you)" if seat == view["you"] else "") for seat, n in enumerate(names)]
+    labels = [
+        short_name(n) + (" (you)" if seat == view["you"] else "") for seat, n in enumerate(names)
+    ]
     name_w = max([len("Players"), *(len(label) for label in labels)])
     status_w = max([len(s) for s in statuses] + [0])
     indent = 2 + name_w + 2 + (status_w + 2 if status_w else 0) + 6 + 2
@@ -181,8 +170,8 @@ def _final_turns(view: dict[str, Any], names: Sequence[str]) -> list[str]:
     final = view["final_turns"]
     if not final["triggered"] or view["phase"] == "over":
         return []
-    drawer = _who(view, names, final["triggered_by"])
-    still = ", ".join(_who(view, names, s) for s in final["remaining"])
+    drawer = pronoun_name(view, names, final["triggered_by"])
+    still = ", ".join(pronoun_name(view, names, s) for s in final["remaining"])
     lines = textwrap.wrap(
         f"End of the game: {drawer} drew the last card; everyone takes one last turn.", WIDTH
     )
@@ -200,9 +189,9 @@ def _now(view: dict[str, Any], names: Sequence[str]) -> str:
         return "Setting up: choosing who goes first."
     if phase == "over" or seat is None:
         return "The game is over."
-    whose = "Your" if seat == view["you"] else f"{names[seat]}'s"
+    whose = possessive_name(view, names, seat)
     focus = letter(view["focus"]) if view["focus"] is not None else "?"
-    left = _who(view, names, (seat + 1) % view["seats"])
+    left = pronoun_name(view, names, (seat + 1) % view["seats"])
     todo = {
         "turn": "draw a card, or take a conductor",
         "draw": "a card is being drawn",

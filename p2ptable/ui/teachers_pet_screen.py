@@ -46,10 +46,9 @@ from p2ptable.games.teachers_pet.cards import (
 from p2ptable.games.teachers_pet.state import DAYS, PERIODS
 from p2ptable.games.teachers_pet.view import window_question
 from p2ptable.ui.style import Style, fit, recent_block, recent_room, wrap_tokens
-from p2ptable.ui.text import name_seats
+from p2ptable.ui.text import name_seats, plural, possessive_name, pronoun_name, short_name
 
 WIDTH = 80
-NAME_WIDTH = 14  # longer names are cut in the tables (in full elsewhere)
 ROOM_CELL = 39  # one School Room's cell; two side by side, a space before each
 NEWS_LINES = 3  # the latest of the rules' own happenings shown
 #: "you must Roll a 4 or higher on the Dice" (games/teachers_pet/actions.py)
@@ -64,22 +63,6 @@ KIND_ORDER = {
 }
 
 View = dict[str, Any]
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def _short(name: str) -> str:
-    return name if len(name) <= NAME_WIDTH else name[: NAME_WIDTH - 2] + ".."
-
-
-def _who(view: View, names: Sequence[str], seat: int) -> str:
-    return "you" if seat == view["you"] else names[seat]
-
-
-def _whose(view: View, names: Sequence[str], seat: int) -> str:
-    return "Your" if seat == view["you"] else f"{names[seat]}'s"
 
 
 def _room(number: int) -> str:
@@ -195,7 +178,7 @@ def _player_lines(
 ) -> list[str]:
     """One row per seat in ``order``: marker, number, name, status, then the numbers."""
     labels = [
-        f"{seat + 1} {_short(n)}" + (" (you)" if seat == view["you"] else "")
+        f"{seat + 1} {short_name(n)}" + (" (you)" if seat == view["you"] else "")
         for seat, n in enumerate(names)
     ]
     name_w = max([len("Players"), *(len(label) for label in labels)])
@@ -247,7 +230,7 @@ def _hand_lines(view: View, st: Style) -> list[str]:
     hand = view["hand"]
     if hand is None:
         return []
-    lines = [st.bold(f"Your hand ({_plural(len(hand), 'card')})")]
+    lines = [st.bold(f"Your hand ({plural(len(hand), 'card')})")]
     if not hand:
         return [*lines, "  (empty)"]
     groups = _grouped(hand)
@@ -267,8 +250,8 @@ def _shown_lines(view: View, names: Sequence[str]) -> list[str]:
     how = " (late: half points)" if view["late"] else ""
     value = _set_value(len(shown), view["late"])
     text = (
-        f"Set shown by {_who(view, names, view['turn_of'])}{how}: "
-        f"{', '.join(_grouped(shown))}, {_plural(value, 'Pet Point')} if turned in now."
+        f"Set shown by {pronoun_name(view, names, view['turn_of'])}{how}: "
+        f"{', '.join(_grouped(shown))}, {plural(value, 'Pet Point')} if turned in now."
     )
     return textwrap.wrap(text, WIDTH, subsequent_indent="  ")
 
@@ -300,7 +283,7 @@ def _now(view: View, names: Sequence[str]) -> str:
         return "Cards are dealt from the Play Deck."
     if phase == "free-move":
         room = _the(view["expected"])
-        asked = _listed([_who(view, names, s) for s in view["choosing"]])
+        asked = _listed([pronoun_name(view, names, s) for s in view["choosing"]])
         return (
             f"Everyone not in {room} decides at once, in secret, whether to take the "
             f"free Move there: {asked}. Nobody sees a choice until all are made."
@@ -312,14 +295,14 @@ def _now(view: View, names: Sequence[str]) -> str:
             bullies = "You bully" if taker == view["you"] else f"{names[taker]} bullies"
             hand = "your hand" if victim == view["you"] else f"{names[victim]}'s hand"
             return (
-                f"{bullies} {_who(view, names, victim)}: chance picks a card blindly "
+                f"{bullies} {pronoun_name(view, names, victim)}: chance picks a card blindly "
                 f"from {hand} ({left} still to take)."
             )
         giver = "You hand" if victim == view["you"] else f"{names[victim]} hands"
-        return f"{giver} the card chance picked to {_who(view, names, taker)}."
+        return f"{giver} the card chance picked to {pronoun_name(view, names, taker)}."
     if seat is None:
         return phase
-    whose = _whose(view, names, seat)
+    whose = possessive_name(view, names, seat)
     if phase == "turn":
         return f"{whose} turn, in {_the(view['rooms'][seat])}: take one Action."
     if phase == "sneak" and view["moving"] is not None:
@@ -423,7 +406,7 @@ def _found(view: View, names: Sequence[str], room: int) -> list[str]:
     never in the Hallway or the Nurse's Office."""
     if room in (HALLWAY, NURSES_OFFICE, view["expected"]):
         return []
-    return [_who(view, names, s) for s, r in enumerate(view["rooms"]) if r == room]
+    return [pronoun_name(view, names, s) for s, r in enumerate(view["rooms"]) if r == room]
 
 
 def _work_words(view: View, card: int, args: Sequence[int], names: Sequence[str]) -> str:
@@ -434,17 +417,19 @@ def _work_words(view: View, card: int, args: Sequence[int], names: Sequence[str]
         take = 2 if seat is not None and view["rooms"][seat] == GYMNASIUM else 1
         take = min(take, view["hand_sizes"][victim]) or take
         where = " (Gymnasium)" if take == 2 else ""
-        return f"Bully {_who(view, names, victim)}: take {_plural(take, 'card')} blindly{where}"
+        return (
+            f"Bully {pronoun_name(view, names, victim)}: take {plural(take, 'card')} blindly{where}"
+        )
     if c.kind == "squeal" and args:
         found = _found(view, names, args[0])
         if len(found) == 1:
-            there = f" (finds {_short(found[0])})"
+            there = f" (finds {short_name(found[0])})"
         elif found:
             there = f" (finds {len(found)} pawns)"
         else:
             there = ""
         return f"Squeal: send the Hall Monitor to {_the(args[0])}{there}"
-    return f"Play {c.name}: +{_plural(c.points, 'Pet Point')}"
+    return f"Play {c.name}: +{plural(c.points, 'Pet Point')}"
 
 
 def describe_action_for_menu(view: View, action: Action, names: Sequence[str] | None = None) -> str:
@@ -465,17 +450,17 @@ def describe_action_for_menu(view: View, action: Action, names: Sequence[str] | 
     if verb == "add" and len(args) == 2:
         size = len(view["shown"]) + 1
         value = _set_value(size, view["late"])
-        return f"Show {PLAY[args[1]].name} too (a set of {size}: {_plural(value, 'Pet Point')})"
+        return f"Show {PLAY[args[1]].name} too (a set of {size}: {plural(value, 'Pet Point')})"
     if verb == "done":
         size = len(view["shown"])
         value = _set_value(size, view["late"])
-        shown = _plural(size, "Assignment")
-        return f"Turn in the set shown: {shown}, {_plural(value, 'Pet Point')}"
+        shown = plural(size, "Assignment")
+        return f"Turn in the set shown: {shown}, {plural(value, 'Pet Point')}"
     if verb == "cheat" and len(args) == 1:
         return f"Cheat: take {PLAY[args[0]].name} from the discard pile"
     if verb == "tattle" and len(args) == 1:
         target = args[0]
-        words = f"Tattle on {_who(view, names, target)} (in {_the(view['rooms'][target])})"
+        words = f"Tattle on {pronoun_name(view, names, target)} (in {_the(view['rooms'][target])})"
         if any(owner == target for owner, _ in view["passes"]):
             words += f": {names[target]} has a Hall Pass in front, it will backfire"
         return words
@@ -488,7 +473,7 @@ def describe_action_for_menu(view: View, action: Action, names: Sequence[str] | 
         return f"Show {PLAY[args[1]].name}"
     if verb == "give":
         bully = view["bully"]
-        taker = "the bully" if bully is None else _who(view, names, bully[0])
+        taker = "the bully" if bully is None else pronoun_name(view, names, bully[0])
         return f"Hand the card chance picked to {taker}"
     if verb == "go" and view["expected"] is not None:
         return f"Take the free Move to {_the(view['expected'])}"
@@ -498,7 +483,7 @@ def describe_action_for_menu(view: View, action: Action, names: Sequence[str] | 
         c = PLAY[args[1]]
         if c.kind == "assignment":
             return f"Show {c.name} late: start a set (half points)"
-        return f"Play {c.name} late: +{_plural(c.points // 2, 'Pet Point')}"
+        return f"Play {c.name} late: +{plural(c.points // 2, 'Pet Point')}"
     if verb == "finish":
         return "Finish: play no more cards late"
     return action.text

@@ -23,6 +23,30 @@ if TYPE_CHECKING:
 _SEAT = re.compile(r"\bseat (\d+)\b")
 
 
+#: How many characters of a name the screens' tables show (in full elsewhere).
+NAME_WIDTH = 14
+
+
+def plural(n: int, word: str) -> str:
+    """``1 card``, ``3 cards``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def short_name(name: str, width: int = NAME_WIDTH) -> str:
+    """``name`` cut to ``width`` characters for a table column (``Alexandra..``)."""
+    return name if len(name) <= width else name[: width - 2] + ".."
+
+
+def pronoun_name(view: dict, names: Sequence[str], seat: int) -> str:
+    """``you`` for the view's own seat, else the seat's name."""
+    return "you" if seat == view["you"] else names[seat]
+
+
+def possessive_name(view: dict, names: Sequence[str], seat: int) -> str:
+    """``Your`` for the view's own seat, else ``Ana's``."""
+    return "Your" if seat == view["you"] else f"{names[seat]}'s"
+
+
 def seat_label(seat: int) -> str:
     """How a person reads seat index ``seat``: counted from 1 ("seat 1" is index 0)."""
     return f"seat {seat + 1}"

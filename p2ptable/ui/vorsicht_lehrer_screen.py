@@ -36,32 +36,15 @@ from typing import Any
 from p2ptable.engine.api import Action
 from p2ptable.games.vorsicht_lehrer.view import card_numbers
 from p2ptable.ui.style import Style, fit, recent_block, recent_room
-from p2ptable.ui.text import name_seats
+from p2ptable.ui.text import name_seats, plural, possessive_name, pronoun_name, short_name
 
 WIDTH = 80
-NAME_WIDTH = 14  # longer names are cut in the tables (in full elsewhere)
 TRACK_CELLS = 50
 PAWN_LABEL = "  Pawn   "  # the labels of the two track lines; the scale above them is
 TOKENS_LABEL = "  Tokens "  # indented as much
 LABEL = PAWN_LABEL
 
 View = dict[str, Any]
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def _short(name: str) -> str:
-    return name if len(name) <= NAME_WIDTH else name[: NAME_WIDTH - 2] + ".."
-
-
-def _who(view: View, names: Sequence[str], seat: int) -> str:
-    return "you" if seat == view["you"] else names[seat]
-
-
-def _whose(view: View, names: Sequence[str], seat: int) -> str:
-    return "Your" if seat == view["you"] else f"{names[seat]}'s"
 
 
 def _numbers(card: dict[str, Any]) -> str:
@@ -166,7 +149,7 @@ def _player_lines(
 ) -> list[str]:
     """One row per seat in ``order``: marker, number, name, status, points, hand."""
     labels = [
-        f"{seat + 1} {_short(n)}" + (" (you)" if seat == view["you"] else "")
+        f"{seat + 1} {short_name(n)}" + (" (you)" if seat == view["you"] else "")
         for seat, n in enumerate(names)
     ]
     name_w = max([len("Players"), *(len(label) for label in labels)])
@@ -187,7 +170,7 @@ def _player_lines(
             row += st.paint(status, *paint) + " " * (status_w - len(status) + 2)
         row += f"{scores[seat]:>8}"
         if hands:
-            row += f"  {_plural(view['hand_sizes'][seat], 'card')}"
+            row += f"  {plural(view['hand_sizes'][seat], 'card')}"
             if scores[seat] in black:
                 row += st.red("  on a black field")
         lines.append(row)
@@ -229,7 +212,7 @@ def _throw_lines(view: View, names: Sequence[str]) -> list[str]:
     if not throws:
         return []
     last = throws[-1]
-    lines = [f"Last throw: {_who(view, names, last['seat'])} threw {_throw_words(last)}."]
+    lines = [f"Last throw: {pronoun_name(view, names, last['seat'])} threw {_throw_words(last)}."]
     own = [t for t in throws[:-1] if t["seat"] == view["you"]]
     if own:
         lines.append(f"Your last throw: {_throw_words(own[0])}.")
@@ -240,7 +223,7 @@ def _table_lines(view: View, names: Sequence[str]) -> list[str]:
     lines = []
     played, teacher = view["played"], view["teacher"]
     if played is not None and view["turn_of"] is not None:
-        by = _who(view, names, view["turn_of"])
+        by = pronoun_name(view, names, view["turn_of"])
         lines.append(f"School card: {played['name']} by {by} ({_numbers(played)}).")
     if teacher is not None:
         lines.append(f"Teacher card: {teacher['name']} ({_numbers(teacher)}).")
@@ -250,7 +233,7 @@ def _table_lines(view: View, names: Sequence[str]) -> list[str]:
     if view["chosen"]:  # shown once every choice is revealed, never before
         said = []
         for chooser, verb in view["chosen"]:
-            who = _who(view, names, chooser)
+            who = pronoun_name(view, names, chooser)
             said.append(f"{who} {verb}" if who == "you" else f"{who} {verb}s")
         lines.append(f"Chosen: {', '.join(said)}.")
     lines += _throw_lines(view, names)
@@ -275,13 +258,13 @@ def _now(view: View, names: Sequence[str]) -> str:
     if phase == "over" or seat is None:
         return "The game is over."
     if phase == "turn":
-        return f"{_whose(view, names, seat)} turn: play a school card."
+        return f"{possessive_name(view, names, seat)} turn: play a school card."
     if phase == "choose":
-        return f"{_whose(view, names, seat)} turn: {_choice(view['played'])}."
+        return f"{possessive_name(view, names, seat)} turn: {_choice(view['played'])}."
     if phase == "risk":
-        return f"{_whose(view, names, seat)} turn: the dice are thrown."
+        return f"{possessive_name(view, names, seat)} turn: the dice are thrown."
     if phase == "refill":
-        return f"{_whose(view, names, seat)} turn: the hand is refilled to 4 cards."
+        return f"{possessive_name(view, names, seat)} turn: the hand is refilled to 4 cards."
     if phase == "teacher":
         return "The teacher's patience snapped: a teacher card is drawn."
     if phase == "teacher-together":
@@ -290,11 +273,11 @@ def _now(view: View, names: Sequence[str]) -> str:
             "Nobody sees a choice until all are made."
         )
     if phase == "teacher-choose" and actor is not None:
-        whose = _whose(view, names, actor)
+        whose = possessive_name(view, names, actor)
         return f"{whose} choice on the teacher card: {_choice(view['teacher'])}."
     if phase == "teacher-risk" and view["deciding"]:
         thrower = view["deciding"][0]
-        return f"Teacher card: {_whose(view, names, thrower)} dice are thrown."
+        return f"Teacher card: {possessive_name(view, names, thrower)} dice are thrown."
     return phase
 
 
