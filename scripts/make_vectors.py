@@ -337,14 +337,17 @@ def choices_vectors(game_id: bytes, keys: list[SigningKey], prev: bytes) -> dict
             i=at + 1,
             prev=commits.hash,
             seats=[0, 1],
-            parts=[[e.body["msg"], e.sigs[0][1]] for e in reveal_parts],
+            parts=[e.body["msg"] for e in reveal_parts],  # openings alone (protocol 3)
         ),
         (),
     )
     return {
         "about": (
             "replay.md section 4: a commits entry at index 3 (after the vector game's "
-            "action) and the choices entry that opens it, with each seat's signed part. "
+            "action), each seat's signed commit part in it, and the choices entry that "
+            "opens it, which holds each seat's opening alone; choice_part is the signed "
+            "part a seat sends its opening in (wire only: its signature is evidence "
+            "if the opening opens nothing). "
             "commit = SHA-256(commit_domain || canonical([game_id, 3, seat, action, "
             "salt])); salt = SHA-256(salt_domain || canonical([signing_seed, game_id, "
             "3])) in the reference (a verifier never derives it)."

@@ -137,16 +137,16 @@ def test_the_readme_example_is_what_export_prints(monkeypatch: pytest.MonkeyPatc
     assert all(line in text for line in shown), [line for line in shown if line not in text]
     # Teacher's Pet says when each entry falls in the school week, and a Move and
     # its sneak roll are two lines, one per entry.
-    assert "8. Day 1, Period 1: Cleo moves to the Classroom" in text
+    assert "36. Day 1, Period 3: Cleo moves to the Library" in text
     assert (
-        "9. Day 1, Period 1: Cleo rolls 1 to sneak into the Classroom (needs 4) and is "
+        "37. Day 1, Period 3: Cleo rolls 1 to sneak into the Library (needs 4) and is "
         "caught by the Hall Monitor"
     ) in text
-    assert text[-1].startswith("418. After Day 5: ")
+    assert text[-1].startswith("407. After Day 5: ")
 
 
 def test_a_game_without_moments_has_no_prefix_and_pet_quartet_counts_rounds() -> None:
-    assert numbered(export(str(HIDDEN)))[1] == (1, "Cleo starts")
+    assert numbered(export(str(HIDDEN)))[1] == (1, "Ben starts")
     quartet = numbered(export(str(REPLAYS / "pet-quartet-3p-maestro.p2pt")))
     assert quartet[2] == (2, "Round 1: Cleo goes first")
 
@@ -238,7 +238,7 @@ def test_an_audited_log_names_every_card_it_deals() -> None:
     lines = dict(numbered(text))
     assert lines[6].startswith("16 cards are dealt, 4 to each [Ana: ")
     assert all(f"{name}: " in lines[6] for name in NAMES)
-    assert re.fullmatch(r"a card is dealt to Cleo \[[^;\]]+\]", lines[10])
+    assert re.fullmatch(r"a card is dealt to Ben \[[^;\]]+\]", lines[10])
 
 
 def seen(words: str) -> dict[str, str]:

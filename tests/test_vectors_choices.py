@@ -1,6 +1,6 @@
 """The secret-choice and blind-pick vectors (protocol/vectors/replay.json,
-``choices`` and ``pick``) and the protocol-1 vectors a protocol-2 reader must
-still accept.
+``choices`` and ``pick``) and the protocol-1 and protocol-2 vectors a protocol-3
+reader must still accept.
 
 Issue 14, part 4: "protocol/vectors gets vectors for a commit, a reveal and a pick.  Bump
 the protocol version; a replay of the previous version still verifies."  The
@@ -25,6 +25,7 @@ from p2ptable.replay.verify import verify_bytes
 VECTORS = Path(__file__).resolve().parents[1] / "protocol" / "vectors"
 REPLAY = json.loads((VECTORS / "replay.json").read_text())
 LEGACY = json.loads((VECTORS / "replay-p2ptable-1.json").read_text())
+SIGNED_CHOICES = json.loads((VECTORS / "replay-p2ptable-2.json").read_text())
 CHOICES = REPLAY["choices"]
 GAME_ID = bytes.fromhex(REPLAY["entries"][0]["game_id"])
 KEYS = [bytes.fromhex(s["public_key"]) for s in REPLAY["seats"]]
@@ -53,25 +54,53 @@ def test_the_reference_salt_comes_from_the_signing_seed_and_the_position():
         assert hashlib.sha256(data).hexdigest() == seat["salt"]
 
 
-def test_every_part_is_signed_by_its_seat_and_the_bundles_hold_them():
+def test_each_commit_is_signed_and_the_choices_entry_holds_the_openings_alone():
+    # Protocol 3 (replay.md section 4, choices): a commit part carries its seat's
+    # signature in the log; a choices entry holds each seat's opening, with no
+    # signature, because it opens the signed commit.  The opening travels in a
+    # signed part (choice_part), whose signature is evidence only.
     commits = Entry.decode(bytes.fromhex(CHOICES["commits"]["entry_hex"]))
     revealed = Entry.decode(bytes.fromhex(CHOICES["choices"]["entry_hex"]))
     assert (commits.kind, commits.sigs, revealed.kind, revealed.sigs) == (
         "commits", (), "choices", ()
     )  # fmt: skip
     assert revealed.body["prev"] == commits.hash and commits.body["seats"] == [0, 1]
-    for bundle, key in ((commits, "commit_part"), (revealed, "choice_part")):
-        rebuilt = bundled_parts(bundle.body)
-        for seat, part in zip(CHOICES["seats"], rebuilt, strict=True):
-            assert part.encode().hex() == seat[key]["entry_hex"]
-            message = b"p2ptable/sig/v1\x00" + GAME_ID + part.body_bytes
-            Ed25519PublicKey.from_public_bytes(KEYS[seat["seat"]]).verify(part.sigs[0][1], message)
+    for seat, part in zip(CHOICES["seats"], bundled_parts(commits.body), strict=True):
+        assert part.encode().hex() == seat["commit_part"]["entry_hex"]
+        message = b"p2ptable/sig/v1\x00" + GAME_ID + part.body_bytes
+        Ed25519PublicKey.from_public_bytes(KEYS[seat["seat"]]).verify(part.sigs[0][1], message)
+    assert revealed.body["parts"] == [
+        {"action": seat["action"], "salt": bytes.fromhex(seat["salt"])} for seat in CHOICES["seats"]
+    ]
     for seat, part in zip(CHOICES["seats"], bundled_parts(revealed.body), strict=True):
+        assert part.sigs == ()
+        sent = Entry.decode(bytes.fromhex(seat["choice_part"]["entry_hex"]))
+        assert sent.body_bytes == part.body_bytes  # the part as sent, less its signature
+        message = b"p2ptable/sig/v1\x00" + GAME_ID + sent.body_bytes
+        Ed25519PublicKey.from_public_bytes(KEYS[seat["seat"]]).verify(sent.sigs[0][1], message)
         msg = part.body["msg"]
-        assert msg["action"] == seat["action"]
         assert choices.commitment(GAME_ID, 3, seat["seat"], msg["action"], msg["salt"]) == (
             bytes.fromhex(seat["commit"])
         )
+
+
+def test_the_protocol_2_choices_vector_holds_signed_parts_and_its_replay_verifies():
+    # The previous version (replay.md section 10): a choices entry of protocol 2
+    # bundles each opening with its seat's signature; a protocol-3 reader still
+    # verifies such logs (the recorded replays/vorsicht-lehrer-4p-protocol-2.p2pt
+    # has them; this is the vector game).
+    old = SIGNED_CHOICES["choices"]
+    game_id = bytes.fromhex(SIGNED_CHOICES["entries"][0]["game_id"])
+    keys = [bytes.fromhex(s["public_key"]) for s in SIGNED_CHOICES["seats"]]
+    revealed = Entry.decode(bytes.fromhex(old["choices"]["entry_hex"]))
+    for seat, part in zip(old["seats"], bundled_parts(revealed.body), strict=True):
+        assert part.encode().hex() == seat["choice_part"]["entry_hex"]
+        message = b"p2ptable/sig/v1\x00" + game_id + part.body_bytes
+        Ed25519PublicKey.from_public_bytes(keys[seat["seat"]]).verify(part.sigs[0][1], message)
+    assert SIGNED_CHOICES["constants"]["protocol"] == "p2ptable/2"
+    report = verify_bytes(bytes.fromhex(SIGNED_CHOICES["replay"]["hex"]))
+    assert report.valid, report.error
+    assert report.entries == SIGNED_CHOICES["replay"]["verify"]["entries"]
 
 
 def test_the_protocol_1_replay_vector_still_verifies():

@@ -27,7 +27,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from p2ptable.net.wire import RemoteProtocolError
-from p2ptable.replay.entries import BUNDLE_KINDS, Entry, bundled_parts, make_body
+from p2ptable.replay.entries import (
+    BUNDLE_KINDS,
+    Entry,
+    bundled_parts,
+    make_body,
+    unsigned_bundle,
+)
 from p2ptable.replay.ledger import InvalidEntry
 
 if TYPE_CHECKING:
@@ -138,6 +144,12 @@ def bundle_equivocation(ledger: Ledger, me: int, mine: Entry, other: Entry) -> A
     signed part): each bundled part carries its seat's signature, so the seat
     whose parts differ signed both, which proves equivocation."""
     index = mine.body["i"]
+    if unsigned_bundle(mine.body):
+        # Our choices entry holds each seat's only opening of its commit, with no
+        # signature to set against another: a different one is not valid.
+        raise RemoteProtocolError(
+            f"a choices entry {index} other than ours, which opens every commit"
+        )
     ours = {p.body["seat"]: p for p in bundled_parts(mine.body)}
     if other.kind == mine.kind:
         theirs = bundled_parts(other.body)

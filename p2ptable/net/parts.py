@@ -26,6 +26,7 @@ from p2ptable.replay.entries import (
     MalformedEntry,
     bundled_parts,
     signed_message,
+    unsigned_bundle,
 )
 from p2ptable.replay.evidence import part_problem
 
@@ -72,6 +73,10 @@ class PartsRound(Gathering):
         self._checked: set[tuple[int, int]] = set()
         self._chosen: tuple[int, Action] | None = None  # our secret choice: (index, action)
         self._relayed: tuple[int, float] | None = None  # (index, when) sent to a collector
+        # Our own parts of the last few entries, and the seats each was sent to
+        # late: a collector's own part reaches the others only in its bundle.
+        self._own: dict[int, Entry] = {}
+        self._answered: set[tuple[int, int]] = set()
 
     @staticmethod
     def collector(table: RoundSession, expected: Expected) -> int | None:
@@ -122,6 +127,7 @@ class PartsRound(Gathering):
     def _mine(self, table: RoundSession, part: Entry, now: float) -> None:
         index = table.ledger.next_index
         self.pending.setdefault(index, {})[table.seat] = part
+        self._own[index] = part
         self._checked.add((index, table.seat))
         collector = self.collector(table, table.ledger.expected())
         if collector is None:
@@ -155,10 +161,20 @@ class PartsRound(Gathering):
             mine = self._our_part(table, expected)
             if mine is not None:
                 self._mine(table, mine, now)
+        # A reveal that opens its commit proves itself (the log keeps the opening
+        # alone: replay/choices.py, signed_parts): its signature is checked only
+        # when it does not, to make it evidence.
+        opening = expected.kind == "choices" and not ledger.signed_parts("choices")
         for seat, entry in list(bucket.items()):
             if (index, seat) in self._checked:
                 continue
             body = entry.body
+            problem = None
+            if opening and [s for s, _ in entry.sigs] == [seat] and body["prev"] == ledger.head:
+                problem = part_problem(ledger, seat, body["msg"])
+                if problem is None:
+                    self._checked.add((index, seat))
+                    continue
             message = signed_message(ledger.game_id, entry.body_bytes)
             signed = [s for s, _ in entry.sigs] == [seat] and verify_signature(
                 table.keys[seat], entry.sigs[0][1], message
@@ -168,7 +184,8 @@ class PartsRound(Gathering):
                 why = "a part for another log position, or not signed by its seat alone"
                 table.reject(seat, why)
                 continue
-            problem = part_problem(ledger, seat, body["msg"])
+            if problem is None:
+                problem = part_problem(ledger, seat, body["msg"])
             if problem is not None:
                 detail = f"seat {seat}'s part of entry {index}: {problem}"
                 table.accuse(accusations.Accusation("cheated", detail, seat, [entry.encode()]))
@@ -221,6 +238,15 @@ class PartsRound(Gathering):
             # For an entry already in our log: only useful as the other half of a
             # seat's equivocation (it sent different parts to different peers).
             mine = ledger.entries[body["i"]]
+            self._answer_late(table, body["i"], message.sender)
+            if mine.kind in BUNDLE_KINDS and unsigned_bundle(mine.body):
+                # Our choices entry holds the only opening of this seat's commit:
+                # a copy of it is a late relay, anything else opens nothing, and
+                # is no harm to a log that already holds the opening.
+                if entry.body_bytes not in {p.body_bytes for p in bundled_parts(mine.body)}:
+                    why = f"a reveal for entry {body['i']} that opens nothing"
+                    table.reject(message.sender, why)
+                return
             if mine.kind in BUNDLE_KINDS:
                 if entry.encode() in {p.encode() for p in bundled_parts(mine.body)}:
                     return  # the very part the bundle holds, come late (a relay)
@@ -246,7 +272,21 @@ class PartsRound(Gathering):
         # taken).  Taking a copy with other signature bytes in place of the
         # checked one would put an unchecked signature in our bundle.
 
+    def _answer_late(self, table: RoundSession, index: int, sender: int) -> None:
+        """A part for an entry we bundled: its sender has no bundle RELAY_WAIT
+        after sending (tick), so it bundles by itself, and lacks only the parts
+        that went to the collector alone: the collector's own.  We send ours,
+        once per seat and entry (the answer to an answer is never sent)."""
+        own = self._own.get(index)
+        if own is not None and (index, sender) not in self._answered:
+            self._answered.add((index, sender))
+            table.send(sender, "part", {"entry": own.encode()})
+
     def prune(self, done: int) -> None:
         super().prune(done)
         if self._checked:
             self._checked = {key for key in self._checked if key[0] >= done}
+        if self._own:  # kept a window behind our log, for the late (bounded)
+            for index in [i for i in self._own if i < done - PART_WINDOW]:
+                del self._own[index]
+            self._answered = {key for key in self._answered if key[0] >= done - PART_WINDOW}

@@ -11,8 +11,10 @@ cut back to it (``StoppingSession.end_with`` with a ledger holding only what com
 Another peer's abort, for a position we hold or after we stopped, is weighed by
 ``consider``: we keep the better ending (``accusations.ending_rank``), but our
 log is only ever cut back to a position whose contested entry in our log is one
-half of the abort's proof, or over entries no seat chose (chance, open,
-secrets), so no accusation can erase anyone's move.  A ``cheated``
+half of the abort's proof, or to a ``choices`` entry that a seat's signed
+false reveal contests (the reveal is the whole proof: our entry keeps only the
+openings), or over entries no seat chose (chance, open, secrets), so no
+accusation can erase an honest seat's move.  A ``cheated``
 abort for a position where we took another message from the same seat is the
 other half of an equivocation, which we then write ourselves.
 """
@@ -24,7 +26,7 @@ from typing import TYPE_CHECKING, Protocol
 from p2ptable.net import accusations
 from p2ptable.net.accusations import Accusation
 from p2ptable.net.wire import RemoteProtocolError
-from p2ptable.replay.entries import BUNDLE_KINDS, Entry, bundled_parts
+from p2ptable.replay.entries import BUNDLE_KINDS, Entry, bundled_parts, unsigned_bundle
 from p2ptable.replay.ledger import Ledger
 
 if TYPE_CHECKING:
@@ -72,12 +74,17 @@ def consider(log: StoppingSession, entry: Entry) -> None:
     if position > ours or entry.hash in ledger.hashes:
         return
     if position < ours:
-        if body["reason"] == "cheated" and log.stopped is None:
+        # A choices entry keeps the openings alone (replay/choices.py): a seat's
+        # signed reveal for it that opens nothing is proof enough by itself, and
+        # the other half of no equivocation (our entry holds no signature).
+        opened = unsigned_bundle(ledger.entries[position].body)
+        if body["reason"] == "cheated" and log.stopped is None and not opened:
             # A message we took a different one from, for that position: the two
             # together prove equivocation (accusations.conflicting_entry).
             accuse(log, accusations.conflicting_entry(ledger, log.seat, position, entry))
             return
         proof_cuts = body["reason"] == "equivocation" and holds_half_of(ledger, entry)
+        proof_cuts = proof_cuts or (body["reason"] == "cheated" and opened)
         if not proof_cuts and not nobody_chose(ledger, position, ours):
             raise RemoteProtocolError(f"an abort for entry {position}, which we hold")
     if log.stopped is not None:

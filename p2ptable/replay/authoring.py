@@ -282,17 +282,23 @@ def committed_choice(
 
 
 def choices_bundle(ledger: Ledger, parts: Mapping[int, Entry]) -> Entry:
-    """Every asked seat's signed part bundled into the pending ``commits`` or
-    ``choices`` entry (in seat order; unsigned itself, like an open)."""
+    """Every asked seat's part bundled into the pending ``commits`` or
+    ``choices`` entry (in seat order; unsigned itself, like an open): each with
+    its seat's signature, or, for a ``choices`` entry from protocol 3, the
+    opening alone (replay/choices.py, ``signed_parts``)."""
     expected = ledger.expected()
     if tuple(sorted(parts)) != expected.targets:
         raise ValueError("a bundle of choices needs the part of every asked seat")
+    if ledger.signed_parts(expected.kind):
+        items: list = [[parts[s].body["msg"], parts[s].sigs[0][1]] for s in expected.targets]
+    else:
+        items = [parts[s].body["msg"] for s in expected.targets]
     body = make_body(
         t=expected.kind,
         i=ledger.next_index,
         prev=ledger.head,
         seats=list(expected.targets),
-        parts=[[parts[s].body["msg"], parts[s].sigs[0][1]] for s in expected.targets],
+        parts=items,
     )
     return Entry(body, ())
 

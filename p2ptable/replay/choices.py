@@ -3,7 +3,9 @@
 How it works (protocol/replay.md section 4, ``commits`` and ``choices``)
 ----------------------------------------------------------------------
 When the rules ask several seats to choose at once (``engine.api.Simultaneous``),
-the log takes two entries, each a bundle of every asked seat's signed ``part``:
+the log takes two entries, each a bundle of every asked seat's ``part``: signed
+in ``commits``; in ``choices`` (from protocol 3) the openings alone, each proved
+by the signed commit it opens (:func:`signed_parts`):
 
 =============  ==================================================================
 entry          each asked seat's part ``msg``
@@ -23,9 +25,9 @@ holds none.  The salt is derived from the seat's signing key and ``p``
 (:func:`salt_for`), so a seat that crashes and comes back makes the same commit
 again (a second, different commit for one position is two signed parts for it:
 equivocation, replay/evidence.py), and can find the action it committed to among
-its legal actions (:func:`committed_action`).  A ``choices`` part that does not
-open its seat's commit, or opens it on an action the rules refuse, is signed
-proof of cheating (:func:`part_problem`).
+its legal actions (:func:`committed_action`).  A reveal that does not open its
+seat's commit, as the seat signed and sent it, or one that opens it on an action
+the rules refuse, is proof of cheating (:func:`part_problem`).
 """
 
 from __future__ import annotations
@@ -114,11 +116,27 @@ def part_problem(
     return None
 
 
+def signed_parts(info: GenesisInfo, kind: str) -> bool:
+    """Whether the parts of a ``kind`` entry (commits or choices) carry their
+    seats' signatures in the log.
+
+    A commit must: it is the seat's word.  A choice, from protocol 3, need not:
+    it opens its seat's signed commit, and the salt inside it was the seat's
+    secret until the seat revealed it, so no one else could have made an
+    opening, and an opening is the only one (SHA-256 is collision resistant).
+    The log keeps the openings alone; a verifier checks each against its
+    commit.  On the wire a reveal is still signed (net/parts.py): a reveal that
+    opens nothing is then signed proof against its seat.  Dropping the check
+    halves the signatures a secret choice costs every peer."""
+    return kind == "commits" or info.signed_choices
+
+
 def _parts(
     info: GenesisInfo, position: Position, expected: Expected, index: int, entry: Entry
 ) -> list[Entry]:
     """The bundled parts, each checked (signature, then content); the bundle
-    itself carries no signature: its parts are signed."""
+    itself carries no signature: its parts are signed, except a ``choices``
+    entry's from protocol 3 (:func:`signed_parts`)."""
     body = entry.body
     if entry.sigs:
         raise InvalidEntry(
@@ -130,14 +148,37 @@ def _parts(
         raise InvalidEntry(index, str(exc)) from None
     if tuple(body["seats"]) != expected.targets:
         raise InvalidEntry(index, f"the seats asked to choose are {list(expected.targets)}")
+    signed = signed_parts(info, expected.kind)
     for part in parts:
         seat = part.body["seat"]
-        if not info.signed_by(seat, part.sigs[0][1], part.body_bytes):
+        if not signed:
+            if part.sigs:
+                raise InvalidEntry(
+                    index, "a choices entry holds each seat's opening alone, with no signature"
+                )
+        elif not part.sigs:
+            raise InvalidEntry(index, f"a {body['t']} entry's parts are [message map, signature]")
+        elif not info.signed_by(seat, part.sigs[0][1], part.body_bytes):
             raise InvalidEntry(index, f"the part of seat {seat} is not signed by it")
         problem = part_problem(info, position, expected, seat, part.body["msg"])
         if problem is not None:
-            raise InvalidEntry(index, f"the part of seat {seat}: {problem}", seat)
+            # A signed part is its seat's word.  An opening alone is only proof
+            # against its seat when it does open the signed commit (and the rules
+            # refuse what it opens): one that opens nothing may be anyone's edit.
+            proved = signed or _opens(info, position, seat, part.body["msg"])
+            raise InvalidEntry(
+                index, f"the part of seat {seat}: {problem}", seat if proved else None
+            )
     return parts
+
+
+def _opens(info: GenesisInfo, position: Position, seat: int, msg: object) -> bool:
+    """Whether ``msg`` is an opening of seat's commit in the pending choice."""
+    choice = _choice_of(msg)
+    if choice is None:
+        return False
+    opening = commitment(info.game_id, position.commits_at, seat, choice[0], choice[1])
+    return dict(position.commits or ()).get(seat) == opening
 
 
 def commits(

@@ -47,11 +47,14 @@ from p2ptable.crypto.encoding import (
 from p2ptable.crypto.signing import SigningKey, sha256
 
 # The version a genesis names.  2 brought secret simultaneous choices (commits and
-# choices entries); a replay of version 1 still verifies, read with the rules of
-# then (engine.api.OptionSpec.legacy).
-PROTOCOL = "p2ptable/2"
+# choices entries); 3 keeps a choices entry's openings without their signatures
+# (each opens a signed commit, so no one else could have made it: replay/choices.py).
+# A replay of version 1 or 2 still verifies, version 1 read with the rules of then
+# (engine.api.OptionSpec.legacy).
+PROTOCOL = "p2ptable/3"
 LEGACY = "p2ptable/1"
-READABLE = (LEGACY, PROTOCOL)
+SIGNED_CHOICES = "p2ptable/2"  # the last version whose choices parts carry signatures
+READABLE = (LEGACY, SIGNED_CHOICES, PROTOCOL)
 SIG_DOMAIN = b"p2ptable/sig/v1\x00"
 GAME_ID_DOMAIN = b"p2ptable/game-id/v1\x00"
 
@@ -301,17 +304,22 @@ BUNDLE_KINDS = ("open", "secrets", "commits", "choices")
 
 
 def bundled_parts(bundle: dict[str, Any]) -> list[Entry]:
-    """The signed ``part`` entries a bundle (BUNDLE_KINDS) holds, rebuilt from
-    its ``parts`` (each ``[msg, signature]``, in seat order: every seat for an
-    ``open`` or ``secrets``, the asked ``seats`` for ``commits`` and
-    ``choices``); the signatures are not checked here.  ``bundle`` is a decoded
-    body (``Entry.body``), so each part's body bytes are :func:`part_body`'s."""
+    """The ``part`` entries a bundle (BUNDLE_KINDS) holds, rebuilt from its
+    ``parts`` (in seat order: every seat for an ``open`` or ``secrets``, the
+    asked ``seats`` for ``commits`` and ``choices``): each ``[msg, signature]``,
+    rebuilt signed by its seat (the signatures are not checked here), or, in a
+    ``choices`` entry of protocol 3, each a bare ``msg`` (an opening of a signed
+    commit), rebuilt with no signature.  A bundle is all one or all the other;
+    the ledger checks which its protocol wants.  ``bundle`` is a decoded body
+    (``Entry.body``), so each part's body bytes are :func:`part_body`'s."""
     parts = bundle["parts"]
     seats = bundle.get("seats", list(range(len(parts))))
     if len(seats) != len(parts) or not all(type(s) is int for s in seats):
         raise MalformedEntry("a bundle needs one part per contributing seat")
-    out = []
     index, prev = bundle["i"], bundle["prev"]
+    if bundle["t"] == "choices" and parts and all(isinstance(p, dict) for p in parts):
+        return [Entry(part_body(index, prev, s, m), ()) for s, m in zip(seats, parts, strict=True)]
+    out = []
     for seat, item in zip(seats, parts, strict=True):
         if not (
             isinstance(item, list)
@@ -322,6 +330,13 @@ def bundled_parts(bundle: dict[str, Any]) -> list[Entry]:
             raise MalformedEntry("a bundled part is [message map, signature]")
         out.append(Entry(part_body(index, prev, seat, item[0]), ((seat, item[1]),)))
     return out
+
+
+def unsigned_bundle(bundle: dict[str, Any]) -> bool:
+    """Whether ``bundle`` (a decoded body) holds its parts without signatures: a
+    ``choices`` entry of protocol 3, whose openings prove themselves."""
+    parts = bundle.get("parts")
+    return bundle["t"] == "choices" and bool(parts) and isinstance(parts[0], dict)
 
 
 def part_body(index: int, prev: bytes, seat: int, msg: dict[str, Any]) -> bytes:

@@ -24,7 +24,9 @@ from p2ptable.engine.api import Game, RulesError, normalize_options
 from p2ptable.games import get_game
 from p2ptable.replay.entries import (
     LEGACY,
+    PROTOCOL,
     READABLE,
+    SIGNED_CHOICES,
     Entry,
     MalformedEntry,
     game_id_of,
@@ -58,6 +60,13 @@ class GenesisInfo:
     chain_len: int
     nonce: bytes
     game_id: bytes
+    protocol: str = PROTOCOL
+
+    @property
+    def signed_choices(self) -> bool:
+        """Whether a ``choices`` entry's parts carry signatures (protocol 2), or
+        only the openings, each proved by its signed commit (3 on)."""
+        return self.protocol == SIGNED_CHOICES
 
     def signed_by(self, seat: int, signature: bytes, body_bytes: bytes) -> bool:
         """True when ``signature`` is seat's signature of ``body_bytes`` in this game."""
@@ -116,7 +125,9 @@ def read_genesis(genesis: Entry) -> GenesisInfo:
     if len(body["nonce"]) != 16:
         raise _genesis_error("nonce must be 16 bytes")
     game_id = game_id_of(genesis.body_bytes)
-    return GenesisInfo(game, seats, options, state, body["chain_len"], body["nonce"], game_id)
+    return GenesisInfo(
+        game, seats, options, state, body["chain_len"], body["nonce"], game_id, body["protocol"]
+    )
 
 
 def sealed_book_for(info: GenesisInfo, readers: Mapping[int, int] | None) -> SealedBook | None:

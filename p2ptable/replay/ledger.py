@@ -301,6 +301,11 @@ class Ledger:
         ``choices`` entry, or None (replay/choices.py)."""
         return choices.part_problem(self._info, self._position, self.expected(), seat, msg)
 
+    def signed_parts(self, kind: str) -> bool:
+        """Whether this log's ``kind`` entries (commits, choices) keep their
+        parts' signatures (replay/choices.py, ``signed_parts``)."""
+        return choices.signed_parts(self._info, kind)
+
     def check_equivocation(
         self, culprit: int, evidence: list, detector: int | None, index: int | None = None
     ) -> None:

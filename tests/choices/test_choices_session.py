@@ -155,8 +155,14 @@ def test_at_five_seats_a_collector_gathers_the_parts_and_a_silent_one_is_done_wi
             break
     assert all(s.finished and s.stopped is None for s in sessions.values())
     assert len({b"".join(log) for log in logs.values()}) == 1
-    kinds = [Entry.decode(raw).kind for raw in logs[1][before:]]
+    later = [Entry.decode(raw) for raw in logs[1][before:]]
+    kinds = [entry.kind for entry in later]
     assert "commits" in kinds and "choices" in kinds  # made without Ana's bundles
+    # Ana was asked, so she was the collector: her own parts went to nobody but
+    # in her bundles (she sends them to the seats that lacked them: the test
+    # that failed before the late part was answered, once the game's path led
+    # to such a round).
+    assert any(e.kind == "commits" and 0 in e.body["seats"] for e in later)
 
 
 def test_a_seat_that_commits_and_never_reveals_is_named_for_withholding():
@@ -221,6 +227,76 @@ def test_a_reveal_that_does_not_open_the_commit_is_proved_cheating_by_its_seat()
         report = verify_bytes(file_of(logs[seat]))
         assert report.stopped["culprit"] == 1
     assert logs[0] == logs[2]
+
+
+def test_a_reveal_that_opens_its_commit_is_taken_whatever_its_signature():
+    # Protocol 3: a reveal proves itself by opening the seat's signed commit, so
+    # its signature is not checked (one check less per reveal, at every peer) and
+    # the log keeps the opening alone.  A reveal under a broken signature that
+    # opens the commit is the seat's choice all the same.
+    seats, _, sessions, logs = sessions_for(3, "unsigned")
+    net = MemoryNet(sessions, logs)
+    odd = sessions[1]
+    real = type(odd._parts)._our_part
+
+    def broken_signature(table, expected):
+        part = real(odd._parts, table, expected)
+        if expected.kind != "choices":
+            return part
+        return Entry(part.body_bytes, ((1, bytes(64)),))
+
+    odd._parts._our_part = broken_signature
+    net.pump()
+    choose_all(sessions, net, random.Random(4))
+    net.pump()
+    assert all(s.stopped is None for s in sessions.values())
+    assert len({file_of(log) for log in logs.values()}) == 1
+    revealed = next(Entry.decode(r) for r in logs[0] if Entry.decode(r).kind == "choices")
+    assert revealed.sigs == () and all(isinstance(p, dict) for p in revealed.body["parts"])
+    play_out(sessions, net, random.Random(4))
+    assert all(s.finished and s.stopped is None for s in sessions.values())
+    assert len({file_of(log) for log in logs.values()}) == 1
+    assert verify_bytes(file_of(logs[0])).valid
+
+
+def test_a_true_reveal_to_one_seat_and_a_false_one_to_another_stops_both_on_the_proof():
+    # "A seat sends it to one peer and not another": Ben reveals his bid to Ana
+    # and another bid to Cleo.  Ana bundles the true opening and goes on; Cleo
+    # stops on the false one, signed by Ben.  Ana's log holds no signature of
+    # Ben's to set against it, but the false reveal is proof by itself: Ana cuts
+    # her log back to that entry and ends it as Cleo did.
+    seats, _, sessions, logs = sessions_for(3, "twofaced")
+    net = MemoryNet(sessions, logs)
+    cheater = sessions[1]
+    parts = cheater._parts
+    real = type(parts)._mine
+
+    def two_faced(table, part, now):
+        ledger = table.ledger
+        if ledger.expected().kind != "choices":
+            return real(parts, table, part, now)
+        index = ledger.next_index
+        parts.pending.setdefault(index, {})[1] = part
+        parts._checked.add((index, 1))
+        said = part.body["msg"]["action"]
+        msg = {"action": "bid 1" if said != "bid 1" else "bid 3", "salt": part.body["msg"]["salt"]}
+        body = make_body(t="part", i=index, prev=ledger.head, seat=1, msg=msg)
+        table.send(0, "part", {"entry": part.encode()})
+        table.send(
+            2, "part", {"entry": sign_body(ledger.game_id, body, {1: seats[1].key}).encode()}
+        )
+
+    parts._mine = two_faced
+    net.pump()
+    choose_all(sessions, net, random.Random(6))
+    for _ in range(10):
+        net.advance(1.0)
+    for seat in (0, 2):
+        stopped = sessions[seat].stopped
+        assert stopped is not None and (stopped.reason, stopped.culprit) == ("cheated", 1)
+        assert sessions[seat].failed is None
+    assert logs[0] == logs[2]
+    assert verify_bytes(file_of(logs[0])).stopped["culprit"] == 1
 
 
 def test_two_commits_for_one_position_sent_to_different_seats_are_equivocation():
@@ -301,7 +377,7 @@ def test_a_seat_that_crashes_after_its_commit_left_commits_to_the_same_choice_ag
     assert len({file_of(log) for log in logs.values()}) == 1
     entries = [Entry.decode(raw) for raw in logs[0]]
     first = next(e for e in entries if e.kind == "choices")
-    assert [p[0]["action"] for p in first.body["parts"]] == ["bid 1", "bid 3", "bid 2"]
+    assert [p["action"] for p in first.body["parts"]] == ["bid 1", "bid 3", "bid 2"]
 
 
 def test_without_the_kept_choice_a_second_different_commit_would_be_equivocation():

@@ -143,7 +143,10 @@ def test_a_reveal_that_does_not_open_its_commit_is_cheating_by_that_seat():
     parts[1] = changed
     with pytest.raises(InvalidEntry, match="does not open seat 1's commit") as refused:
         ledger.append(authoring.choices_bundle(ledger, parts))
-    assert refused.value.culprit == 1
+    # The log keeps openings without signatures (protocol 3): one that opens
+    # nothing in a file is nobody's proven word, so the ledger names no one...
+    assert refused.value.culprit is None
+    # ...but the seat's signed reveal, as it travels, is the proof.
     check_cheat(ledger, 1, [changed.encode()], detector=0)  # proves it: no exception
     honest = authoring.choice_part(ledger, 0, seats[0], Action("bid", (1,)))
     with pytest.raises(InvalidEntry, match="proves nothing"):
@@ -185,6 +188,11 @@ def test_a_choice_the_rules_refuse_is_cheating_even_if_it_opens_the_commit():
     ledger.append(authoring.choices_bundle(ledger, {0: ana, 1: bogus}))
     reveal = part(ledger, 1, seats[1], {"action": "bid 9", "salt": salt})
     assert "not one the rules allow seat 1" in ledger.choice_problem(1, reveal.body["msg"])
+    # The opening proves itself, unsigned in the log: its seat's commit sealed it.
+    ana_reveal = authoring.choice_part(ledger, 0, seats[0], Action("bid", (2,)))
+    with pytest.raises(InvalidEntry, match="not one the rules allow") as refused:
+        ledger.append(authoring.choices_bundle(ledger, {0: ana_reveal, 1: reveal}))
+    assert refused.value.culprit == 1
     with pytest.raises(ValueError, match="seals none of our legal actions"):
         authoring.committed_choice(ledger, 1, seats[1])
 
@@ -227,12 +235,35 @@ def test_tampering_with_a_recorded_choice_is_caught_by_verify():
     _, entries = play(seats, genesis, random.Random(5))
     at = next(i for i, e in enumerate(entries) if e.body["t"] == "choices")
     body = dict(entries[at].body)
-    parts = [list(p) for p in body["parts"]]
-    msg = dict(parts[0][0])
-    msg["action"] = "bid 1" if msg["action"] != "bid 1" else "bid 2"
-    parts[0][0] = msg
+    parts = [dict(p) for p in body["parts"]]
+    parts[0]["action"] = "bid 1" if parts[0]["action"] != "bid 1" else "bid 2"
     entries[at] = Entry(make_body(**{**body, "parts": parts}), ())
     report = verify_bytes(file_of(entries))
     assert not report.valid and report.error["entry"] == at
-    # Changed after signing: nobody's cheating, the file was tampered with.
-    assert "not signed by it" in report.error["reason"] and report.error["culprit"] is None
+    # Changed after the commit was signed: nobody's cheating, the file was
+    # tampered with (the opening no longer opens the signed commit).
+    assert "does not open seat 0's commit" in report.error["reason"]
+    assert report.error["culprit"] is None
+
+
+def test_a_choices_entry_keeps_the_openings_alone_and_refuses_signatures_in_them():
+    # Protocol 3 (replay/choices.py, signed_parts): each opening proves itself
+    # against its seat's signed commit, so the log keeps no signature for it;
+    # a choices entry with signed parts is the protocol-2 layout, refused here.
+    seats, genesis = table(3)
+    ledger = to_commits(seats, genesis)
+    ledger.append(commit_all(ledger, seats, {0: 1, 1: 2, 2: 3}))
+    parts = {
+        i: authoring.choice_part(
+            ledger, i, seats[i], authoring.committed_choice(ledger, i, seats[i])
+        )
+        for i in range(3)
+    }
+    good = authoring.choices_bundle(ledger, parts)
+    assert all(isinstance(item, dict) for item in good.body["parts"])
+    signed = [[parts[i].body["msg"], parts[i].sigs[0][1]] for i in range(3)]
+    old_layout = Entry(make_body(**{**good.body, "parts": signed}), ())
+    with pytest.raises(InvalidEntry, match="opening alone, with no signature"):
+        ledger.append(old_layout)
+    ledger.append(good)
+    assert ledger.state.scores is not None and ledger.expected().kind != "choices"

@@ -57,7 +57,7 @@ def test_no_view_or_screen_shows_a_teacher_choice_before_all_are_revealed():
     # Revealed together, and carried out at once (the throw is automatic).
     for s in sessions.values():
         revealed = [e for e in s.ledger.entries if e.kind == "choices"][-1]
-        assert [p[0]["action"] for p in revealed.body["parts"]] == ["risk", "take", "take"]
+        assert [p["action"] for p in revealed.body["parts"]] == ["risk", "take", "take"]
         assert s.view() != before[s.seat][0]
 
 
