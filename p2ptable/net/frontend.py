@@ -42,3 +42,6 @@ class Frontend(Protocol):
     def input_fd(self) -> int | None:
         """The file descriptor a person types on, or None (a bot; input closed)."""
         ...
+
+    # Optional: ``close()``, called once when the peer ends, so that output the
+    # frontend holds back (ui/screen_writer.py) is out before the process goes on.

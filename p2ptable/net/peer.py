@@ -341,6 +341,9 @@ class Peer:
             interrupted = True
             return LEFT
         finally:
+            close = getattr(self.ui, "close", None)  # a frontend may hold output back
+            if close is not None:
+                close()
             collector.stop()
             if self.seat_lock is not None:
                 self.seat_lock.release()

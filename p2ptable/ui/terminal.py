@@ -3,9 +3,11 @@
 How it works
 ------------
 The peer loop (net/peer.py) calls this frontend; it never touches sockets or the
-full state.  ``show`` is called with what the session applied (and once a second
-with nothing, to keep "waiting for Ben (no contact for 12 s)" current) and
-redraws the screen: in place on a TTY, printed once per change on a pipe, so a
+full state, and it never waits on the terminal: what it draws goes through a
+writer thread (ui/screen_writer.py), so a paused terminal cannot stall the
+peer.  ``show`` is called with what the session applied (and once a second with
+nothing, to keep "waiting for Ben (no contact for 12 s)" current) and redraws
+the screen: in place on a TTY, printed once per change on a pipe, so a
 log of the session stays readable.  ``choose`` is called on every pass of the
 loop and whenever the person typed a line (the loop polls stdin with the
 sockets, so the network keeps running while the player thinks); it returns the
@@ -35,6 +37,7 @@ from p2ptable.replay.ledger import Applied
 from p2ptable.ui import prompt
 from p2ptable.ui.endings import stop_words
 from p2ptable.ui.narrative import event_line
+from p2ptable.ui.screen_writer import ScreenWriter
 from p2ptable.ui.screens import screens_for
 from p2ptable.ui.style import color_enabled
 
@@ -56,6 +59,7 @@ class TerminalFrontend:
     ) -> None:
         self.stdin = stdin or sys.stdin
         self.out = stdout or sys.stdout
+        self.writer = ScreenWriter(self.out)  # never blocks the peer (ui/screen_writer.py)
         self.bot = bot
         self.tty = self.out.isatty()
         self.color = color_enabled(os.environ, self.tty)
@@ -72,7 +76,11 @@ class TerminalFrontend:
     # -- Frontend protocol -------------------------------------------------------
 
     def say(self, text: str) -> None:
-        print(text, file=self.out, flush=True)
+        self.writer.say(text)
+
+    def close(self) -> None:
+        """The peer has ended: what is still to be shown goes out first."""
+        self.writer.close()
 
     def input_fd(self) -> int | None:
         if self.stdin_closed:
@@ -191,11 +199,7 @@ class TerminalFrontend:
         if text == self._last_screen:
             return
         self._last_screen = text
-        if self.tty:
-            self.out.write(CLEAR + text + "\n")
-        else:
-            self.out.write(text + "\n\n")
-        self.out.flush()
+        self.writer.screen(CLEAR + text + "\n" if self.tty else text + "\n\n")
 
     def final(self, session: Session) -> None:
         screens = screens_for(session.game.name)
