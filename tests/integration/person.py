@@ -7,10 +7,16 @@ process group, bot peers of ``play`` included.  The helper reads what the
 process prints, keeps the latest screen (the text after the last clear-screen),
 and types lines.  Every wait is bounded; ``close()`` kills the whole process
 group, so no process outlives its test.
+
+What is read is cleaned once: a screen's text, without colours, is kept as soon
+as the next clear ends it, so reading the latest screen costs one screen, not
+the whole game (a game prints megabytes: cleaning all of it at every prompt took
+seconds of CPU from the peer processes the test waits for).
 """
 
 from __future__ import annotations
 
+import codecs
 import fcntl
 import os
 import re
@@ -37,6 +43,12 @@ def _controlling_tty() -> None:  # runs in the child, before exec
     # a non-interactive shell (`cmd &`) runs with SIGINT ignored, and an ignored
     # signal stays ignored across exec: Python would then never see Ctrl-C.
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _clean(printed: str) -> str:
+    """Printed text without colours, clears as form feeds.  Cleaning is the same
+    piece by piece when the pieces are cut at a clear: no code spans one."""
+    return _ANSI.sub("", printed.replace(CLEAR, "\f"))
 
 
 class Person:
@@ -69,37 +81,66 @@ class Person:
         )
         os.close(slave)
         self.master = master
-        self.raw = ""  # everything printed so far (ANSI kept)
         self.screens = 0  # clear-screens seen: one per redraw
         self._answered = -1  # the redraw last answered
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self._ended: list[str] = []  # each screen a clear ended, cleaned, with its "\f"
+        self._ended_chars = 0
+        self._latest = ""  # printed since the last clear, as printed (colours kept)
+        self._text: str | None = ""  # caches of text and screen, until more is read
+        self._screen: str | None = ""
+        self.eof = False  # the process closed its terminal: nothing more to read
 
     # -- reading ---------------------------------------------------------------
 
     def _pump(self, timeout: float) -> bool:
         """Read what is there (waiting up to ``timeout``); False at end of output."""
+        if self.eof:
+            if self.proc.poll() is None:
+                time.sleep(timeout)  # nothing will come, but it runs: wait, never spin
+            return False
         ready, _, _ = select.select([self.master], [], [], timeout)
-        if not ready:
-            return True
+        return self._read() if ready else True
+
+    def _read(self) -> bool:
+        """Read once from a terminal that is ready; False at end of output."""
         try:
             data = os.read(self.master, 65536)
         except OSError:  # EIO: the process closed the terminal
-            return False
+            data = b""
         if not data:
+            self.eof = True
             return False
-        text = data.decode("utf-8", errors="replace")
-        self.screens += text.count(CLEAR)
-        self.raw = (self.raw + text)[-MAX_OUTPUT:]
+        latest = self._latest + self._decoder.decode(data)
+        cleared = latest.count(CLEAR)
+        if cleared:
+            before, _, latest = latest.rpartition(CLEAR)
+            self._keep(_clean(before) + "\f")
+            self.screens += cleared
+        self._latest = latest
+        self._text = self._screen = None
         return True
+
+    def _keep(self, ended: str) -> None:
+        """Keep the text of ended screens, the last MAX_OUTPUT characters at least."""
+        self._ended.append(ended)
+        self._ended_chars += len(ended)
+        while self._ended_chars - len(self._ended[0]) >= MAX_OUTPUT:
+            self._ended_chars -= len(self._ended.pop(0))
 
     @property
     def text(self) -> str:
         """All output, without colours (clears become form feeds)."""
-        return _ANSI.sub("", self.raw.replace(CLEAR, "\f"))
+        if self._text is None:
+            self._text = "".join(self._ended) + _clean(self._latest)
+        return self._text
 
     @property
     def screen(self) -> str:
         """The latest screen: what follows the last clear, without colours."""
-        return self.text.rsplit("\f", 1)[-1]
+        if self._screen is None:
+            self._screen = _clean(self._latest).rsplit("\f", 1)[-1]
+        return self._screen
 
     def expect(self, pattern: str, timeout: float = 30.0, on: str = "text") -> re.Match:
         """Wait until ``pattern`` (a regex) appears in the output (or the screen)."""
@@ -180,15 +221,27 @@ def play_together(
     end = time.monotonic() + timeout
     typed = 0
     while typed < moves:
+        if until is not None and any(until(person) for person in people):
+            return typed
+        _pump_any(people, 0.02)
         running = 0
         for person in people:
-            if until is not None and until(person):
-                return typed
-            alive = person._pump(0.02) or person.proc.poll() is None
-            running += alive
+            running += not person.eof or person.proc.poll() is None
             typed += person.answer(choose)
         if not running:
             return typed
         if time.monotonic() > end:
             raise AssertionError(f"still playing after {timeout} s")
     raise AssertionError(f"more than {moves} moves")
+
+
+def _pump_any(people: list[Person], timeout: float) -> None:
+    """Wait up to ``timeout`` until any terminal has output, and read every one
+    that has: one wait for all, so whoever is asked first is answered at once."""
+    reading = {person.master: person for person in people if not person.eof}
+    if not reading:
+        time.sleep(timeout)
+        return
+    ready, _, _ = select.select(list(reading), [], [], timeout)
+    for master in ready:
+        reading[master]._read()
