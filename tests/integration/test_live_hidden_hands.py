@@ -52,7 +52,7 @@ def test_a_killed_peer_resumes_with_its_hand(peers):
     own hand again from the log and plays on."""
     port = free_port()
     names = ["Ana", "Ben", "Cleo"]
-    slow = ("--bot", "greedy", "--bot-delay", "0.05")
+    slow = ("--bot", "greedy", "--bot-delay", "0.02")
     peers.host("Ana", "vorsicht-lehrer", 3, port, *slow, *SHORT)
     peers.join("Ben", port, *slow)
     peers.join("Cleo", port, *slow)

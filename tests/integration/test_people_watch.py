@@ -38,8 +38,8 @@ def test_a_person_watches_a_game_to_its_end(tmp_path, peers, people):  # noqa: F
 def test_ctrl_c_stops_watching_and_keeps_the_replay_so_far(tmp_path, peers, people):  # noqa: F811
     port = free_port()
     peers.host("Ana", "pet-quartet", 2, port, "--spectators", "--bot", "greedy",
-               "--bot-delay", "0.05")  # fmt: skip
-    peers.join("Ben", port, "--bot", "random", "--bot-delay", "0.05")
+               "--bot-delay", "0.02")  # fmt: skip
+    peers.join("Ben", port, "--bot", "random", "--bot-delay", "0.02")
     dana = people("watch", f"127.0.0.1:{port}", "--code", "TST-CDE", "--name", "Dana",
                   "--replay", str(tmp_path / "Dana.p2pt"))  # fmt: skip
     dana.expect("You are watching", timeout=60)

@@ -39,7 +39,7 @@ def peers(tmp_path):
 def test_a_stranger_with_every_seats_routing_id_cannot_cut_a_link(peers, ids):
     port = free_port()
     names = ["Ana", "Ben", "Cleo"]
-    slow = ("--bot", "random", "--bot-delay", "0.05")
+    slow = ("--bot", "random", "--bot-delay", "0.02")  # 140 moves: 3 s at least
     peers.host("Ana", "pet-quartet", 3, port, *slow)
     peers.join("Ben", port, *slow)
     peers.join("Cleo", port, *slow)
@@ -67,6 +67,7 @@ def test_a_stranger_with_every_seats_routing_id_cannot_cut_a_link(peers, ids):
                     sock.send(b"G" + b"\xc1")
                     strangers.append(sock)
         time.sleep(0.5)  # the strangers are connected while the game goes on
+        assert all(proc.poll() is None for proc in peers.procs.values()), "the game ended first"
         codes = peers.wait_all()
     finally:
         for sock in strangers:

@@ -54,10 +54,10 @@ def test_a_killed_peer_resumes_with_its_hand(peers):
     """The resumed seat reads its own hand again from the log and plays on."""
     port = free_port()
     names = NAMES[:3]
-    slow = ("--bot", "greedy", "--bot-delay", "0.02")
+    slow = ("--bot", "greedy", "--bot-delay", "0.01")
     peers.host("Ana", "teachers-pet", 3, port, *slow)
     peers.join("Ben", port, *slow)
-    peers.join("Cleo", port, "--bot", "random", "--bot-delay", "0.02")
+    peers.join("Cleo", port, "--bot", "random", "--bot-delay", "0.01")
     wait_for_entries(peers.replay("Cleo"), 80)
     peers.kill("Cleo")
     peers.start("Cleo", "resume", str(peers.replay("Cleo")), "--quiet", *slow)
