@@ -52,8 +52,9 @@ def test_a_person_hosts_another_joins_from_the_list_and_a_third_watches(
     ben = dana = None
     try:
         ana.expect("Spectators watch with")
-        ben = Person(["join", "--name", "Ben", "--replay", str(tmp_path / "ben.p2pt")],
-                     tmp_path, prefix=in_ns(b))  # fmt: skip
+        # Lists heard for 1.5 s, as tables_in: a table is heard in about 0.1 s.
+        ben = Person(["join", "--name", "Ben", "--wait", "1.5", "--replay",
+                      str(tmp_path / "ben.p2pt")], tmp_path, prefix=in_ns(b))  # fmt: skip
         ben.expect(r"1\) Ana: Vorsicht Lehrer! \(.*\), 1 of 3 seats taken, spectators welcome, at "
                    + re.escape(host_ip))  # fmt: skip
         ben.expect(r"Which table\?")
@@ -70,8 +71,9 @@ def test_a_person_hosts_another_joins_from_the_list_and_a_third_watches(
         # The table is full and playing: still listed, for spectators.
         play_together([ana, ben], until=lambda p: entries_in(tmp_path / "ana.p2pt") >= 25)
         assert "full, spectators welcome" in tables_in(b)
-        dana = Person(["watch", "--name", "Dana", "--replay", str(tmp_path / "dana.p2pt")],
-                      tmp_path, prefix=in_ns(b), env={"WATCH_DEBUG": "1"})  # fmt: skip
+        dana = Person(["watch", "--name", "Dana", "--wait", "1.5", "--replay",
+                       str(tmp_path / "dana.p2pt")], tmp_path, prefix=in_ns(b),
+                      env={"WATCH_DEBUG": "1"})  # fmt: skip
         expect_reading(dana, r"1\) Ana: Vorsicht Lehrer! \(.*\), full, spectators welcome",
                        [ana, ben])  # fmt: skip
         dana.type("1")
