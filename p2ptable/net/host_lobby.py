@@ -1,0 +1,317 @@
+"""The host's side of the lobby, sans-IO: answer knocks with the join-code
+handshake, seat who proves the code, free a silent seat, call the roll and
+propose the genesis once every seat answered the full roster (net/lobby.py has
+the theory of operation)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from p2ptable.crypto.links import is_usable_link
+from p2ptable.net import join_code
+from p2ptable.net.endpoints import parse_endpoint
+from p2ptable.net.gallery import gallery_for
+from p2ptable.net.join_code import PakeError
+from p2ptable.net.knocks import KNOCK_WINDOW, KnockLimiter
+from p2ptable.net.lobby_frames import (
+    LOG_LINES,
+    MAX_NAME,
+    MAX_PENDING,
+    PENDING_SECONDS,
+    SILENT_SEAT,
+    LobbyError,
+    Member,
+    _own_endpoint,
+    check_host_code,
+    genesis_for,
+    open_lobby,
+    seal_lobby,
+)
+from p2ptable.replay import authoring
+from p2ptable.replay.sealed_book import parse_deck_key
+
+
+@dataclass
+class _Pending:
+    """A knock the host answered: what the joiner's join must match."""
+
+    message: bytes  # the joiner's SPAKE2 message X
+    confirm: bytes  # the confirmation key C
+    endpoint: str
+    address: str
+    since: float
+    watch: bool = False  # a spectator's knock (gallery.py): answered by `watch`
+
+
+@dataclass
+class HostLobby:
+    """The host's side: admits joiners who know the code, until the table is full."""
+
+    game: str
+    options: dict
+    seats: int
+    code: str
+    me: authoring.SeatSecrets
+    name: str
+    endpoint: str
+    table: bytes = field(default_factory=lambda: os.urandom(16))
+    outgoing: list[tuple[str, bytes]] = field(default_factory=list)  # (endpoint, frame)
+    log: list[str] = field(default_factory=list)
+    limiter: KnockLimiter = field(default_factory=KnockLimiter)
+    spectators: bool = False  # host --spectators: watchers may follow the log
+
+    def __post_init__(self) -> None:
+        check_host_code(self.code)
+        _own_endpoint(self.endpoint)
+        self.gallery = gallery_for(self.me, self.table, seal_lobby) if self.spectators else None
+        self._pending: dict[bytes, _Pending] = {}  # by the joiner's key
+        self._log_window = (float("-inf"), 0, 0)  # (start, lines logged, lines dropped)
+        me = self.me
+        self.members = [
+            Member(
+                self.name,
+                me.key.public,
+                me.chain.head,
+                me.link_public,
+                self.endpoint,
+                me.deck_key(self.table),
+            )
+        ]
+        self.genesis: bytes | None = None
+        self._heard: dict[bytes, float] = {}  # a seated joiner's key -> last frame
+        self._answered: set[bytes] = set()  # joiners whose `here` names the full roster
+        self._version = 0  # the roster's number: it grows with every change
+
+    @property
+    def full(self) -> bool:
+        return len(self.members) == self.seats
+
+    @property
+    def pending(self) -> int:
+        """Handshakes waiting for their join (bounded by MAX_PENDING)."""
+        return len(self._pending)
+
+    def receive(self, frame: bytes, address: str, now: float) -> None:
+        """A lobby frame that came in from ``address`` (the sender's IP address, as
+        its connection shows it) at ``now`` (seconds, any monotonic clock).  What
+        to send goes to :attr:`outgoing`, what to tell the host's player to
+        :attr:`log`; nothing a sender does raises."""
+        try:
+            kind, key, data = open_lobby(frame)
+            if self.gallery is not None and self.gallery.receive(key, kind, data, now):
+                return
+            if key in self._heard:
+                self._heard[key] = now  # a seated joiner is still there
+                if kind == "here":
+                    return self._here(key, data)
+            if kind == "knock":
+                self._knock(key, data, address, now)
+            elif kind == "join":
+                self._join(key, data, now)
+            elif kind == "watch":
+                self._watch(key, data, now)
+            else:
+                raise LobbyError(f"unexpected lobby message {kind!r}")
+        except LobbyError as exc:
+            self._note(
+                f"rejected a lobby message from {address or 'an unknown address'}: {exc}", now
+            )
+
+    def _note(self, line: str, now: float) -> None:
+        """Log ``line``, at most LOG_LINES a minute: a flood must not flood the screen."""
+        start, logged, dropped = self._log_window
+        if now - start >= KNOCK_WINDOW:
+            if dropped:
+                self.log.append(f"({dropped} more lobby messages rejected in the last minute)")
+            start, logged, dropped = now, 0, 0
+        if logged < LOG_LINES:
+            self.log.append(line)
+            logged += 1
+        else:
+            dropped += 1
+        self._log_window = (start, logged, dropped)
+
+    def _deny(self, endpoint: str, message: bytes, reason: str) -> None:
+        denied = seal_lobby("denied", {"re": message, "reason": reason}, self.me)
+        self.outgoing.append((endpoint, denied))
+        self.log.append(f"denied a joiner: {reason}")
+
+    def _knock(self, key: bytes, data: dict, address: str, now: float) -> None:
+        endpoint, message = data.get("endpoint"), data.get("pake")
+        try:
+            ip, _ = parse_endpoint(endpoint)
+        except ValueError as exc:
+            raise LobbyError(f"knock with a bad endpoint: {exc}") from None
+        if ip != address:
+            # We answer at the endpoint: never point a socket at a machine other
+            # than the one that knocked.
+            raise LobbyError(f"knock from {address} names another machine ({endpoint})")
+        if not (isinstance(message, bytes) and len(message) == join_code.ELEMENT):
+            raise LobbyError(f"knock without a {join_code.ELEMENT}-byte SPAKE2 message")
+        if any(m.key == key for m in self.members):
+            raise LobbyError("knock from a key already at the table")
+        held = self._pending.get(key)
+        if held is not None and held.message == message:
+            raise LobbyError("the same knock again")  # a replay: the first stands
+        watch = data.get("watch") is True
+        if watch and self.gallery is None:
+            return self._deny(endpoint, message, "this table admits no spectators")
+        if self.full and not watch:
+            # No guess (no SPAKE2 is run), so it does not count against the
+            # address: a player whose seat is about to be freed tries again.
+            return self._deny(endpoint, message, "the table is full")
+        refusal = self.limiter.check(address, now)
+        if refusal is not None:
+            if not refusal.notify:
+                raise LobbyError(refusal.reason)  # told once already: now only counted
+            return self._deny(endpoint, message, refusal.reason)
+        self._forget(now)
+        if key not in self._pending and len(self._pending) >= MAX_PENDING:
+            return self._deny(endpoint, message, "the host is busy; try again in a minute")
+        exchange = join_code.CodeExchange(self.code, host=True)
+        try:
+            spake_key = exchange.finish(message)
+        except PakeError as exc:
+            raise LobbyError(f"knock: {exc}") from None
+        confirm = join_code.confirmation_key(spake_key, self.table, self.me.key.public, key)
+        self._pending[key] = _Pending(message, confirm, endpoint, address, now, watch)
+        reply = {
+            "re": message,
+            "table": self.table,
+            "game": self.game,
+            "options": self.options,
+            "seats": self.seats,
+            "pake": exchange.message,
+            "proof": join_code.proof(confirm, b"host"),
+            "spectators": self.gallery is not None,
+        }
+        self.outgoing.append((endpoint, seal_lobby("challenge", reply, self.me)))
+
+    def _forget(self, now: float) -> None:
+        for key in [k for k, p in self._pending.items() if now - p.since >= PENDING_SECONDS]:
+            del self._pending[key]
+
+    def _join(self, key: bytes, data: dict, now: float) -> None:
+        self._forget(now)
+        pending = self._pending.pop(key, None)
+        if pending is None:
+            raise LobbyError("join without a knock")
+        endpoint, message = pending.endpoint, pending.message
+        if pending.watch:
+            return self._deny(endpoint, message, "a spectator's knock takes no seat")
+
+        def deny(reason: str) -> None:
+            self._deny(endpoint, message, reason)
+
+        if not join_code.proof_matches(data.get("proof"), pending.confirm, b"joiner"):
+            return deny("wrong join code")
+        # It proved the code: no guess, whatever comes next (a taken name, a full
+        # table), so it does not count against its address's knocks.
+        self.limiter.refund(pending.address, pending.since)
+        if self.full:
+            return deny("the table is full")
+        name, chain, link = data.get("name"), data.get("chain"), data.get("link")
+        if not (isinstance(name, str) and 0 < len(name) <= MAX_NAME and name.isprintable()):
+            return deny(f"a name must be 1..{MAX_NAME} printable characters")
+        if any(m.name.casefold() == name.casefold() for m in self.members):
+            return deny(f"the name {name!r} is taken")
+        if not (isinstance(chain, bytes) and len(chain) == 32):
+            raise LobbyError("join without a chain head")
+        if any(m.endpoint == endpoint for m in self.members):
+            return deny(f"the endpoint {endpoint} is already at the table")
+        if not is_usable_link(link):
+            return deny("the link key is not a usable X25519 public key")
+        if any(m.key == key or m.chain == chain or m.link == link for m in self.members):
+            return deny("key, randomness chain or link key already at the table")
+        deck = data.get("deck")
+        try:
+            deck_key = parse_deck_key(deck, self.table, key)
+        except ValueError as exc:
+            return deny(f"deck key: {exc}")
+        # Members' keys were checked when they joined; a point has one encoding.
+        if any(m.deck and m.deck["key"] == deck_key.to_bytes() for m in self.members):
+            return deny("deck key already at the table")
+        self.members.append(Member(name, key, chain, link, endpoint, deck))
+        self._heard[key] = now
+        self.log.append(f"{name} joined ({len(self.members)}/{self.seats})")
+        if self.full:
+            # Whoever is in the middle of a handshake would wait for ever for an
+            # answer to its join: tell it now.
+            for key_p, pending in list(self._pending.items()):
+                if not pending.watch:  # a spectator's handshake goes on: it takes no seat
+                    self._deny(pending.endpoint, pending.message, "the table is full")
+                    del self._pending[key_p]
+            self._answered.clear()  # the roll call (module docstring)
+        self._send_roster()
+
+    def _watch(self, key: bytes, data: dict, now: float) -> None:
+        """A spectator that knocked with ``watch`` proves the code and is admitted
+        to the gallery (gallery.py): it takes no seat and signs nothing."""
+        self._forget(now)
+        pending = self._pending.pop(key, None)
+        if pending is None or self.gallery is None:
+            raise LobbyError("watch without a spectator's knock")
+        endpoint, message = pending.endpoint, pending.message
+        if not pending.watch:
+            return self._deny(endpoint, message, "a player's knock cannot watch")
+        if not join_code.proof_matches(data.get("proof"), pending.confirm, b"joiner"):
+            return self._deny(endpoint, message, "wrong join code")
+        self.limiter.refund(pending.address, pending.since)
+        name = data.get("name")
+        refusal = self.gallery.refusal(name, endpoint, [m.name for m in self.members])
+        if refusal is not None:
+            return self._deny(endpoint, message, refusal)
+        assert isinstance(name, str)
+        self.gallery.admit(key, name, endpoint, [m.name for m in self.members], now)
+        self.log.extend(self.gallery.log)
+        self.gallery.log.clear()
+        if self.genesis is None:
+            self._send_roster()  # the seated see who watches
+
+    def _here(self, key: bytes, data: dict) -> None:
+        if not self.full or self.genesis is not None or data.get("v") != self._version:
+            return
+        self._answered.add(key)
+        if len(self._answered) == self.seats - 1:
+            self.genesis = genesis_for(
+                self.game, self.options, self.members, self.me.chain.length, self.table
+            )
+            self._heard.clear()  # from here on the genesis round waits for every seat
+            self._send_roster()
+
+    def tick(self, now: float) -> None:
+        """Free the seat of a joiner we have not heard from for SILENT_SEAT
+        seconds, before the genesis (a dead process would hold it for good: the
+        genesis needs every seat's signature)."""
+        if self.gallery is not None:
+            self.gallery.tick(now)
+            self.log.extend(self.gallery.log)
+            self.gallery.log.clear()
+        if self.genesis is not None:
+            return
+        gone = [m for m in self.members[1:] if now - self._heard.get(m.key, now) > SILENT_SEAT]
+        if not gone:
+            return
+        for member in gone:
+            self.members.remove(member)
+            del self._heard[member.key]
+            self.log.append(
+                f"{member.name} left the table (no answer for {SILENT_SEAT:.0f} s) "
+                f"({len(self.members)}/{self.seats})"
+            )
+        # The freed too: if its process lives after all, it learns to join again.
+        self._send_roster(also=tuple(m.endpoint for m in gone))
+
+    def _send_roster(self, also: tuple[str, ...] = ()) -> None:
+        self._version += 1
+        roster = {
+            "table": self.table,
+            "members": [m.as_dict() for m in self.members],
+            "genesis": self.genesis or b"",
+            "v": self._version,
+            "watchers": self.gallery.names() if self.gallery is not None else [],
+        }
+        frame = seal_lobby("roster", roster, self.me)
+        for endpoint in (*(m.endpoint for m in self.members[1:]), *also):
+            self.outgoing.append((endpoint, frame))

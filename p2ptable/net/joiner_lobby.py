@@ -1,0 +1,205 @@
+"""A joiner's side of the lobby, sans-IO: knock, check that the host knows the
+code, join, and follow the roster to the genesis; a spectator proves the code the
+same way and takes no seat (net/lobby.py has the theory of operation)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from p2ptable.net import join_code
+from p2ptable.net.endpoints import parse_endpoint
+from p2ptable.net.gallery import MAX_WATCHERS
+from p2ptable.net.join_code import PakeError
+from p2ptable.net.lobby_frames import (
+    HERE_EVERY,
+    LobbyError,
+    LobbyIgnored,
+    Member,
+    _hidden_hands,
+    _own_endpoint,
+    _printable_name,
+    genesis_for,
+    normalize_code,
+    open_lobby,
+    seal_lobby,
+)
+from p2ptable.replay import authoring
+from p2ptable.replay.sealed_book import parse_deck_key
+
+
+@dataclass
+class JoinerLobby:
+    """A joiner's side: knock, check the host knows the code, join, follow the roster."""
+
+    code: str
+    me: authoring.SeatSecrets
+    name: str
+    endpoint: str
+    outgoing: list[bytes] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+    watch: bool = False  # a spectator (gallery.py): proves the code, takes no seat
+
+    def __post_init__(self) -> None:
+        normalize_code(self.code)
+        _own_endpoint(self.endpoint)
+        self._exchange = join_code.CodeExchange(self.code, host=False)
+        self.spectators = False  # the host admits spectators (its challenge says)
+        self.watchers: list[str] = []  # who watches, as the host's roster says
+        self.watching: dict | None = None  # a spectator admitted: the host's welcome
+        self.host_key: bytes | None = None
+        self.table: bytes | None = None
+        self.game: str | None = None
+        self.options: dict = {}
+        self.members: list[Member] = []
+        self.genesis: bytes | None = None
+        self._version = 0  # the number of the last roster taken
+        self._next_here = 0.0
+        knock = {"pake": self._exchange.message, "endpoint": self.endpoint}
+        if self.watch:
+            knock["watch"] = True
+        self.outgoing.append(seal_lobby("knock", knock, self.me))
+
+    @property
+    def seated(self) -> bool:
+        return any(m.key == self.me.key.public for m in self.members)
+
+    def tick(self, now: float) -> None:
+        """Seated and waiting for the table to fill: tell the host we are here."""
+        if self.seated and self.genesis is None and now >= self._next_here:
+            self._next_here = now + HERE_EVERY
+            self.outgoing.append(seal_lobby("here", {"v": self._version}, self.me))
+
+    def receive(self, frame: bytes) -> None:
+        """Handle a frame that came to our inbox on the lobby channel: LobbyError
+        when joining cannot succeed, LobbyIgnored for a frame to drop and log.
+
+        Anyone can reach our inbox, so only the host can stop us: a frame that
+        does not open, is not signed by the host, or answers another knock is
+        ignored."""
+        try:
+            kind, key, data = open_lobby(frame)
+        except LobbyError as exc:
+            raise LobbyIgnored(str(exc)) from None
+        if self.host_key is not None and key != self.host_key:
+            raise LobbyIgnored("a lobby message not signed by the host")
+        if kind in ("challenge", "denied") and data.get("re") != self._exchange.message:
+            raise LobbyIgnored(f"a {kind} for another knock")
+        if kind == "denied":
+            if self.seated:
+                raise LobbyIgnored("a denial after we were seated")
+            raise LobbyError(f"the host refused: {data.get('reason')}")
+        if kind == "challenge":
+            return self._challenge(key, data)
+        if kind == "roster":
+            if key != self.host_key:
+                raise LobbyIgnored("a roster before the host proved the code")
+            return self._roster(data)
+        if kind == "watching" and self.watch:
+            if key != self.host_key or data.get("table") != self.table:
+                raise LobbyIgnored("a welcome before the host proved the code")
+            self.watching = data
+            return None
+        raise LobbyIgnored(f"unexpected lobby message {kind!r}")
+
+    def _challenge(self, key: bytes, data: dict) -> None:
+        if self.host_key is not None:
+            raise LobbyIgnored("a second challenge")
+        table, game, options, seats = (data.get(f) for f in ("table", "game", "options", "seats"))
+        if not (
+            isinstance(table, bytes)
+            and len(table) == 16
+            and isinstance(game, str)
+            and isinstance(options, dict)
+            and isinstance(seats, int)
+            and not isinstance(seats, bool)
+        ):
+            raise LobbyError("malformed challenge from the host")
+        try:
+            spake_key = self._exchange.finish(data.get("pake"))
+        except PakeError as exc:
+            raise LobbyError(f"malformed challenge from the host: {exc}") from None
+        confirm = join_code.confirmation_key(spake_key, table, key, self.me.key.public)
+        if not join_code.proof_matches(data.get("proof"), confirm, b"host"):
+            raise LobbyError(
+                "wrong join code: it does not match the table's (check what the host printed)"
+            )
+        # From here on the host has proved the code: what it says is the table's.
+        self.host_key, self.table, self.game, self.options = key, table, game, options
+        self.spectators = data.get("spectators") is True
+        if self.watch:
+            answer = {"name": self.name, "proof": join_code.proof(confirm, b"joiner")}
+            self.outgoing.append(seal_lobby("watch", answer, self.me))
+            return
+        reply = {
+            "name": self.name,
+            "chain": self.me.chain.head,
+            "link": self.me.link_public,
+            "deck": self.me.deck_key(table),
+            "proof": join_code.proof(confirm, b"joiner"),
+        }
+        self.outgoing.append(seal_lobby("join", reply, self.me))
+
+    def _roster(self, data: dict) -> None:
+        if self.genesis is not None:
+            raise LobbyIgnored("a roster after the genesis")
+        raw, genesis, version = data.get("members"), data.get("genesis"), data.get("v")
+        if not (isinstance(raw, list) and isinstance(genesis, bytes) and type(version) is int):
+            raise LobbyIgnored("malformed roster")
+        if data.get("table") != self.table:
+            raise LobbyIgnored("a roster for another table")
+        try:
+            members = [Member.parse(m) for m in raw]
+        except LobbyError as exc:
+            raise LobbyIgnored(f"malformed roster: {exc}") from None
+        if version <= self._version:
+            # Each roster has a number; one that went by another link may come late.
+            raise LobbyIgnored("an older roster")
+        if not members or members[0].key != self.host_key:
+            raise LobbyError("the host's roster does not seat the host first")
+        ours = [m for m in members if m.key == self.me.key.public]
+        if not ours and self.seated:
+            raise LobbyError("the host freed our seat (it did not hear from us): join again")
+        me = Member(
+            self.name,
+            self.me.key.public,
+            self.me.chain.head,
+            self.me.link_public,
+            self.endpoint,
+            self.me.deck_key(self.table or b""),
+        )
+        if ours != [me]:
+            # A host that swaps our chain head or link key for its own would know
+            # our random contributions: never sign a roster that changed our entry.
+            raise LobbyError("the host's roster does not list us as we joined")
+        for m in members:
+            try:
+                parse_endpoint(m.endpoint)
+            except ValueError as exc:
+                # Every seat connects to every endpoint in the roster.
+                why = f"the host's roster has a bad endpoint for {m.name}: {exc}"
+                raise LobbyError(why) from None
+        if len({m.endpoint for m in members}) != len(members):
+            raise LobbyError("the host's roster lists one endpoint for two seats")
+        if _hidden_hands(self.game or ""):
+            for m in members:
+                try:
+                    parse_deck_key(m.deck, self.table or b"", m.key)
+                except ValueError as exc:
+                    # Never sign a genesis our own ledger would refuse.
+                    why = f"the host's roster has a bad deck key for {m.name}: {exc}"
+                    raise LobbyError(why) from None
+        self.members = members
+        self._version = version
+        self._next_here = 0.0  # answer this roster at once (the host's roll call)
+        watchers = data.get("watchers")
+        if isinstance(watchers, list):  # who watches, for the screen only
+            self.watchers = [
+                w for w in watchers[:MAX_WATCHERS] if isinstance(w, str) and _printable_name(w)
+            ]
+        if genesis:
+            expected = genesis_for(
+                self.game or "", self.options, members, self.me.chain.length, self.table or b""
+            )
+            if genesis != expected:
+                raise LobbyError("the host's genesis does not match the roster")
+            self.genesis = expected
