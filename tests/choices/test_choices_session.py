@@ -26,9 +26,9 @@ from p2ptable.replay import authoring, choices
 from p2ptable.replay.entries import Entry, make_body, sign_body
 from p2ptable.replay.ledger import Ledger
 from p2ptable.replay.verify import verify_bytes
-from tests.toy_tables import file_of, play_in_any_order
+from tests.toy_tables import NAMES, file_of, play_in_any_order
 
-from .test_commit_reveal import bids_registered, table  # noqa: F401 - the fixture
+from .test_commit_reveal import GAME, NONCE, bids_registered, table  # noqa: F401 - the fixture
 
 __all__ = ["bids_registered"]
 
@@ -297,6 +297,32 @@ def test_a_true_reveal_to_one_seat_and_a_false_one_to_another_stops_both_on_the_
         assert sessions[seat].failed is None
     assert logs[0] == logs[2]
     assert verify_bytes(file_of(logs[0])).stopped["culprit"] == 1
+
+
+def test_a_game_begun_under_protocol_2_goes_on_in_its_layout():
+    # replay.md section 10: a table whose genesis names protocol 2 (a game saved
+    # before the upgrade, resumed after it) keeps a signature with each opening,
+    # and every peer checks it; the log verifies as protocol 2.
+    seats = [authoring.SeatSecrets.from_seed(b"old", i, 64) for i in range(3)]
+    body = authoring.genesis_body(
+        GAME.name, {}, list(NAMES[:3]), [s.key.public for s in seats],
+        [s.chain.head for s in seats], [s.link_public for s in seats], 64, NONCE,
+    )  # fmt: skip
+    old = make_body(**{**Entry(body, ()).body, "protocol": "p2ptable/2"})
+    genesis = authoring.assemble_genesis(old, [authoring.sign_genesis(old, s) for s in seats])
+    logs = {i: [genesis.encode()] for i in range(3)}
+    sessions = {
+        i: Session(Ledger(genesis), i, seats[i], 0.0, boot=bytes([i + 1]) * 8) for i in range(3)
+    }
+    net = MemoryNet(sessions, logs)
+    play_out(sessions, net, random.Random(8))
+    assert all(s.finished and s.stopped is None for s in sessions.values())
+    assert len({file_of(log) for log in logs.values()}) == 1
+    revealed = [Entry.decode(r) for r in logs[0] if Entry.decode(r).kind == "choices"]
+    assert revealed and all(
+        isinstance(p, list) and len(p[1]) == 64 for e in revealed for p in e.body["parts"]
+    )
+    assert verify_bytes(file_of(logs[0])).valid
 
 
 def test_two_commits_for_one_position_sent_to_different_seats_are_equivocation():
