@@ -108,7 +108,7 @@ def test_a_seat_killed_once_its_replay_holds_the_genesis_can_resume(tmp_path):
     peers = Peers(tmp_path)
     try:
         port = free_port()
-        bots = ("--bot", "random", "--bot-delay", "0.02")
+        bots = ("--bot", "random")  # at full speed: nothing here waits on the pace
         peers.host("Ana", "pet-quartet", 2, port, *bots)
         env = dict(os.environ, PYTHONUNBUFFERED="1", NO_COLOR="1")
         with open(tmp_path / "Ben.out", "wb") as out:
@@ -147,7 +147,7 @@ def test_a_table_that_fills_before_a_dead_joiners_seat_is_freed_still_starts(tmp
     peers = Peers(tmp_path)
     try:
         port = free_port()
-        bots = ("--bot", "random", "--bot-delay", "0.02")
+        bots = ("--bot", "random")  # at full speed: nothing here waits on the pace
         peers.host("Ana", "pet-quartet", 3, port, *bots)
         ben = ("join", f"127.0.0.1:{port}", "--code", "TST-CDE", "--name", "Ben",
                "--replay", str(peers.replay("Ben")), *bots)  # fmt: skip
@@ -193,7 +193,7 @@ def test_after_a_blackout_at_the_end_a_seat_that_holds_the_end_gives_it_to_one_t
     peers = Peers(tmp_path)
     try:
         port = free_port()
-        bots = ("--bot", "random", "--bot-delay", "0.02")
+        bots = ("--bot", "random")  # at full speed: nothing here waits on the pace
         peers.host("Ana", "vorsicht-lehrer", 2, port, *bots)
         peers.join("Ben", port, *bots)
         assert all(c == 0 for c in peers.wait_all(timeout=60).values())
