@@ -7,6 +7,8 @@ to the spectator's replay file at once, and the public screen is drawn from the
 ledger's state (``view(state, None)``: never a hand).  The game's end (a result,
 or an abort that stops it) ends the watch with the final screen; so does a host
 that stops answering for ``silent_timeout`` seconds, with the replay kept so far.
+A host that comes back meanwhile (``resume``) is followed again: the follower
+proves the code to it again (net/spectator.py).
 """
 
 from __future__ import annotations
@@ -110,6 +112,7 @@ def watch(
     follower = Follower(lobby, write)
     screen.say(f"Connecting to {host_ip}:{host_port} to watch…")
     start = time.monotonic()
+    told = (0, False)  # (rejoined, said the host went quiet) as last told
     try:
         while True:
             now = time.monotonic()
@@ -139,6 +142,7 @@ def watch(
                         screen.say(f"Watching {lobby.game} (seated: {seated}).")
                     continue
                 applied += follower.receive(item.payload, now)
+            told = _tell_comeback(screen, follower, told)
             if applied:
                 screen.draw(follower, applied, [WATCHING])
             if follower.over:
@@ -147,8 +151,9 @@ def watch(
                 return WatchResult(NO_ANSWER, None, _no_answer(host_ip, host_port, connect_timeout))
             if lobby.watching is not None and now - follower.heard > silent_timeout:
                 where = path[0] if path else None
+                refused = f" (knocking again: {follower.refused})" if follower.refused else ""
                 return WatchResult(LOST, where, f"the host stopped answering after entry "
-                                   f"{follower.have - 1}")  # fmt: skip
+                                   f"{follower.have - 1}{refused}")  # fmt: skip
     except KeyboardInterrupt:
         return WatchResult(LEFT, path[0] if path else None, "you stopped watching")
     except LobbyError as exc:
@@ -160,6 +165,18 @@ def watch(
             w.sync()
             w.close()
         transport.close()
+
+
+def _tell_comeback(screen: _Screen, follower: Follower, told: tuple[int, bool]) -> tuple[int, bool]:
+    """One line when the host goes quiet (we knock again), one when it is back."""
+    rejoined, quiet = told
+    if follower.rejoined > rejoined:
+        screen.say(f"The host is back: following again from entry {follower.have}.")
+        return follower.rejoined, False
+    if follower.again is not None and not quiet:
+        screen.say("The host went quiet: knocking again (it may be coming back)…")
+        return rejoined, True
+    return told
 
 
 def _no_answer(ip: str, port: int, waited: float) -> str:

@@ -67,6 +67,7 @@ class Arrival:
         # taken or its genesis change.
         self.on_roster: Callable[[lobbies.HostLobby], None] = lambda lobby: None
         self._roster_told: tuple[int, bool] | None = None
+        self._under_way = False  # a resumed game: the lobby only serves spectators
 
     # -- starting ------------------------------------------------------------------
 
@@ -76,6 +77,11 @@ class Arrival:
     def join(self, lobby: lobbies.JoinerLobby, host_endpoint: str) -> None:
         self.lobby, self.host_endpoint = lobby, host_endpoint
         self.transport.connect(host_endpoint)
+
+    def serve_spectators(self, lobby: lobbies.HostLobby) -> None:
+        """A resumed host's table admits spectators again (the game is under way:
+        ``lobby`` holds the genesis, and no genesis round is started for it)."""
+        self.lobby, self.game, self._under_way = lobby, lobby.game, True
 
     def resume(self, pending: PendingGenesis, now: float) -> None:
         """Back in a genesis round our process left (net/pending_genesis.py)."""
@@ -181,6 +187,12 @@ class Arrival:
         gallery = lobby.gallery if isinstance(lobby, lobbies.HostLobby) else None
         return gallery is not None and gallery.behind(length, now)
 
+    def spectators_admitted(self) -> bool:
+        """Whether our table's gallery holds a spectator now."""
+        lobby = self.lobby
+        gallery = lobby.gallery if isinstance(lobby, lobbies.HostLobby) else None
+        return gallery is not None and bool(gallery.watchers)
+
     def serve(self, now: float) -> None:
         """During the game: the host still answers knocks (a full table) and its
         spectators (gallery.py); nothing here touches the session."""
@@ -229,7 +241,7 @@ class Arrival:
     def _maybe_start_round(self, now: float) -> None:
         lobby = self.lobby
         body = None if lobby is None else lobby.genesis
-        if body is None or self.genesis_round is not None:
+        if body is None or self.genesis_round is not None or self._under_way:
             return
         assert lobby is not None
         self.members = list(lobby.members)

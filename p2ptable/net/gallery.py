@@ -42,6 +42,11 @@ FEED_INTERVAL = 0.1  # seconds between two answers to one watcher
 FEED_ENTRIES = 256
 FEED_BYTES = 128 * 1024  # an answer stays well under the largest frame (wire.MAX_FRAME)
 WATCHER_SILENT = 30.0
+# A host that came back (resume) knows none of its spectators: they knock again
+# after KNOCK_AGAIN (3 s, net/spectator.py) of silence.  If the game ends before
+# they do, the host waits this long from its resume for them (at most
+# LINGER_SECONDS after the end, net/peer.py).
+COMEBACK_WAIT = 6.0
 
 
 @dataclass

@@ -29,6 +29,8 @@ from p2ptable.net.lobby_frames import (
     seal_lobby,
 )
 from p2ptable.replay import authoring
+from p2ptable.replay.entries import Entry
+from p2ptable.replay.genesis import read_genesis
 from p2ptable.replay.sealed_book import parse_deck_key
 
 
@@ -82,6 +84,35 @@ class HostLobby:
         self._heard: dict[bytes, float] = {}  # a seated joiner's key -> last frame
         self._answered: set[bytes] = set()  # joiners whose `here` names the full roster
         self._version = 0  # the roster's number: it grows with every change
+
+    @classmethod
+    def under_way(
+        cls,
+        genesis: Entry,
+        code: str,
+        me: authoring.SeatSecrets,
+        endpoint: str,
+        members: list[Member],
+    ) -> HostLobby:
+        """The lobby of a host that came back (``resume``) to a table admitting
+        spectators: every seat is the genesis's and the game is under way, so it
+        admits spectators again, with the same code, and tells anyone knocking
+        for a seat that the table is full."""
+        info = read_genesis(genesis)
+        lobby = cls(
+            info.game.name,
+            dict(info.options),
+            len(info.seats),
+            code,
+            me,
+            info.seats[0].name,
+            endpoint,
+            table=info.nonce,
+            spectators=True,
+        )
+        lobby.members = list(members)
+        lobby.genesis = genesis.body_bytes
+        return lobby
 
     @property
     def full(self) -> bool:

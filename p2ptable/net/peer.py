@@ -24,7 +24,7 @@ from p2ptable.engine.api import Action
 from p2ptable.net import lobby as lobbies
 from p2ptable.net.arrival import Arrival
 from p2ptable.net.frontend import Frontend
-from p2ptable.net.gallery import EncodedLog
+from p2ptable.net.gallery import COMEBACK_WAIT, EncodedLog
 from p2ptable.net.idle_gc import QUIET, IdleCollector
 from p2ptable.net.peer_log import PeerLog
 from p2ptable.net.peers import PeerStates, boot_bytes
@@ -150,6 +150,14 @@ class Peer:
         self._sync_input_fd()
         if config.lifeline:
             self.transport.register_fd(0)
+        # A host admitting spectators keeps its code with its secrets, so that it
+        # admits them again after a resume (persistence.py).
+        self._spectators_code: str | None = (
+            config.code if config.host and config.spectators else None
+        )
+        if isinstance(resume, Resume):
+            self._spectators_code = resume.spectators_code
+        self._comeback_until = float("-inf")  # a resumed host waits for its spectators
         if isinstance(resume, PendingGenesis):
             self.replay_path = resume.replay
             self.arrival.resume(resume, time.monotonic())
@@ -211,9 +219,7 @@ class Peer:
         self._save_secrets([m.endpoint for m in self.members], self._saved_boots)
         now = time.monotonic()
         self._open_session(ledger, now, seq=round_.seq, peers=round_.peers)
-        lobby = self.arrival.lobby
-        if isinstance(lobby, lobbies.HostLobby) and lobby.gallery is not None:
-            lobby.gallery.entries = lambda: EncodedLog(ledger.entries)  # what spectators pull
+        self._feed_spectators()
         if self.arrival.dropped():
             self.note(
                 f"before the genesis: dropped {self.arrival.dropped()} game frames that "
@@ -224,6 +230,13 @@ class Peer:
             self.session.receive(frame, now, advance=False)
         self._flush_session(now)
         self._advance_session(now)
+
+    def _feed_spectators(self) -> None:
+        """What spectators pull (gallery.py): our log as it stands, whichever
+        ledger the session holds (an agreed abort may replace it)."""
+        lobby = self.arrival.lobby
+        if isinstance(lobby, lobbies.HostLobby) and lobby.gallery is not None:
+            lobby.gallery.entries = lambda: EncodedLog(self.session.ledger.entries)
 
     def _resume(self, resume: Resume) -> None:
         ledger = resume.ledger
@@ -252,6 +265,16 @@ class Peer:
             self.note(resume.notice)
         peers = PeerStates(len(ledger.seats), resume.seat, resume.peer_boots)
         self._open_session(ledger, now, resumed=True, peers=peers, choice=resume.choice)
+        if resume.spectators_code is not None and resume.seat == 0:
+            # Our table admitted spectators: it does again, on our port as before.
+            lobby = lobbies.HostLobby.under_way(
+                ledger.entries[0], resume.spectators_code, self.secrets, self.endpoint,
+                arrival.members,
+            )  # fmt: skip
+            arrival.serve_spectators(lobby)
+            self._feed_spectators()
+            self._comeback_until = time.monotonic() + COMEBACK_WAIT
+            self.ui.say("Spectators may watch again (the same code).")
         self.ui.show(self.session, list(resume.applied), now)  # the story so far
         self._flush_session(now)
 
@@ -372,8 +395,10 @@ class Peer:
             return FAILED
         lingered = since is not None and now - since > LINGER_SECONDS
         length = session.ledger.next_index
-        # Spectators still pulling the end are waited for too (at most as long).
-        watched = self.arrival.spectators_behind(length, now) and not lingered
+        # Spectators still pulling the end are waited for too (at most as long),
+        # and, after our resume, those that may still be knocking again.
+        back = now < self._comeback_until and not self.arrival.spectators_admitted()
+        watched = (self.arrival.spectators_behind(length, now) or back) and not lingered
         if session.stopped is not None:
             return 3 if (session.everyone_agrees() and not watched) or lingered else None
         if session.finished:
@@ -512,6 +537,7 @@ class Peer:
             self.transport.port,
             boot=self.arrival.boot,
             peer_boots=peer_boots,
+            spectators_code=self._spectators_code,
         )
 
     def _moved(self, event: Moved) -> None:

@@ -77,6 +77,9 @@ class Resume:
     boot: int = 1  # the start counter of the run that wrote the secrets
     peer_boots: dict[int, int] = field(default_factory=dict)
     choice: Choice | None = None  # our last secret choice (ChoiceKeeper)
+    # The join code, kept by a host that admits spectators, so that a resumed
+    # host admits them again (net/arrival.py); None for any other seat.
+    spectators_code: str | None = None
 
 
 class ResumeError(Exception):
@@ -242,7 +245,7 @@ def load_resume(replay: Path) -> Resume:
         peer_boots = {int(k): v for k, v in saved["peer_boots"].items()}
         return Resume(
             ledger, seat, secrets, endpoints, port, replay, notice, tuple(applied),
-            saved["boot"], peer_boots, _load_choice(replay),
+            saved["boot"], peer_boots, _load_choice(replay), saved["spectators"],
         )  # fmt: skip
     finally:
         if probe is not None:
@@ -388,6 +391,11 @@ def _read_secrets(path: Path) -> dict:
         for k, v in peer_boots.items()
     ):
         raise ResumeError("the secrets file's 'peer_boots' is not a map of start counters")
+    # A host that admits spectators keeps its join code (files of other seats, and
+    # of before, have none).
+    code = saved.setdefault("spectators", None)
+    if code is not None and not (isinstance(code, str) and 0 < len(code) <= 64):
+        raise ResumeError("the secrets file's 'spectators' is not a join code")
     return saved
 
 
@@ -399,11 +407,15 @@ def save_secrets(
     port: int,
     boot: int = 1,
     peer_boots: dict[int, int] | None = None,
+    spectators_code: str | None = None,
 ) -> Path:
     """Store what `p2ptable resume` needs, readable by the owner only, durably: it
     is on disk (under its name) when this returns.  ``boot`` is this seat's start
     counter and ``peer_boots`` the other seats' we accepted (wire.md 4.5): a
-    resume starts with ``boot + 1``, saved before any frame is sent."""
+    resume starts with ``boot + 1``, saved before any frame is sent.
+    ``spectators_code``: a host that admits spectators keeps its join code, so
+    its spectators can prove it again to the resumed host (the file is the
+    owner's alone, like every secret in it)."""
     from p2ptable.replay.logfile import write_durably
 
     path = secrets_path(replay)
@@ -419,6 +431,8 @@ def save_secrets(
         "boot": boot,
         "peer_boots": {str(k): v for k, v in sorted((peer_boots or {}).items())},
     }
+    if spectators_code is not None:
+        data["spectators"] = spectators_code
     write_durably(path, json.dumps(data).encode())
     return path
 

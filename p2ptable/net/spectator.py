@@ -13,6 +13,13 @@ chance from every seat's chain, every shuffle and reveal proof, the rules.  It
 holds no deck secret, so it reads no hidden card: its state, and so its screen,
 is the public view.
 
+A host that goes quiet for :data:`KNOCK_AGAIN` seconds may have come back
+(``resume``: a new process on the same port, which admits spectators again with
+the same code but knows no watcher): the follower knocks again and proves the
+code again, every KNOCK_AGAIN seconds, while it keeps asking the old way; the
+first to answer wins.  It takes the new welcome only from the same host key for
+the same table, and goes on from the entries it has: nothing is pulled twice.
+
 Only the host's signed answers are read, only for the index asked, and each
 entry only if it checks; anything else is dropped and counted.  An entry that
 does not check is the host feeding a false log (the seats' logs are all the
@@ -26,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from p2ptable.net.gallery import FEED_ENTRIES
-from p2ptable.net.lobby import JoinerLobby, LobbyError, open_lobby, seal_lobby
+from p2ptable.net.lobby import JoinerLobby, LobbyError, LobbyIgnored, open_lobby, seal_lobby
 from p2ptable.net.wire import MAX_FRAME
 from p2ptable.replay.entries import Entry, MalformedEntry
 from p2ptable.replay.errors import InvalidEntry
@@ -35,6 +42,7 @@ from p2ptable.replay.ledger import Ledger
 from p2ptable.replay.position import Applied
 
 PULL_EVERY = 0.2  # seconds between two requests when nothing new came
+KNOCK_AGAIN = 3.0  # seconds of silence from the host before proving the code again
 
 
 class FeedError(Exception):
@@ -59,6 +67,10 @@ class Follower:
         self.dropped = 0
         self.heard = float("-inf")  # when the host last answered
         self._next_pull = 0.0
+        self.again: JoinerLobby | None = None  # knocking again: the host went quiet
+        self._next_knock = float("-inf")
+        self.rejoined = 0  # times a host that came back admitted us again
+        self.refused: str | None = None  # why the last knock again was refused
 
     @property
     def have(self) -> int:
@@ -71,9 +83,45 @@ class Follower:
         return ledger is not None and (ledger.finished or ledger.stopped is not None)
 
     def tick(self, now: float) -> None:
-        if self.lobby.watching is not None and now >= self._next_pull and not self.over:
+        if self.lobby.watching is None or self.over:
+            return
+        if self.heard == float("-inf"):
+            self.heard = now  # admitted: the host's silence counts from here
+        if now >= self._next_pull:
             self._next_pull = now + PULL_EVERY
             self.outgoing.append(seal_lobby("feed", {"from": self.have}, self.lobby.me))
+        if now - self.heard > KNOCK_AGAIN and now >= self._next_knock:
+            self._next_knock = now + KNOCK_AGAIN
+            old = self.lobby
+            self.again = JoinerLobby(old.code, old.me, old.name, old.endpoint, watch=True)
+            self._take_from(self.again)
+
+    def _take_from(self, lobby: JoinerLobby) -> None:
+        self.outgoing.extend(lobby.outgoing)
+        lobby.outgoing.clear()
+
+    def _knocked_again(self, frame: bytes, now: float) -> None:
+        """The handshake of our knock again: once the same host admits us to the
+        same table, we follow it from the entries we have."""
+        again = self.again
+        assert again is not None
+        try:
+            again.receive(frame)
+        except LobbyIgnored:
+            self.dropped += 1
+            return
+        except LobbyError as exc:
+            self.refused, self.again = str(exc), None  # asked again KNOCK_AGAIN later
+            return
+        self._take_from(again)
+        if again.watching is None:
+            return
+        self.again = None
+        if (again.host_key, again.table) != (self.lobby.host_key, self.lobby.table):
+            self.refused = "another table answers at the host's address"
+            return
+        self.lobby, self.heard, self._next_pull = again, now, now
+        self.rejoined += 1
 
     def receive(self, frame: bytes, now: float) -> list[Applied]:
         """A lobby frame: the entries it brought that check (FeedError if one does
@@ -82,6 +130,9 @@ class Follower:
             kind, key, data = open_lobby(frame)
         except LobbyError:
             self.dropped += 1
+            return []
+        if self.again is not None and kind in ("challenge", "denied", "watching"):
+            self._knocked_again(frame, now)
             return []
         if key != self.lobby.host_key or kind != "entries":
             if key == self.lobby.host_key and kind == "watching":

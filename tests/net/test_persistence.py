@@ -82,6 +82,16 @@ def test_the_deck_secret_is_saved_owner_only_and_read_back(tmp_path):
     assert resumed.notice is None
 
 
+def test_a_host_admitting_spectators_keeps_its_code_and_no_other_seat_has_one(tmp_path):
+    # A resumed host admits its spectators again with the same code (net/peer.py):
+    # it keeps the code with its secrets, the owner's file alone.
+    replay, seats = write_game(tmp_path, seat=0)
+    assert load_resume(replay).spectators_code is None  # saved without (and files of before)
+    save_secrets(replay, seats[0], 0, ENDPOINTS, 4001, spectators_code="7KQ-M2X")
+    assert load_resume(replay).spectators_code == "7KQ-M2X"
+    assert stat.S_IMODE(os.stat(secrets_path(replay)).st_mode) == 0o600
+
+
 def test_the_secrets_file_is_replaced_whole_and_owner_only(tmp_path):
     # "The secrets file must also be written durably (write temp + fsync + rename +
     # fsync dir)": an old file is replaced, not rewritten in place (so a crash
@@ -293,6 +303,8 @@ SECRETS_CASES = {
     "port 70000": (_set("port", 70000), "port 70000 is not 1 to 65535"),
     "port 0": (_set("port", 0), "port 0 is not 1 to 65535"),
     "port not its endpoint's": (_set("port", 4001), "port 4001 is not its own endpoint's"),
+    "spectators not text": (_set("spectators", 5), "'spectators' is not a join code"),
+    "spectators empty": (_set("spectators", ""), "'spectators' is not a join code"),
 }
 
 
