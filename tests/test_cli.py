@@ -234,7 +234,8 @@ def test_verify_json_on_a_missing_file_or_a_folder_prints_the_json_error(runner,
         reason = f"no such file: {path}"
     else:
         reason = f"{path} is a folder, not a replay file"
-    assert report == {"valid": False, "game": None, "options": {}, "seats": [], "entries": 0,
+    assert report == {"valid": False, "game": None, "protocol": None, "options": {}, "seats": [],
+                      "entries": 0,
                       "result": None, "final": None,
                       "error": {"entry": 0, "reason": reason, "culprit": None}}  # fmt: skip
     text = runner.invoke(main, ["verify", str(path)])
@@ -253,3 +254,20 @@ def test_sim_into_a_missing_folder_says_so_and_creates_nothing(runner, tmp_path)
     (tmp_path / "demos").write_text("a file where the folder should be")
     result = runner.invoke(main, args)
     assert result.output == f"Error: cannot write {out}: {out.parent} is not a folder\n"
+
+
+def test_verify_says_which_version_of_the_format_a_replay_is(runner):
+    # Issue 14: "a replay of the previous version still verifies (or `verify` says
+    # plainly which version it reads)": it does both.
+    for name, version in [
+        ("vorsicht-lehrer-4p.p2pt", "p2ptable/3"),
+        ("vorsicht-lehrer-4p-protocol-2.p2pt", "p2ptable/2"),
+        ("pet-quartet-3p-live.p2pt", "p2ptable/1"),
+    ]:
+        result = runner.invoke(main, ["verify", str(REPLAYS / name)])
+        assert result.exit_code == 0, result.output
+        assert f"format:  {version} (this version reads p2ptable/1, p2ptable/2, p2ptable/3)" in (
+            result.output
+        )
+        report = json.loads(runner.invoke(main, ["verify", "--json", str(REPLAYS / name)]).output)
+        assert report["protocol"] == version

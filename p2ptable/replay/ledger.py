@@ -301,6 +301,11 @@ class Ledger:
         ``choices`` entry, or None (replay/choices.py)."""
         return choices.part_problem(self._info, self._position, self.expected(), seat, msg)
 
+    @property
+    def protocol(self) -> str:
+        """The protocol version the genesis names (replay.md section 10)."""
+        return self._info.protocol
+
     def signed_parts(self, kind: str) -> bool:
         """Whether this log's ``kind`` entries (commits, choices) keep their
         parts' signatures (replay/choices.py, ``signed_parts``)."""

@@ -30,6 +30,7 @@ from p2ptable.sealed.messages import SecretMessage, message_from_value
 class VerifyReport:
     valid: bool = False
     game: str | None = None
+    protocol: str | None = None  # the version the genesis names (replay.md section 10)
     options: dict[str, str] = field(default_factory=dict)
     seats: list[dict[str, str]] = field(default_factory=list)
     entries: int = 0
@@ -45,6 +46,7 @@ class VerifyReport:
         data: dict[str, Any] = {
             "valid": self.valid,
             "game": self.game,
+            "protocol": self.protocol,
             "options": self.options,
             "seats": self.seats,
             "entries": self.entries,
@@ -165,6 +167,7 @@ def _replay(payloads: list[bytes], report: VerifyReport) -> Ledger:
     ledger = Ledger(genesis)
     report.ledger = ledger
     report.game = ledger.game.name
+    report.protocol = ledger.protocol
     report.options = dict(ledger.options)
     report.seats = [{"name": s.name, "key": s.key.hex()} for s in ledger.seats]
     report.entries = 1

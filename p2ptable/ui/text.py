@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from p2ptable.engine.api import Outcome
+from p2ptable.replay.entries import READABLE
 
 if TYPE_CHECKING:
     from p2ptable.replay.verify import VerifyReport
@@ -87,6 +88,8 @@ def verify_summary(path: str, report: VerifyReport) -> str:
     if report.game is not None:
         opts = ", ".join(f"{k}={v}" for k, v in sorted(report.options.items()))
         lines.append(f"game:    {report.game} ({opts}), {len(report.seats)} seats")
+        if report.protocol is not None:
+            lines.append(f"format:  {report.protocol} (this version reads {', '.join(READABLE)})")
         for number, seat in enumerate(report.seats):
             lines.append(f"  {seat_label(number)}: {seat['name']:<12} key {seat['key'][:16]}…")
         lines.append(f"entries: {report.entries} checked")
