@@ -23,6 +23,7 @@ from p2ptable.cli import main
 from p2ptable.crypto.encoding import pack
 from p2ptable.replay.entries import Entry, make_body
 from p2ptable.replay.logfile import MAGIC, encode_frame, parse_frames
+from p2ptable.ui import record as records
 
 REPLAYS = Path(__file__).resolve().parents[1] / "replays"
 GOLDEN = sorted(REPLAYS.glob("*.p2pt"))
@@ -66,6 +67,25 @@ def events(path: Path) -> dict[int, str]:
     """``verify --events``: entry index -> the words after the column."""
     output = run("verify", "--events", str(path)).output
     return {int(n): words for n, words in re.findall(r"^ {0,4}(\d+)  \S+\s+(.*)$", output, re.M)}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def checked_once():
+    """Each file is verified once for all the records made of it here.  `export`
+    verifies a file before it writes a word (``ui.record.check``, a function of
+    the file's name and bytes alone), then makes the record the options ask for:
+    a golden file exported seven ways was verified seven times, a second each.
+    A file that is refused is checked again every time (refusals are not kept)."""
+    real, kept = records.check, {}
+
+    def check(path: str, data: bytes) -> records.Checked:
+        if (path, data) not in kept:
+            kept[path, data] = real(path, data)
+        return kept[path, data]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(records, "check", check)
+        yield
 
 
 @pytest.fixture(scope="module")
