@@ -68,9 +68,9 @@ def test_a_person_hosts_another_joins_from_the_list_and_a_third_watches(
                            "--name", "Cleo", "--replay", str(tmp_path / "cleo.p2pt"),
                            "--bot", "greedy", "--bot-delay", "0.05", "--quiet",
                            out=subprocess.DEVNULL)  # fmt: skip
-        # The table is full and playing: still listed, for spectators.
+        # The table is full and playing: still listed, for spectators, as watch's
+        # list shows (the very line `tables` prints: both are ui/table_list.py's).
         play_together([ana, ben], until=lambda p: entries_in(tmp_path / "ana.p2pt") >= 25)
-        assert "full, spectators welcome" in tables_in(b)
         dana = Person(["watch", "--name", "Dana", "--wait", "1.5", "--replay",
                        str(tmp_path / "dana.p2pt")], tmp_path, prefix=in_ns(b),
                       env={"WATCH_DEBUG": "1"})  # fmt: skip
