@@ -1,5 +1,8 @@
 """What the whole suite shares.
 
+The thorough profile (tests/budget.py): the default run draws half the examples
+of the costliest property tests, ``--hypothesis-profile thorough`` all of them.
+
 Bytecode for the processes the tests start.  The integration tests start about
 150 `p2ptable` processes (hosts, joiners, resumes, a person's terminal, play's
 bots).  Where bytecode caches are switched off (``PYTHONDONTWRITEBYTECODE``, as
@@ -17,6 +20,10 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+
+from tests import budget
+
+budget.register()  # --hypothesis-profile thorough: every property test's full count
 
 _PYCACHE: list[tuple[str, str]] = []  # (the folder, PYTHONDONTWRITEBYTECODE as it was)
 

@@ -17,8 +17,9 @@ import pytest
 from p2ptable.engine.api import Action, BadOptions, Chance, GameOver, Simultaneous, Turn
 from p2ptable.engine.playout import History, play, random_chance, random_policy, replay
 from p2ptable.games import all_games
+from tests.budget import examples
 
-SEEDS = (0, 1)
+SEEDS = tuple(range(examples(2)))  # both with --hypothesis-profile thorough (tests/budget.py)
 MAX_STEPS = 5_000
 
 

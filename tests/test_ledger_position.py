@@ -36,6 +36,7 @@ from p2ptable.replay.logfile import parse_frames
 from p2ptable.replay.position import Applied, Position, advanced, applied
 from p2ptable.sealed.group import SeededRandom
 from p2ptable.sim import _next_entry
+from tests.budget import examples
 
 from .sealed.toy_game import GAME as TOY
 
@@ -357,7 +358,7 @@ def aborts(log: Log, ledger: Ledger) -> list[Entry]:
 # -- the properties -----------------------------------------------------------------------
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_whatever_entry_a_ledger_is_offered_it_keeps_its_position_unless_it_accepts(stopped, data):
     log, ledger = data.draw(st.sampled_from(stopped), label="where")

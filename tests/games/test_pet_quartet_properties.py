@@ -19,6 +19,7 @@ from p2ptable.engine.playout import History, play, random_chance, random_policy,
 from p2ptable.games.pet_quartet import GAME
 from p2ptable.games.pet_quartet.bots import greedy_policy
 from p2ptable.games.pet_quartet.state import all_cards, starting_deck
+from tests.budget import examples
 
 MAX_STEPS = 2_000  # a 6-player game has 88 cards: a few hundred steps at most
 
@@ -113,7 +114,7 @@ def test_replaying_the_history_reproduces_the_final_state(table):
             assert Action.parse(payload.text) == payload
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(tables())
 def test_views_are_json_and_equal_the_public_view_plus_you(table):
     seats, options, seed = table

@@ -26,6 +26,7 @@ from p2ptable.replay.logfile import LogWriter
 from p2ptable.replay.verify import verify_bytes
 from p2ptable.sim import _next_entry as sim_next_entry
 from p2ptable.sim import simulate
+from tests.budget import examples
 
 MAX_STEPS = 5_000  # a 6-seat game takes under a thousand
 
@@ -52,7 +53,7 @@ def walk(seats, seed):
     raise AssertionError(f"no end within {MAX_STEPS} steps")
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(tables())
 def test_no_card_is_ever_created_or_lost(table):
     play_cards = Counter(range(len(PLAY)))
@@ -96,7 +97,7 @@ def test_only_the_seats_asked_have_legal_actions(table):
                 assert legal == ()
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(tables())
 def test_views_hide_the_hands_and_the_deck(table):
     seats = table[0]

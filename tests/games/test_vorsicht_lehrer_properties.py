@@ -14,6 +14,7 @@ from p2ptable.engine.playout import History, play, random_chance, replay
 from p2ptable.games.vorsicht_lehrer import GAME
 from p2ptable.games.vorsicht_lehrer.bots import greedy_policy
 from p2ptable.games.vorsicht_lehrer.state import all_school_cards, all_teacher_cards
+from tests.budget import examples
 
 MAX_STEPS = 2_000  # a 6-player game takes a few hundred steps
 
@@ -92,7 +93,7 @@ def test_replaying_the_history_reproduces_the_final_state(table):
     assert replay(GAME, start, history) == final
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(tables())
 def test_views_hide_the_hands_and_the_deck(table):
     seats = table[0]

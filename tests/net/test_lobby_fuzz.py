@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from p2ptable.net import lobby
 from p2ptable.replay import authoring
+from tests.budget import examples
 
 from .lobby_table import host_lobby, joiner
 
@@ -117,7 +118,9 @@ def signed_frames(draw: st.DrawFn) -> bytes:
 
 frames = st.binary(max_size=300) | signed_frames() | st.sampled_from(REAL)
 addresses = st.sampled_from(["10.0.0.2", "10.0.0.3", "10.0.0.9", "", "::1"])
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 @SETTINGS

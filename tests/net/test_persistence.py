@@ -37,6 +37,7 @@ from p2ptable.replay import authoring
 from p2ptable.replay.logfile import MAGIC, LogWriter, frame_offsets, parse_frames
 from p2ptable.replay.verify import verify_bytes
 from p2ptable.sim import simulate
+from tests.budget import examples
 
 NONCE = b"\x03" * 16
 ENDPOINTS = ["tcp://127.0.0.1:4001", "tcp://127.0.0.1:4002"]
@@ -398,7 +399,7 @@ def _mutate_json(value, draw):
     return value
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_no_mutation_of_real_files_escapes_as_anything_but_resume_error(real_files, data):
     # "no other exception type ever escapes: add a hypothesis test that mutates a

@@ -25,6 +25,7 @@ from p2ptable.replay.entries import make_body, sign_body
 from p2ptable.replay.ledger import InvalidEntry, Ledger
 from p2ptable.replay.verify import verify_bytes
 from p2ptable.sim import _next_entry
+from tests.budget import examples
 from tests.toy_tables import file_of, live_sessions, play_in_any_order, register, signed_genesis
 
 from .steal_game import GAME
@@ -270,7 +271,7 @@ def test_a_hand_shuffle_is_expected_before_a_pick_and_must_be_one():
     assert ledger.expected().kind == "chance"  # now the pick itself
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(12), deadline=None)
 @given(st.integers(2, 4), st.integers(0, 2**32))
 def test_no_honest_seat_is_ever_accused_whatever_the_order_of_frames(n, seed):
     def choose(session, rng):  # noqa: ANN001, ANN202 - steal often

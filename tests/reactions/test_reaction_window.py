@@ -29,6 +29,7 @@ from p2ptable.replay.entries import make_body, sign_body
 from p2ptable.replay.ledger import InvalidEntry, Ledger
 from p2ptable.replay.verify import verify_bytes
 from p2ptable.sim import _next_entry
+from tests.budget import examples
 from tests.toy_tables import file_of, live_sessions, play_in_any_order, register, signed_genesis
 
 from .shield_game import GAME, SHIELDS
@@ -279,7 +280,7 @@ def test_the_terminal_asks_the_same_question_whether_or_not_the_person_holds_a_s
     assert seen[True] == seen[False] == "Your choice (number, or ? for help):"
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(st.integers(0, 2**32))
 def test_no_honest_seat_is_ever_accused_whatever_the_order_of_frames(seed):
     # Random interleavings of the in-memory network (frames delivered in any
