@@ -52,6 +52,12 @@ class ScreenWriter:
         self._busy = False
         self._thread: threading.Thread | None = None
 
+    @property
+    def waiting(self) -> int:
+        """How many screens and lines wait for the terminal (not yet taken)."""
+        with self._lock:
+            return len(self._lines)
+
     # -- what the frontend hands over --------------------------------------------------
 
     def screen(self, text: str) -> None:

@@ -15,6 +15,7 @@ import fcntl
 import io
 import os
 import threading
+import time
 from collections.abc import Callable
 
 from test_terminal import to_move  # tests/ui is on the path: it has no __init__
@@ -37,6 +38,15 @@ def returns(call: Callable[[], object]) -> bool:
     worker.start()
     worker.join(BOUND)
     return done.is_set()
+
+
+def taken(writer: ScreenWriter) -> bool:
+    """Whether the writer's thread took what waited (within BOUND): it is then
+    blocked writing it to the full pipe."""
+    end = time.monotonic() + BOUND
+    while writer.waiting and time.monotonic() < end:
+        time.sleep(0.001)
+    return not writer.waiting
 
 
 def full_pipe() -> tuple[int, io.TextIOWrapper]:
@@ -75,6 +85,7 @@ def test_when_the_terminal_moves_again_the_lines_come_in_order_and_only_the_last
     read, out = full_pipe()
     writer = ScreenWriter(out)
     writer.screen("first screen\n")  # the thread takes it, and blocks writing it
+    assert taken(writer)
     for i in range(50):
         writer.screen(f"old screen {i}\n")
         writer.say(f"line {i}")
@@ -107,6 +118,7 @@ def test_lines_beyond_the_bound_are_dropped_oldest_first_and_counted(monkeypatch
     read, out = full_pipe()
     writer = ScreenWriter(out)
     writer.say("taken by the thread")
+    assert taken(writer)
     for i in range(30):
         writer.say(f"line {i}")
     got: list[bytes] = []
