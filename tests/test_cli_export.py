@@ -21,6 +21,7 @@ from click.testing import CliRunner
 
 from p2ptable.cli import main
 from p2ptable.crypto.encoding import pack
+from p2ptable.replay import verify as verifying
 from p2ptable.replay.entries import Entry, make_body
 from p2ptable.replay.logfile import MAGIC, encode_frame, parse_frames
 from p2ptable.ui import record as records
@@ -70,21 +71,24 @@ def events(path: Path) -> dict[int, str]:
 
 
 @pytest.fixture(scope="module", autouse=True)
-def checked_once():
-    """Each file is verified once for all the records made of it here.  `export`
-    verifies a file before it writes a word (``ui.record.check``, a function of
-    the file's name and bytes alone), then makes the record the options ask for:
-    a golden file exported seven ways was verified seven times, a second each.
-    A file that is refused is checked again every time (refusals are not kept)."""
-    real, kept = records.check, {}
+def verified_once():
+    """Each file is verified once for all this module asks of it.  `export`
+    verifies a file before it writes a word, and `verify --json` and `verify
+    --events` verify it again: a golden file with hidden hands was verified nine
+    times here, half a second each.  ``verify_bytes`` is a function of the bytes
+    alone, so its report is kept for the module, for `export` (ui/record.py) and
+    `verify` (replay/verify.py) alike; a file that differs by a byte is verified
+    afresh."""
+    real, kept = verifying.verify_bytes, {}
 
-    def check(path: str, data: bytes) -> records.Checked:
-        if (path, data) not in kept:
-            kept[path, data] = real(path, data)
-        return kept[path, data]
+    def verify_bytes(data: bytes) -> verifying.VerifyReport:
+        if data not in kept:
+            kept[data] = real(data)
+        return kept[data]
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(records, "check", check)
+        patch.setattr(verifying, "verify_bytes", verify_bytes)
+        patch.setattr(records, "verify_bytes", verify_bytes)
         yield
 
 
