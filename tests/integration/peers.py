@@ -73,7 +73,10 @@ class Peers:
         return codes
 
     def kill(self, name: str) -> None:
+        """kill -9 a peer that is still running (one that ended first is the
+        test's premise gone: its game was over before the kill)."""
         proc = self.procs[name]
+        assert proc.poll() is None, f"{name} ended before the kill: {proc.returncode}"
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)
 

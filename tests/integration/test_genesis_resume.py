@@ -108,7 +108,7 @@ def test_a_seat_resumed_on_another_port_is_found_there(peers):
     from .peers import wait_for_entries
 
     port = free_port()
-    bots = ("--bot", "random", "--bot-delay", "0.02")
+    bots = ("--bot", "random", "--bot-delay", "0.01")  # 110 moves: Ben dies mid-game
     peers.host("Ana", "pet-quartet", 2, port, *bots)
     ben_port = free_port()
     peers.join("Ben", port, "--port", str(ben_port), *bots)

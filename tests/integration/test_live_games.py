@@ -50,7 +50,7 @@ def test_bots_play_a_whole_game(peers, seats):
 def test_killed_peer_resumes_and_the_game_completes(peers):
     port = free_port()
     names = ["Ana", "Ben", "Cleo"]
-    slow = ("--bot", "random", "--bot-delay", "0.02")
+    slow = ("--bot", "random", "--bot-delay", "0.01")  # 140 moves: Cleo dies mid-game
     peers.host("Ana", "pet-quartet", 3, port, *slow)
     peers.join("Ben", port, *slow)
     peers.join("Cleo", port, *slow)
