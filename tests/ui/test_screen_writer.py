@@ -72,6 +72,18 @@ def drain(read: int) -> bytes:
     return out
 
 
+def read_once_moved(read: int, out: io.TextIOWrapper, close: Callable[[], object]) -> str:
+    """The terminal moves again: what the writer wrote once ``close`` (which
+    must report everything written) returned, less the bytes that filled it."""
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(drain(read)), daemon=True)
+    reader.start()
+    assert close() is not False
+    out.close()
+    reader.join(BOUND)
+    return got[0].decode().replace("x", "")
+
+
 def test_a_terminal_nobody_reads_does_not_block_the_screens_or_the_lines():
     read, out = full_pipe()
     writer = ScreenWriter(out)
@@ -90,13 +102,7 @@ def test_when_the_terminal_moves_again_the_lines_come_in_order_and_only_the_last
         writer.screen(f"old screen {i}\n")
         writer.say(f"line {i}")
     writer.screen("newest screen\n")
-    got: list[bytes] = []
-    reader = threading.Thread(target=lambda: got.append(drain(read)), daemon=True)
-    reader.start()
-    assert writer.close()
-    out.close()
-    reader.join(BOUND)
-    text = got[0].decode().replace("x", "")
+    text = read_once_moved(read, out, writer.close)
     lines = [f"line {i}\n" for i in range(50)]
     positions = [text.index(line) for line in lines]
     assert positions == sorted(positions)  # every line, in order
@@ -121,13 +127,7 @@ def test_lines_beyond_the_bound_are_dropped_oldest_first_and_counted(monkeypatch
     assert taken(writer)
     for i in range(30):
         writer.say(f"line {i}")
-    got: list[bytes] = []
-    reader = threading.Thread(target=lambda: got.append(drain(read)), daemon=True)
-    reader.start()
-    assert writer.close()
-    out.close()
-    reader.join(BOUND)
-    text = got[0].decode().replace("x", "")
+    text = read_once_moved(read, out, writer.close)
     assert "line 29\n" in text and "line 20\n" in text and "line 19\n" not in text
     assert "lines not shown: output stalled)" in text
 
@@ -149,11 +149,5 @@ def test_the_terminal_frontend_draws_through_it_and_never_waits_on_the_terminal(
     ui = TerminalFrontend(stdin=io.StringIO(""), stdout=out)
     assert returns(lambda: [ui.show(mover, [], net.now + i * 2.0) for i in range(20)])
     assert returns(lambda: ui.say("a lobby line"))
-    got: list[bytes] = []
-    reader = threading.Thread(target=lambda: got.append(drain(read)), daemon=True)
-    reader.start()
-    ui.close()
-    out.close()
-    reader.join(BOUND)
-    text = got[0].decode().replace("x", "")
+    text = read_once_moved(read, out, ui.close)
     assert "Your choice (number, or ? for help):" in text and text.endswith("a lobby line\n")
