@@ -129,7 +129,7 @@ def test_a_seat_resumed_on_another_port_is_found_there(peers):
     assert verify_file(ben).valid
 
 
-# Slow (12 s, 6 of them the host's wait before it frees a silent seat).  The
+# Slow (about 8 s, 6 of them the host's wait before it frees a silent seat).  The
 # default run keeps the same path between real processes, a joiner killed while
 # seated whose player types the same command again until seated, then the game
 # played and the replays equal, in test_drill_findings.py:
