@@ -53,10 +53,6 @@ def seat_label(seat: int) -> str:
     return f"seat {seat + 1}"
 
 
-def seat_name(names: Sequence[str], seat: int | None) -> str:
-    return "chance" if seat is None else names[seat]
-
-
 def result_lines(outcome: Outcome, names: Sequence[str]) -> str:
     sign = 1 if outcome.lower_is_better else -1
     ranking = sorted(
