@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from p2ptable.net import lobby as lobbies
+from p2ptable.net.gallery import Gallery
 from p2ptable.net.genesis_round import GenesisRound
 from p2ptable.net.peers import boot_bytes
 from p2ptable.net.pending_genesis import PendingGenesis
@@ -183,15 +184,18 @@ class Arrival:
 
     def spectators_behind(self, length: int, now: float) -> bool:
         """Whether a spectator still pulling has fewer than ``length`` entries."""
-        lobby = self.lobby
-        gallery = lobby.gallery if isinstance(lobby, lobbies.HostLobby) else None
+        gallery = self._gallery()
         return gallery is not None and gallery.behind(length, now)
 
     def spectators_admitted(self) -> bool:
         """Whether our table's gallery holds a spectator now."""
-        lobby = self.lobby
-        gallery = lobby.gallery if isinstance(lobby, lobbies.HostLobby) else None
+        gallery = self._gallery()
         return gallery is not None and bool(gallery.watchers)
+
+    def _gallery(self) -> Gallery | None:
+        """Our table's spectators (a host that admits them), or None."""
+        lobby = self.lobby
+        return lobby.gallery if isinstance(lobby, lobbies.HostLobby) else None
 
     def serve(self, now: float) -> None:
         """During the game: the host still answers knocks (a full table) and its

@@ -235,8 +235,9 @@ class PartsRound(Gathering):
         if body["t"] != "part" or not 0 <= body["seat"] < table.n:
             raise RemoteProtocolError("a part message must carry a part")
         if body["i"] < ledger.next_index:
-            # For an entry already in our log: only useful as the other half of a
-            # seat's equivocation (it sent different parts to different peers).
+            # For an entry already in our log: its sender lacks the entry (we send
+            # it our own part), and a part unlike the bundled one is the other half
+            # of a seat's equivocation (it sent different parts to different peers).
             mine = ledger.entries[body["i"]]
             self._answer_late(table, body["i"], message.sender)
             if mine.kind in BUNDLE_KINDS and unsigned_bundle(mine.body):
