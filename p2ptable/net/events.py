@@ -56,4 +56,15 @@ class Failed:
     trace: str
 
 
-Event = Applied | Rejected | Stopped | Finished | Failed | Moved
+@dataclass(frozen=True)
+class Recovered:
+    """After a resume, our secret choice for the commits entry at ``position`` was
+    taken back from our own signed commit, held by another seat (the choice file
+    was lost, damaged or disagreed with it: ``text`` says which)."""
+
+    position: int  # (not `index`: that names an Applied entry's)
+    action: str
+    text: str
+
+
+Event = Applied | Rejected | Stopped | Finished | Failed | Moved | Recovered

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from p2ptable.crypto.signing import verify_signature
 from p2ptable.engine.api import Action
 from p2ptable.net import accusations
+from p2ptable.net.events import Recovered
 from p2ptable.net.round_base import (
     ALL,
     PART_WINDOW,
@@ -19,7 +20,7 @@ from p2ptable.net.round_base import (
     relay_wake,
 )
 from p2ptable.net.wire import Message, RemoteProtocolError
-from p2ptable.replay import authoring
+from p2ptable.replay import authoring, choices
 from p2ptable.replay.entries import (
     BUNDLE_KINDS,
     Entry,
@@ -63,7 +64,18 @@ class PartsRound(Gathering):
     a seat that has no bundle ``RELAY_WAIT`` after sending its part sends it to
     everyone, and every peer bundles by itself, as without a collector.  A round
     of ``n`` seats is then ``2 (n - 1)`` frames instead of ``n (n - 1)``, in two
-    hops instead of one."""
+    hops instead of one.
+
+    A seat that comes back after a crash must never sign a second commit for a
+    position (two are equivocation), and its choice file is only a hint: it may
+    be lost, damaged or forged.  So every peer answers a seat's ``hello`` with a
+    ``welcome`` holding that seat's own parts it holds (:meth:`held_of`), and a
+    resumed seat takes its signed commit back from them (:meth:`take_own`),
+    finding the action it sealed among its legal actions (the salt comes from
+    its key and the position).  A choice read from the file is used only once
+    every other seat has answered without one (``RoundSession.resuming`` is
+    False), and only if the rules still allow it; otherwise the player is asked
+    again, which is safe: no commit of ours left the machine."""
 
     message = "part"
 
@@ -72,6 +84,9 @@ class PartsRound(Gathering):
         self.pending: dict[int, dict[int, Entry]] = {}  # index -> seat -> its part
         self._checked: set[tuple[int, int]] = set()
         self._chosen: tuple[int, Action] | None = None  # our secret choice: (index, action)
+        # Whether _chosen was read back from our choice file after a resume: a
+        # hint until every other seat has said whether it holds our commit.
+        self._from_file = False
         self._relayed: tuple[int, float] | None = None  # (index, when) sent to a collector
         # Our own parts of the last few entries, and the seats each was sent to
         # late: a collector's own part reaches the others only in its bundle.
@@ -106,10 +121,12 @@ class PartsRound(Gathering):
         """Whether our part of the pending entry is made (our commit, say)."""
         return table.seat in self.have(table.ledger.next_index)
 
-    def remember(self, index: int, action: Action) -> None:
+    def remember(self, index: int, action: Action, from_file: bool = False) -> None:
         """Our secret choice for the ``commits`` entry at ``index`` (kept by the
-        session, and given back after a resume): our commit is made from it."""
+        session, and given back after a resume: ``from_file``): our commit is
+        made from it, from the file only once no seat holds a commit of ours."""
         self._chosen = (index, action)
+        self._from_file = from_file
 
     def our_choice(self, index: int) -> Action | None:
         """Our secret choice for the ``commits`` entry at ``index``, if made."""
@@ -145,6 +162,12 @@ class PartsRound(Gathering):
             chosen = self._chosen  # made by our player's choice (commit), or kept
             if chosen is None or chosen[0] != ledger.next_index:
                 return None
+            if self._from_file:
+                if table.resuming:
+                    return None  # a seat may still hand us our commit back
+                if chosen[1] not in ledger.game.legal_actions(ledger.state, seat):
+                    self._chosen = None  # a damaged or forged hint: ask again
+                    return None
             return authoring.choice_part(ledger, seat, secrets, chosen[1])
         if expected.kind == "choices":
             hint = self.our_choice(ledger.position.commits_at)  # type: ignore[arg-type]
@@ -191,6 +214,8 @@ class PartsRound(Gathering):
                 table.accuse(accusations.Accusation("cheated", detail, seat, [entry.encode()]))
                 return False
             self._checked.add((index, seat))
+            if seat == table.seat and expected.kind == "commits":
+                self._recover(table, entry)  # our commit, handed back after a resume
         if len(bucket) < len(asked):
             return False
         if expected.kind not in CHOICE_KINDS:
@@ -272,6 +297,75 @@ class PartsRound(Gathering):
         # checked (or about to be; a refused copy is dropped, so a later one is
         # taken).  Taking a copy with other signature bytes in place of the
         # checked one would put an unchecked signature in our bundle.
+
+    # -- after a resume: our own parts, handed back --------------------------------
+
+    def held_of(self, seat: int, start: int) -> list[bytes]:
+        """``seat``'s own parts we hold for entries from ``start`` on (what we
+        answer its hello with: a seat that resumed may have lost its choice)."""
+        return [
+            bucket[seat].encode()
+            for index, bucket in sorted(self.pending.items())
+            if index >= start and seat in bucket
+        ]
+
+    def take_own(self, table: RoundSession, raws: list, sender: int) -> None:
+        """Our own parts that ``sender`` holds, from its ``welcome``: each must be
+        a part of an entry still ahead, signed by us (so nobody else can make
+        one); kept as if we had just made it, and a commit is taken back."""
+        ledger = table.ledger
+        if len(raws) > PART_WINDOW + 1:
+            raise RemoteProtocolError(f"a welcome with {len(raws)} of our parts")
+        for raw in raws:
+            try:
+                entry = Entry.decode(raw) if isinstance(raw, bytes) else None
+            except MalformedEntry:
+                entry = None
+            body = entry.body if entry is not None else None
+            if body is None or body["t"] != "part" or body["seat"] != table.seat:
+                raise RemoteProtocolError("a welcome must hold our own parts")
+            index = body["i"]
+            if index < ledger.next_index:
+                continue  # for an entry we hold: nothing to take back
+            message = signed_message(ledger.game_id, entry.body_bytes)
+            if [s for s, _ in entry.sigs] != [table.seat] or not verify_signature(
+                table.keys[table.seat], entry.sigs[0][1], message
+            ):
+                raise RemoteProtocolError("a part in a welcome that we did not sign")
+            bucket = self.pending.setdefault(index, {})
+            if table.seat not in bucket:
+                bucket[table.seat] = entry
+                self._own[index] = entry
+            if index == ledger.next_index and ledger.expected().kind == "commits":
+                self._recover(table, bucket[table.seat])
+
+    def _recover(self, table: RoundSession, part: Entry) -> None:
+        """Our commit ``part`` for the pending commits entry: the action it seals
+        becomes our choice (a choice file that says otherwise is wrong)."""
+        ledger = table.ledger
+        index = ledger.next_index
+        chosen = self._chosen
+        if chosen is not None and chosen[0] == index and not self._from_file:
+            return  # made by this run: it is the commit
+        commit = part.body["msg"]["commit"]
+        salt = choices.salt_for(table.secrets, ledger.game_id, index)
+        legal = ledger.game.legal_actions(ledger.state, table.seat)
+        action = choices.committed_action(legal, ledger.game_id, index, table.seat, salt, commit)
+        if action is None:
+            return  # sealed nothing the rules list now: the reveal will say so
+        kept = chosen[1] if chosen is not None and chosen[0] == index else None
+        self.remember(index, action)
+        if kept == action:
+            return
+        if kept is None:
+            why = "the choice file held none for it (lost or damaged)"
+        else:
+            why = f"the choice file said {kept.text!r}, which is not what was signed"
+        text = (
+            f"our secret choice for entry {index} was taken back from our own signed "
+            f"commit, which another seat held: {action.text!r}; {why}"
+        )
+        table.report(Recovered(index, action.text, text))
 
     def _answer_late(self, table: RoundSession, index: int, sender: int) -> None:
         """A part for an entry we bundled: its sender has no bundle RELAY_WAIT

@@ -23,6 +23,7 @@ from pathlib import Path
 from p2ptable.engine.api import Action
 from p2ptable.net import lobby as lobbies
 from p2ptable.net.arrival import Arrival
+from p2ptable.net.events import Recovered
 from p2ptable.net.frontend import Frontend
 from p2ptable.net.gallery import COMEBACK_WAIT, EncodedLog
 from p2ptable.net.idle_gc import QUIET, IdleCollector
@@ -525,6 +526,9 @@ class Peer:
                     self.note(f"stopped by a bug of p2ptable: {event.reason}\n{event.trace}")
                 elif isinstance(event, Moved):
                     self._moved(event)
+                elif isinstance(event, Recovered):
+                    self.note(event.text)
+                    self.ui.say(f"Note: {event.text}.")
             self.ui.show(self.session, events, now)
 
     def _save_secrets(self, endpoints: list[str], peer_boots: dict[int, int]) -> None:

@@ -94,9 +94,16 @@ class PeerStates:
         self._resuming = True
 
     def heard_length(self, seat: int) -> None:
-        """``seat`` told us its log length (a hello or a ping)."""
+        """``seat`` told us its log length, knowing we are back: its hello, or
+        its welcome (its answer to ours).  A ping is not enough: it may have
+        left before its sender heard our hello, so it cannot say what the sender
+        holds of ours (a commit we sent before the crash: net/parts.py)."""
         if self._resuming:
             self._unheard.discard(seat)
+
+    def unanswered(self) -> list[int]:
+        """After a resume, the seats that have not answered our hello yet."""
+        return sorted(self._unheard) if self._resuming else []
 
     def catching_up(self, length: int) -> bool:
         """True while a resumed session may not sign a move or an accusation.  Once

@@ -16,9 +16,11 @@ How it works:
   changed.  Every problem is a :class:`ResumeError` with a one-line message.
 * :class:`ChoiceKeeper` keeps ``NAME.p2pt.choice`` durably too: our last secret
   choice (net/session.py, ``Choice``), kept before our commit to it leaves, so
-  a resumed seat commits to the same action; one fixed record overwritten in
-  place and synced (``CHOICE_RECORD``).  :func:`load_resume` reads it back (a
-  damaged one is refused: committing afresh could be a second commit).
+  a resumed person is not asked again; one fixed record overwritten in place
+  and synced (``CHOICE_RECORD``).  :func:`load_resume` reads it back as a hint
+  only: the truth is our signed commit, which the other seats hand back after
+  a resume (net/parts.py), so a lost, damaged or forged file is reported (in
+  :attr:`Resume.notice`) and ignored, and never makes us sign a second commit.
 * :func:`hold_seat_lock` takes an exclusive ``flock`` on ``NAME.p2pt.lock`` for the
   life of a running peer; a second ``resume`` (or a second game writing the same
   replay) is refused with the holder's pid.  The kernel drops the lock when the
@@ -149,14 +151,18 @@ class ChoiceKeeper:
         os.close(self._fd)
 
 
-def _load_choice(replay: Path) -> Choice | None:
+def _load_choice(replay: Path) -> tuple[Choice | None, str | None]:
+    """Our kept secret choice, if any, and a sentence for the player when the
+    file could not be read.  The file is a hint, never the truth: a seat's
+    commit, if one left, comes back from the others (net/parts.py), and a lost,
+    damaged or forged file is reported and ignored, never trusted over it."""
     path = choice_path(replay)
     if not path.exists():
-        return None
+        return None, None
     try:
         raw = _read(path, "choice", CHOICE_RECORD)
         if not raw.strip(b"\0"):
-            return None  # made, never written: no choice was kept
+            return None, None  # made, never written: no choice was kept
         (length,) = struct.unpack_from(">I", raw, 0)
         payload = raw[4 : 4 + length]
         crc = raw[4 + length : 8 + length]
@@ -167,12 +173,13 @@ def _load_choice(replay: Path) -> Choice | None:
         if type(index) is not int or not isinstance(action, str) or set(data) != {"i", "action"}:
             raise ValueError("not {i, action}")
         Action.parse(action)  # the session takes it up again: it must be an action
-    except (EncodingError, ValueError, TypeError, KeyError, struct.error) as exc:
-        raise ResumeError(
-            f"{path.name} is damaged ({exc}): it holds the secret choice this seat "
-            "committed to; refusing to resume, nothing was changed"
-        ) from None
-    return Choice(index, action)
+    except (EncodingError, ValueError, TypeError, KeyError, struct.error, ResumeError) as exc:
+        why = exc if not isinstance(exc, ResumeError) else "it cannot be read"
+        return None, (
+            f"{path.name} is damaged ({why}) and was ignored: if this seat had sent a "
+            "commit to a secret choice, it is taken back from the other seats"
+        )
+    return Choice(index, action), None
 
 
 def lock_path(replay: Path) -> Path:
@@ -243,9 +250,12 @@ def load_resume(replay: Path) -> Resume:
             notice = None
         endpoints, port = saved["endpoints"], saved["port"]
         peer_boots = {int(k): v for k, v in saved["peer_boots"].items()}
+        choice, unread = _load_choice(replay)
+        if unread is not None:
+            notice = unread if notice is None else f"{notice}; {unread}"
         return Resume(
             ledger, seat, secrets, endpoints, port, replay, notice, tuple(applied),
-            saved["boot"], peer_boots, _load_choice(replay), saved["spectators"],
+            saved["boot"], peer_boots, choice, saved["spectators"],
         )  # fmt: skip
     finally:
         if probe is not None:

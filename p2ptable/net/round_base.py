@@ -58,6 +58,16 @@ class RoundSession(Protocol):
 
     def accuse(self, accusation: accusations.Accusation) -> None: ...
 
+    def report(self, event: object) -> None:
+        """An event for the peer (and the player) that changes nothing in the log."""
+        ...
+
+    @property
+    def resuming(self) -> bool:
+        """Whether we came back after a crash and some seat has not yet told us
+        where it stands (wire.md 6.10): we may sign no choice of our own."""
+        ...
+
 
 class Round:
     """The defaults: a round with nothing to gather."""

@@ -177,8 +177,8 @@ class Session:
         self.outgoing: list[tuple[int | None, bytes]] = []
         self.writes: list[Write] = []  # entries to persist, in order
         self.choices: list[Choice] = []  # our secret choices to keep (see Choice)
-        if choice is not None:
-            self._parts.remember(choice.index, Action.parse(choice.action))
+        if choice is not None:  # a hint, read from our choice file (see PartsRound)
+            self._parts.remember(choice.index, Action.parse(choice.action), from_file=True)
         self.events: list[Event] = []
         self.stopped: Stopped | None = None
         self.failed: Failed | None = None
@@ -188,7 +188,7 @@ class Session:
         self._own: Entry | None = None
         self._next_ping = now
         self._last_tick: float | None = None
-        self.send(ALL, "hello", {"len": ledger.next_index, "ep": self.endpoints[seat]})
+        self._send_hello(ALL)
         self.advance(now)
 
     # -- the surface callers use -----------------------------------------------
@@ -298,6 +298,11 @@ class Session:
 
     def _catching_up(self) -> bool:
         return self.peers.catching_up(self.ledger.next_index)
+
+    @property
+    def resuming(self) -> bool:
+        """Resumed, and not every seat has told us where it stands (wire.md 6.10)."""
+        return self._catching_up()
 
     # -- input -----------------------------------------------------------------
 
@@ -409,6 +414,10 @@ class Session:
             if now >= self._next_ping:
                 self._next_ping = now + PING_EVERY
                 self._send_ping(ALL)
+                for seat in self.peers.unanswered():
+                    # Resumed, and no welcome from it yet: our hello may have
+                    # gone to a peer that was down, or been lost.
+                    self._send_hello(seat)
             for round_ in self._each_round:
                 round_.tick(self, now)
             self._check_accusations(now)
@@ -492,6 +501,9 @@ class Session:
 
     def reject(self, seat: int | None, why: str) -> None:
         self.events.append(Rejected(seat, why))
+
+    def report(self, event: Event) -> None:
+        self.events.append(event)
 
     def append(self, entry: Entry) -> None:
         """Validate and apply ``entry``, persist it, and take what waited for it."""
@@ -604,18 +616,25 @@ class Session:
         length, head, ours = self.ledger.next_index, self.ledger.head, self.endpoints[self.seat]
         self.send(dest, "ping", {"len": length, "head": head, "ep": ours})
 
+    def _send_hello(self, dest: int | None) -> None:
+        self.send(dest, "hello", {"len": self.ledger.next_index, "ep": self.endpoints[self.seat]})
+
     def _on_hello(self, message: Message, now: float) -> None:
-        # A peer (re)started: tell it where we are and resend what we owe it.
-        peer = self.peers[message.sender]
+        # A peer (re)started: tell it where we are, what we hold of its own
+        # (a welcome), and resend what we owe it.
+        sender = message.sender
+        peer = self.peers[sender]
         peer.their_len = message.data["len"]
-        self.peers.heard_length(message.sender)
-        self._moved(message.sender, message.data["ep"])
+        self.peers.heard_length(sender)
+        self._moved(sender, message.data["ep"])
         expected = self.ledger.expected()
         round_ = self.rounds[expected.kind]
-        if self._waiting_since is not None and message.sender in round_.awaited(self, expected):
+        if self._waiting_since is not None and sender in round_.awaited(self, expected):
             # It (re)started: give it the whole timeout to send what we wait for.
             self._waiting_since = now
-        self._send_ping(message.sender)
+        length, head, ours = self.ledger.next_index, self.ledger.head, self.endpoints[self.seat]
+        yours = self._parts.held_of(sender, length)
+        self.send(sender, "welcome", {"len": length, "head": head, "ep": ours, "yours": yours})
         for each in self._each_round:
             each.resend(self, message.sender)
         self.catch_up.push(self, message.sender, peer.their_len)
@@ -639,12 +658,20 @@ class Session:
         self.events.append(Moved(seat, endpoint))
 
     def _on_ping(self, message: Message, now: float) -> None:
+        # Not an answer to our hello: after a resume it may have left before its
+        # sender knew we were back, so it says nothing of what it holds of ours.
         peer = self.peers[message.sender]
         previous, peer.their_len = peer.their_len, message.data["len"]
         peer.their_head = message.data["head"]
-        self.peers.heard_length(message.sender)
         self._moved(message.sender, message.data["ep"])
         self.catch_up.on_ping(self, message, previous)
+
+    def _on_welcome(self, message: Message, now: float) -> None:
+        # The answer to our hello: a ping, with our own parts the sender holds
+        # (after a resume, our commit comes back this way: net/parts.py).
+        self._parts.take_own(self, message.data["yours"], message.sender)
+        self._on_ping(message, now)
+        self.peers.heard_length(message.sender)
 
     def _on_gsig(self, message: Message, now: float) -> None:
         # A genesis signature after the genesis: the sender is still in its
@@ -667,6 +694,7 @@ def _signer(entry: Entry) -> int | None:
 _HANDLERS = {
     "hello": Session._on_hello,
     "ping": Session._on_ping,
+    "welcome": Session._on_welcome,
     "gsig": Session._on_gsig,
     "get": lambda session, message, now: session.catch_up.on_get(session, message),
     "entries": lambda session, message, now: session.catch_up.on_entries(session, message),

@@ -31,6 +31,9 @@ MAX_FRAME = 256 * 1024
 KINDS: dict[str, dict[str, type]] = {
     "hello": {"len": int, "ep": str},
     "ping": {"len": int, "head": bytes, "ep": str},
+    # The answer to a hello: a ping, and the parts of the hello's sender that we
+    # hold (a seat that resumed takes its own commit back: wire.md 6.10).
+    "welcome": {"len": int, "head": bytes, "ep": str, "yours": list},
     "entry": {"entry": bytes},
     "reveal": {"i": int, "prev": bytes, "step": int, "pre": bytes},
     "rsig": {"i": int, "sig": bytes},

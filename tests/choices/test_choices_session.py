@@ -19,8 +19,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from p2ptable.engine.api import Action
+from p2ptable.net.events import Recovered
 from p2ptable.net.memory import MemoryNet
-from p2ptable.net.session import Session
+from p2ptable.net.session import Choice, Session
 from p2ptable.net.wire import envelope_of
 from p2ptable.replay import authoring, choices
 from p2ptable.replay.entries import Entry, make_body, sign_body
@@ -406,23 +407,121 @@ def test_a_seat_that_crashes_after_its_commit_left_commits_to_the_same_choice_ag
     assert [p["action"] for p in first.body["parts"]] == ["bid 1", "bid 3", "bid 2"]
 
 
-def test_without_the_kept_choice_a_second_different_commit_would_be_equivocation():
-    # Why the choice is kept on stable storage before the commit leaves.
-    seats, genesis, sessions, logs = sessions_for(3, "forgot")
+def resumed_without(seats, genesis, logs, net, seat: int, choice=None) -> Session:
+    """``seat``'s process died and comes back from its log, with ``choice`` as
+    its choice file gave it (None: the file was lost, or damaged and ignored)."""
+    ledger = Ledger(genesis)
+    for raw in logs[seat][1:]:
+        ledger.append(Entry.decode(raw))
+    boot = bytes([0x20 + seat]) * 8
+    return Session(ledger, seat, seats[seat], net.now, boot=boot, resumed=True, choice=choice)
+
+
+def stops(sessions) -> list:
+    return [(s.seat, s.stopped.reason, s.stopped.culprit) for s in sessions.values() if s.stopped]
+
+
+@pytest.mark.parametrize("n", [3, 5])
+def test_a_seat_that_lost_its_kept_choice_takes_its_commit_back_from_the_others(n):
+    # Issue 22, 1: "Kill a seat ... right after its secret choice was kept and its
+    # commit sent, delete REPLAY.choice ... and resume: it asks the person again,
+    # commits a second time for the same position, and verify prints
+    # 'equivocation by Ben'".  "On resume it first learns from the others whether
+    # a commit of its own for the pending position exists; if one does, it
+    # recovers its choice from that commit ... and re-reveals."  At five seats
+    # the commit went to the collector (Ana) alone.
+    seats, genesis, sessions, logs = sessions_for(n, f"forgot{n}")
+    net = MemoryNet(sessions, logs)
+    net.pump()
+    sessions[1].submit(Action("bid", (3,)), net.now)
+    net.pump()  # Ben's commit reached the others (the collector alone at five)
+    back = sessions[1] = resumed_without(seats, genesis, logs, net, 1)
+    assert not back.my_turn()  # not before every other seat has answered
+    net.pump()
+    assert not back.my_turn()  # asked nothing: its commit was given back
+    assert back.secret_choice()[0] == Action("bid", (3,))
+    for _ in range(3):
+        net.advance(1.0)
+    assert not back.my_turn() and not stops(sessions)
+    for s in sessions.values():
+        if s.my_turn():
+            s.submit(Action("bid", (1,)), net.now)
+    play_out(sessions, net, random.Random(5))
+    assert not stops(sessions)
+    assert all(s.finished for s in sessions.values())
+    assert len({file_of(log) for log in logs.values()}) == 1
+    assert verify_bytes(file_of(logs[0])).valid
+    first = next(Entry.decode(r) for r in logs[0] if Entry.decode(r).kind == "choices")
+    assert [p["action"] for p in first.body["parts"]][1] == "bid 3"
+
+
+def test_a_forged_choice_file_is_not_trusted_over_the_seats_signed_commit():
+    # "A CRC-valid forged choice record does the same ... a damaged or forged one
+    # is reported and ignored, never trusted over the commit."
+    seats, genesis, sessions, logs = sessions_for(3, "forged")
     net = MemoryNet(sessions, logs)
     net.pump()
     sessions[1].submit(Action("bid", (3,)), net.now)
     net.pump()
-    back = Session(Ledger(genesis), 1, seats[1], net.now, boot=b"\x09" * 8, resumed=True)
-    sessions[1] = back
-    for _ in range(3):
-        net.advance(1.0)
-    assert back.my_turn()  # asked again: it lost its choice
-    back.submit(Action("bid", (1,)), net.now)
+    forged = Choice(1, "bid 1")  # the file says bid 1; Ben committed to bid 3
+    back = sessions[1] = resumed_without(seats, genesis, logs, net, 1, forged)
     net.pump()
-    for seat in (0, 2):
-        stopped = sessions[seat].stopped
-        assert stopped is not None and (stopped.reason, stopped.culprit) == ("equivocation", 1)
+    assert back.secret_choice()[0] == Action("bid", (3,))
+    said = [e for e in back.take_events() if isinstance(e, Recovered)]
+    assert said and "bid 3" in said[0].text and "bid 1" in said[0].text
+    for s in (sessions[0], sessions[2]):
+        s.submit(Action("bid", (2,)), net.now)
+    play_out(sessions, net, random.Random(6))
+    assert not stops(sessions) and all(s.finished for s in sessions.values())
+    assert len({file_of(log) for log in logs.values()}) == 1
+
+
+def test_a_seat_whose_commit_never_left_is_asked_again_once_every_seat_has_answered():
+    # "only when no commit of its left the machine may it ask again".
+    seats, genesis, sessions, logs = sessions_for(3, "unsent")
+    net = MemoryNet(sessions, logs)
+    net.pump()
+    net.filter = lambda sender, target, frame: None if sender == 1 else frame
+    sessions[1].submit(Action("bid", (3,)), net.now)
+    net.pump()  # its commit was kept, then the process died before it left
+    net.filter = None
+    back = sessions[1] = resumed_without(seats, genesis, logs, net, 1)
+    net.pump()
+    assert back.my_turn()  # nobody holds a commit of Ben's: he chooses again
+    back.submit(Action("bid", (1,)), net.now)
+    for s in (sessions[0], sessions[2]):
+        s.submit(Action("bid", (2,)), net.now)
+    play_out(sessions, net, random.Random(7))
+    assert not stops(sessions) and all(s.finished for s in sessions.values())
+
+
+def test_a_ping_sent_before_the_others_heard_of_the_resume_does_not_end_the_wait():
+    # The others' pings go out every second, whether or not they know Ben is
+    # back: only their answer to his hello (a welcome, holding his commit if they
+    # have it) says what they hold of his.
+    seats, genesis, sessions, logs = sessions_for(3, "race")
+    net = MemoryNet(sessions, logs)
+    net.pump()
+    sessions[1].submit(Action("bid", (3,)), net.now)
+    net.pump()
+    back = sessions[1] = resumed_without(seats, genesis, logs, net, 1)
+    held: list = []
+
+    def hold_welcomes(sender: int, target: int, frame: bytes) -> bytes | None:
+        if target == 1 and kind_of(frame) == "welcome":
+            held.append((sender, frame))
+            return None
+        return frame
+
+    net.filter = hold_welcomes
+    for _ in range(3):
+        net.advance(1.0)  # pings from Ana and Cleo reach Ben
+    assert held and not back.my_turn()
+    net.filter = None
+    for _sender, frame in held:
+        back.receive(frame, net.now)
+    net.pump()
+    assert not back.my_turn() and back.secret_choice()[0] == Action("bid", (3,))
 
 
 def test_commits_are_made_again_byte_for_byte():

@@ -9,9 +9,16 @@ seat's choice"; and the seat that "crashes and resumes re-makes the same commit"
 
 from __future__ import annotations
 
+import os
 import re
+import signal
 import time
+from pathlib import Path
 
+import pytest
+
+from p2ptable.net.persistence import choice_path
+from p2ptable.net.session import Choice
 from p2ptable.replay.verify import verify_file
 
 from .peers import free_port
@@ -68,3 +75,57 @@ def test_two_people_choose_a_teacher_card_in_secret_and_one_resumes_in_between(
     assert not any((tmp_path / f"{n}.p2pt.choice").exists() for n in ("Ana", "Ben", "Cleo"))
     report = verify_file(tmp_path / "Ana.p2pt")
     assert report.valid and report.audited, report.error
+
+
+def forge_choice(replay: Path, action: str) -> None:
+    """A CRC-valid choice record for the same entry, naming ``action``."""
+    from p2ptable.net.persistence import ChoiceKeeper, _load_choice
+
+    kept, _ = _load_choice(replay)
+    assert kept is not None and kept.action != action
+    keeper = ChoiceKeeper(replay)
+    keeper.keep(Choice(kept.index, action))
+    keeper.close()
+
+
+@pytest.mark.parametrize("file", ["deleted", "forged"])
+def test_a_seat_killed_after_its_commit_left_takes_it_back_without_its_choice_file(
+    tmp_path,
+    peers,  # noqa: F811
+    people,  # noqa: F811
+    file,
+):
+    # Issue 22, 1: "Kill a seat with kill -9 right after its secret choice was
+    # kept and its commit sent, delete REPLAY.choice ... and resume: it asks the
+    # person again, commits a second time for the same position, and verify
+    # prints 'equivocation by Ben'.  A CRC-valid forged choice record does the
+    # same."  Now the resumed seat learns from the others that its commit
+    # exists, takes its choice back from it, and is not asked again.
+    port = free_port()
+    ana = people(*host_args(tmp_path, "Ana", "vorsicht-lehrer", 3, port), "--option", "track=100")
+    ana.expect("Others join with")
+    ben = people(*join_args(tmp_path, "Ben", port))
+    peers.join("Cleo", port, "--bot", "greedy")
+    to_the_teacher_card([ana, ben])
+    ben.type("2")  # Ben dares the throw
+    ben.expect("waiting for Ana to choose; you chose: risk", on="screen")
+    os.killpg(ben.proc.pid, signal.SIGKILL)
+    ben.wait()
+    replay = tmp_path / "Ben.p2pt"
+    if file == "deleted":
+        choice_path(replay).unlink()
+    else:
+        forge_choice(replay, "take")
+    back = people("resume", str(replay))
+    back.expect("waiting for Ana to choose; you chose: risk", on="screen", timeout=60)
+    assert PROMPT not in back.screen  # not asked again: the others held his commit
+    assert "taken back from our own signed commit" in back.text
+    ana.type("1")  # Ana takes the points
+    back.expect("Chosen: Ana takes", timeout=30)
+    play_together([ana, back], timeout=180)
+    assert ana.wait() == 0 and back.wait() == 0
+    assert peers.wait_all() == {"Cleo": 0}
+    blobs = {(tmp_path / f"{n}.p2pt").read_bytes() for n in ("Ana", "Ben", "Cleo")}
+    assert len(blobs) == 1
+    report = verify_file(tmp_path / "Ana.p2pt")
+    assert report.valid and report.audited and report.stopped is None, report.error

@@ -3,8 +3,10 @@
 Issue 14: "a seat that crashes and resumes re-makes the same commit (a second,
 different commit for one position is equivocation)".  The choice is kept durably
 before the commit leaves, in one fixed-size record overwritten in place (one
-write and one fdatasync), and read back by `resume`; a damaged one is refused,
-since committing afresh could be a second commit.
+write and one fdatasync), and read back by `resume`.  Issue 22, 1: "The choice
+file becomes an optimisation, not a single point of failure; a damaged or forged
+one is reported and ignored, never trusted over the commit" (the commit comes
+back from the other seats: tests/choices/test_choices_session.py).
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ import pytest
 from p2ptable.net.persistence import (
     CHOICE_RECORD,
     ChoiceKeeper,
-    ResumeError,
     _load_choice,
     choice_path,
 )
@@ -31,21 +32,21 @@ def save_choice(replay, choice: Choice) -> None:  # noqa: ANN001 - a keeper of i
 
 def test_a_kept_choice_is_read_back_and_the_latest_wins(tmp_path):
     replay = tmp_path / "Ben.p2pt"
-    assert _load_choice(replay) is None  # never chose
+    assert _load_choice(replay) == (None, None)  # never chose
     keeper = ChoiceKeeper(replay)
-    assert _load_choice(replay) is None  # made, nothing kept yet
+    assert _load_choice(replay) == (None, None)  # made, nothing kept yet
     keeper.keep(Choice(12, "risk"))
-    assert _load_choice(replay) == Choice(12, "risk")
+    assert _load_choice(replay) == (Choice(12, "risk"), None)
     keeper.keep(Choice(40, "take"))
     keeper.close()
-    assert _load_choice(replay) == Choice(40, "take")
+    assert _load_choice(replay) == (Choice(40, "take"), None)
     assert choice_path(replay).stat().st_size == CHOICE_RECORD  # never grows
     save_choice(replay, Choice(41, "bid 3"))  # a second keeper opens the same file
-    assert _load_choice(replay) == Choice(41, "bid 3")
+    assert _load_choice(replay) == (Choice(41, "bid 3"), None)
 
 
-@pytest.mark.parametrize("damage", ["flip", "length", "short", "not an action"])
-def test_a_damaged_choice_file_is_refused_not_ignored(tmp_path, damage):
+@pytest.mark.parametrize("damage", ["flip", "length", "short", "not an action", "too big"])
+def test_a_damaged_choice_file_is_reported_and_ignored(tmp_path, damage):
     replay = tmp_path / "Ben.p2pt"
     save_choice(replay, Choice(12, "risk" if damage != "not an action" else "risk 1 x!"))
     path = choice_path(replay)
@@ -56,9 +57,13 @@ def test_a_damaged_choice_file_is_refused_not_ignored(tmp_path, damage):
         raw[0:4] = (300).to_bytes(4, "big")
     elif damage == "short":
         raw = raw[:10]
+    elif damage == "too big":
+        raw += bytes(CHOICE_RECORD)
     path.write_bytes(bytes(raw))
-    with pytest.raises(ResumeError, match="Ben.p2pt.choice is damaged"):
-        _load_choice(replay)
+    choice, notice = _load_choice(replay)
+    assert choice is None
+    assert notice.startswith("Ben.p2pt.choice is damaged") and "ignored" in notice
+    assert "taken back from the other seats" in notice
 
 
 def test_a_choice_too_long_for_its_record_is_our_error(tmp_path):
