@@ -33,7 +33,14 @@ from p2ptable.net.events import Stopped
 from p2ptable.net.frontend import Frontend
 from p2ptable.net.local_table import BotProcesses, read_record, write_record
 from p2ptable.net.peer import LEFT, Peer, PeerConfig
-from p2ptable.net.pending_genesis import PendingGenesis, load_pending, pending_path
+from p2ptable.net.pending_genesis import (
+    PendingGenesis,
+    drop_pending,
+    load_pending,
+    pending_path,
+    set_aside,
+    unborn,
+)
 from p2ptable.net.persistence import (
     Resume,
     ResumeError,
@@ -373,9 +380,20 @@ def resume(
         raise ResumeError(f"no replay at {replay}, nor a game beginning there")
     lock = hold_seat_lock(replay)
     try:
-        if not replay.exists() and pending_path(replay).exists():
-            return _resume_genesis(load_pending(replay), lock, bot, quiet, bot_delay, lifeline)
+        if pending_path(replay).exists() and (not replay.exists() or unborn(replay)):
+            pending = load_pending(replay)  # checked before anything is moved
+            if replay.exists():
+                # Killed as the replay was being made: the pending genesis is
+                # the truth (net/pending_genesis.py).
+                kept = set_aside(replay)
+                announce(
+                    f"Note: {replay.name} held no whole entry (the process stopped as it "
+                    f"was being made); it was kept as {kept.name}, and the table is "
+                    "joined again from the genesis being signed."
+                )
+            return _resume_genesis(pending, lock, bot, quiet, bot_delay, lifeline)
         state: Resume = load_resume(replay)
+        drop_pending(replay)  # the replay holds the genesis: the pending body is done
         record = read_record(replay)
         # A game already over is still resumed, quietly: after a power cut of the
         # whole room another seat's replay may lack the end, and only we can give

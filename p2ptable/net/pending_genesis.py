@@ -13,6 +13,13 @@ REPLAY`` of a seat that has a pending file and no replay starts the genesis roun
 again, with the next start counter: the others are still sending their
 signatures every second, or, if they already hold the genesis, answer ours with
 theirs (net/session.py), and the game starts as it would have.
+
+The replay is made in three steps once the genesis is complete: the file, its
+header, the genesis frame (synced), and only then is the pending file removed.
+A seat killed in between leaves a replay that holds no whole entry next to an
+intact pending file (:func:`unborn`): the pending genesis is the truth, so
+``resume`` keeps that file aside (:func:`set_aside`) and comes back to the
+genesis round, as if there were no replay.
 """
 
 from __future__ import annotations
@@ -55,6 +62,48 @@ def save_pending(replay: Path, body: bytes) -> None:
 
 def drop_pending(replay: Path) -> None:
     pending_path(replay).unlink(missing_ok=True)
+
+
+def unborn(replay: Path) -> bool:
+    """Whether ``replay`` exists and holds no whole entry, only what its making
+    leaves before the genesis frame is on disk: nothing, a part of the header,
+    the header with a torn frame or zeros after it."""
+    from p2ptable.replay.logfile import MAGIC, parse_frames
+
+    try:
+        with open(replay, "rb") as f:
+            data = f.read(MAX_PENDING_BYTES + len(MAGIC) + 8)
+    except OSError:
+        return False
+    if len(data) > MAX_PENDING_BYTES + len(MAGIC) + 4:
+        return False  # more than a genesis frame could be
+    if MAGIC.startswith(data):
+        return True
+    if not data.startswith(MAGIC):
+        return False  # another kind of file: not ours to move
+    rest = data[len(MAGIC) :]
+    if rest.count(0) == len(rest):
+        return True  # zeros (which read as empty frames): never written
+    frames = parse_frames(data)
+    return not frames.payloads and frames.error is not None and frames.error.torn
+
+
+def set_aside(replay: Path) -> Path:
+    """Rename an :func:`unborn` replay out of the way (``NAME.torn-STAMP``),
+    durably: nothing is lost, and the genesis round may make the replay anew."""
+    import os
+    import time
+
+    from p2ptable.replay.logfile import sync_dir
+
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    copy, number = replay.with_name(f"{replay.name}.torn-{stamp}"), 1
+    while copy.exists():
+        number += 1
+        copy = replay.with_name(f"{replay.name}.torn-{stamp}-{number}")
+    os.rename(replay, copy)
+    sync_dir(replay.parent)
+    return copy
 
 
 def load_pending(replay: Path) -> PendingGenesis:
