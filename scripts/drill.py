@@ -34,7 +34,14 @@ every seat) on loopback, with faults chosen by a seeded random generator:
   libzmq would generate next (``b"\\x00k\\x8bEg"`` ...), which used to cut links
   or abort libzmq's ROUTER: harmless since the inboxes are DEALERs;
 * ``cut``: the man in the middle drops one of the seat's TCP connections (frames
-  in flight are lost; ZeroMQ reconnects and catch-up repairs the log).
+  in flight are lost; ZeroMQ reconnects and catch-up repairs the log);
+* ``choice`` (Vorsicht Lehrer!): a kill -9 or power cut of a seat just after it
+  kept a secret choice and sent its commit (moment ``commit``: its
+  ``REPLAY.choice`` names the entry its replay is waiting on), and its choice
+  file then deleted, damaged or forged (a valid record naming the other
+  action) before ``resume``, as after copying a replay to another laptop
+  without it: the seat must take its commit back from the others, never sign
+  a second one (issue 22, 1).
 
 How the man in the middle works.  Nothing outside a peer can read its frames
 except on the wire, and packet capture needs privileges.  So the drill puts a
@@ -110,7 +117,10 @@ from p2ptable.replay.verify import verify_file
 
 NAMES = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay"]
 GAMES = ("pet-quartet", "vorsicht-lehrer")
-FAULTS = ("kill", "early-kill", "power", "blackout", "freeze", "junk", "replay", "takeover", "cut")
+FAULTS = (
+    "kill", "early-kill", "power", "blackout", "freeze", "junk", "replay", "takeover", "cut",
+    "choice",
+)  # fmt: skip
 DEFAULT_FAULTS = tuple(f for f in FAULTS if f != "freeze")  # a freeze costs 20 s or more
 CRASHES = ("kill", "power", "blackout", "freeze")  # what happens to seat processes
 MOMENTS = ("start", "shuffle", "play", "end")  # when a crash comes, after the genesis
@@ -154,6 +164,7 @@ class Crash:
     moment: str  # lobby, genesis (early kills); start, shuffle, play, end
     at: int = 0  # entries in the victim's replay that trigger it (shuffle, play)
     tail: str = "clean"  # power: after the cut, nothing, a torn frame, or zeros
+    choice_file: str = ""  # choice: what is done to REPLAY.choice (deleted, damaged, forged)
     pause: float = 1.0  # seconds dead before `resume`
     fired: bool = False
     missed: bool = False  # the seat was done before the moment came
@@ -175,6 +186,8 @@ class Crash:
                 what += f" for {self.pause:.0f} s"
         elif self.missed:
             what += " missed"
+        if self.choice_file:
+            what += f", choice file {self.choice_file}"
         return what
 
 
@@ -229,7 +242,15 @@ def make_plan(
                 at = rng.randint(first_play, int(length * 0.9))
             tail = rng.choice(["clean", "torn", "zeros"]) if kind != "kill" else "clean"
             crashes.append(Crash(kind, rng.randrange(n), moment, at, tail))
-        order = {"start": 0, "shuffle": 1, "play": 2, "end": 3}
+        if "choice" in faults and game == "vorsicht-lehrer" and rng.random() < 0.6:
+            kind = rng.choice([k for k in ("kill", "power") if k in kinds] or ["kill"])
+            tail = rng.choice(["clean", "torn", "zeros"]) if kind != "kill" else "clean"
+            file = rng.choice(["deleted", "damaged", "forged"])
+            crashes.append(Crash(kind, rng.randrange(n), "commit", 0, tail, file))
+            crashes = [c for c in crashes if c.moment != "end"] + [
+                c for c in crashes if c.moment == "end"
+            ][:1]
+        order = {"start": 0, "shuffle": 1, "play": 2, "commit": 2, "end": 3}
         crashes.sort(key=lambda c: (order[c.moment], c.at))
         if [c.moment for c in crashes].count("end") > 1:
             crashes.pop()
@@ -409,6 +430,34 @@ class Tail:
             return Entry.decode(self.last).kind if self.last else ""
         except ValueError:
             return ""
+
+
+def committed_at(replay: Path) -> int | None:
+    """The entry a seat's kept secret choice is for (None: none kept)."""
+    from p2ptable.net.persistence import _load_choice
+
+    choice, _ = _load_choice(replay)
+    return None if choice is None else choice.index
+
+
+def spoil_choice(replay: Path, how: str, rng: random.Random) -> None:
+    """Delete, damage or forge (a valid record, the other action) a seat's
+    kept secret choice, as a lost or edited file would be."""
+    from p2ptable.net.persistence import ChoiceKeeper, _load_choice, choice_path
+    from p2ptable.net.session import Choice
+
+    path = choice_path(replay)
+    kept, _ = _load_choice(replay)
+    if how == "deleted":
+        path.unlink(missing_ok=True)
+    elif how == "damaged" and path.exists():
+        raw = bytearray(path.read_bytes())
+        raw[rng.randrange(4, 12)] ^= 0xFF
+        path.write_bytes(bytes(raw))
+    elif how == "forged" and kept is not None:
+        keeper = ChoiceKeeper(replay)
+        keeper.keep(Choice(kept.index, "take" if kept.action != "take" else "risk"))
+        keeper.close()
 
 
 def intact_entries(data: bytes) -> list[bytes]:
@@ -928,6 +977,8 @@ class Game:
             return count >= 1
         if crash.moment in ("shuffle", "play"):
             return count >= crash.at
+        if crash.moment == "commit":
+            return committed_at(self.table.replay(seat)) == count
         return crash.moment == "end" and self.tails[seat].last_kind() == "result"
 
     def _fire(self, crash: Crash) -> None:
@@ -965,6 +1016,8 @@ class Game:
                     f.truncate(0)
                     f.write(kept)
                 self.tails[victim].rewind()
+            if victim == seat and crash.choice_file:
+                spoil_choice(replay, crash.choice_file, self.rng)
             self.resumes.append((time.monotonic() + crash.pause, victim))
 
     def _phase(self, seat: int, entries: list[bytes]) -> str:
@@ -1152,6 +1205,7 @@ def summary(reports: list[GameReport], seed: int, seconds: float, min_games: int
     crashes = [c for r in reports for c in r.plan.crashes]
     fired = [c for c in crashes if c.fired]
     kills = Counter(c.phase for c in fired if c.kind == "kill")
+    spoiled = Counter(c.choice_file for c in fired if c.choice_file)
     cuts = [c for c in fired if c.kind in ("power", "blackout")]
     kinds = Counter(c.kind for c in fired)
     refused = sum((r.refusals for r in reports), Counter())
@@ -1173,7 +1227,9 @@ def summary(reports: list[GameReport], seed: int, seconds: float, min_games: int
         f"missed {sum(c.missed for c in crashes)}; junk {sum(r.junk for r in reports)}, "
         f"recorded frames replayed {sum(r.injected + r.replayed for r in reports)}, "
         f"takeover sockets {sum(r.takeovers for r in reports)}, "
-        f"links cut {sum(r.cuts for r in reports)}",
+        f"links cut {sum(r.cuts for r in reports)}, "
+        "choice files after a kill at a commit: "
+        + (", ".join(f"{k} {n}" for k, n in sorted(spoiled.items())) or "none"),
         "refused by the peers: "
         + (", ".join(f"{k} {n}" for k, n in refused.most_common(8)) or "nothing"),
         f"wall time: {seconds:.0f} s",
