@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from p2ptable.engine.api import Action
-from p2ptable.net.events import Recovered
+from p2ptable.net.events import Recovered, Rejected
 from p2ptable.net.memory import MemoryNet
 from p2ptable.net.session import Choice, Session
 from p2ptable.net.wire import envelope_of
@@ -538,3 +538,34 @@ def test_commits_are_made_again_byte_for_byte():
 def test_no_honest_seat_is_ever_accused_whatever_the_order_of_frames(n, seed):
     _, _, sessions, logs = sessions_for(n, f"order{n}")
     play_in_any_order(sessions, logs, random.Random(seed), rounds=200)
+
+
+def welcome_from(sender: Session, to: int, yours: list) -> bytes:
+    """A welcome ``sender`` signs and seals for seat ``to`` (a modified client)."""
+    ledger = sender.ledger
+    data = {"len": ledger.next_index, "head": ledger.head, "ep": "", "yours": yours}
+    sender.send(to, "welcome", data)
+    return sender.take_outgoing()[-1][1]
+
+
+def test_a_welcome_holding_parts_we_did_not_sign_is_refused_and_changes_nothing():
+    # Only our own signature makes a part ours: a seat cannot hand a resumed
+    # seat a commit it never made (a choice it would then reveal), nor flood it.
+    seats, genesis, sessions, logs = sessions_for(3, "forged-welcome")
+    net = MemoryNet(sessions, logs)
+    net.pump()
+    back = sessions[1] = resumed_without(seats, genesis, logs, net, 1)
+    net.pump()
+    assert back.my_turn()  # nobody held a commit of Ben's
+    ana = sessions[0]
+    # Ana makes a commit "of Ben's" (Ben's seat, Ana's signature) ...
+    body = authoring.part_body(1, ana.ledger.head, 1, {"commit": bytes(32)})
+    forged = sign_body(ana.ledger.game_id, body, {0: seats[0].key})
+    # ... and one of her own, and a flood.
+    own = authoring.choice_part(ana.ledger, 0, seats[0], Action("bid", (2,)))
+    for yours in ([forged.encode()], [own.encode()], [own.encode()] * 50, [b"junk"]):
+        back.receive(welcome_from(ana, 1, yours), net.now)
+        rejected = [e for e in back.take_events() if isinstance(e, Rejected)]
+        assert rejected and rejected[0].seat == 0, yours[:1]
+        assert back.my_turn() and back.secret_choice()[0] is None
+    assert not stops(sessions)
