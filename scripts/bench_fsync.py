@@ -35,6 +35,7 @@ from pathlib import Path
 
 from p2ptable.engine.playout import random_policy
 from p2ptable.net.memory import MemoryNet
+from p2ptable.net.peer import deliver
 from p2ptable.net.persistence import data_dir
 from p2ptable.net.session import Session
 from p2ptable.replay import authoring
@@ -88,9 +89,7 @@ def per_move(directory: Path, moves: int) -> dict[str, list[int]]:
         for i in range(2):
             writers[i].append(genesis.encode())
             writers[i].sync()
-            sessions[i] = Session(
-                Ledger(genesis), i, seats[i], 0.0, write=writers[i].append, boot=bytes([i]) * 8
-            )
+            sessions[i] = Session(Ledger(genesis), i, seats[i], 0.0, boot=bytes([i + 1]) * 8)
         net = MemoryNet(sessions)
         policies = {i: random_policy(random.Random(rng.random())) for i in range(2)}
         while True:
@@ -101,13 +100,24 @@ def per_move(directory: Path, moves: int) -> dict[str, list[int]]:
             mover = movers[0]
             mode = MODES[turn % len(MODES)]
             turn += 1
-            mover.sync = syncer(mode, writers[mover.seat])
             action = policies[mover.seat](mover.ledger.game, mover.ledger.state, mover.seat)
+            seat, other = mover.seat, 1 - mover.seat
+
+            def send(_dest: int | None, frame: bytes, seat: int = seat, other: int = other) -> None:
+                net.queue.append((seat, other, frame))  # noqa: B023 - used at once
+
             start = time.perf_counter_ns()
+            # What the peer loop does with a move (net/peer.py, deliver): write
+            # the entry, sync it, then send its frame.
             mover.submit(action, net.now, advance=False)
+            deliver(
+                mover,
+                writers[mover.seat].append,
+                send,
+                syncer(mode, writers[mover.seat]),
+            )
             times[mode].append(time.perf_counter_ns() - start)
-            mover.sync = lambda: None  # the automatic steps after it are not timed
-            mover.advance(net.now)
+            mover.advance(net.now)  # the automatic steps after it are not timed
         for writer in writers.values():
             writer.close()
     return times

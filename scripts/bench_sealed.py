@@ -37,6 +37,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TypeVar
 
@@ -129,8 +130,8 @@ class Round:
     ) -> SealedBook:
         """42 cards, 7 to each seat, as one open on the shuffled deck ``state``."""
         ledger = self.ledger
-        book = SealedBook(ledger.game_id, ledger.book.table.keys, {0: self.seats[0].deck})
-        book.state = state
+        book = SealedBook.new(ledger.game_id, ledger.book.table.keys, {0: self.seats[0].deck})
+        book = replace(book, state=state)
         to = tuple(s for _ in range(HAND) for s in range(SEATS))
 
         def rand(seat: int) -> Rand:
@@ -143,7 +144,7 @@ class Round:
             make,
         )
         timed(lambda: book.check_part("open", to, 1, parts[1]), check)
-        timed(lambda: book.apply_open(to, parts), apply)
+        book, _ = timed(lambda: book.apply_open(to, parts), apply)
         assert len(book.hand(0)) == HAND
         return book
 

@@ -102,21 +102,28 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--game", default="teachers-pet")
     parser.add_argument("--think", type=float, default=0.02)
+    parser.add_argument(
+        "--configs", default=",".join(CONFIGS), help=f"some of {', '.join(CONFIGS)} (commas)"
+    )
     args = parser.parse_args()
+    configs = [c.strip() for c in args.configs.split(",") if c.strip()]
+    if not configs or set(configs) - set(CONFIGS):
+        parser.error(f"--configs takes some of {', '.join(CONFIGS)}")
     loop = bench.speed_check()
-    moves: dict[str, list[float]] = {c: [] for c in CONFIGS}
+    moves: dict[str, list[float]] = {c: [] for c in configs}
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(args.rounds):
-            for config in CONFIGS:
+            for config in configs:
                 moves[config] += run(args.game, config, Path(tmp), args.think)
                 print(f"round {r + 1} {config:>10}: {len(moves[config])} moves so far",
                       file=sys.stderr)  # fmt: skip
-    base = statistics.median(moves["0"])
+    base = statistics.median(moves["0" if "0" in moves else configs[0]])
     print(f"speed check: a 10^6-step Python loop took {loop * 1000:.0f} ms")
     print(f"{args.game}, 4 bot peers, {args.rounds} games per configuration, think {args.think}s")
-    print("| spectators | moves | move p50 | move p90 | p50 vs unwatched |")
+    against = "unwatched" if "0" in moves else configs[0]
+    print(f"| spectators | moves | move p50 | move p90 | p50 vs {against} |")
     print("|---|---:|---:|---:|---:|")
-    for config in CONFIGS:
+    for config in configs:
         values = sorted(moves[config])
         p50 = statistics.median(values)
         p90 = values[int(0.9 * (len(values) - 1))]

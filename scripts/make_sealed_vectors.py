@@ -136,8 +136,14 @@ def build() -> dict:
 
 
 def main() -> None:
-    OUT.write_text(json.dumps(build(), indent=2, sort_keys=True) + "\n")
-    print(f"wrote {OUT}")
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Regenerate protocol/vectors/sealed.json.")
+    parser.add_argument("--out", type=Path, default=OUT.parent, help="default: protocol/vectors")
+    path = parser.parse_args().out / OUT.name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(build(), indent=2, sort_keys=True) + "\n")
+    print(f"wrote {path}")
 
 
 if __name__ == "__main__":

@@ -549,12 +549,17 @@ def complete_replay() -> dict[str, Any]:
 
 
 def main() -> None:
-    OUT.mkdir(parents=True, exist_ok=True)
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Regenerate protocol/vectors/.")
+    parser.add_argument("--out", type=Path, default=OUT, help="default: protocol/vectors")
+    out = parser.parse_args().out
+    out.mkdir(parents=True, exist_ok=True)
     for name, vectors in [
         ("randomness.json", randomness_vectors()),
         ("replay.json", replay_vectors()),
     ]:
-        path = OUT / name
+        path = out / name
         path.write_text(json.dumps(vectors, indent=2) + "\n")
         print(f"wrote {path}")
 
