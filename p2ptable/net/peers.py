@@ -134,6 +134,3 @@ class PeerStates:
             if peer.last_contact is None or now - peer.last_contact >= after:
                 out.append((seat, None if peer.last_contact is None else now - peer.last_contact))
         return out
-
-    def all_have(self, length: int) -> bool:
-        return all(p.their_len >= length for p in self.by_seat.values())

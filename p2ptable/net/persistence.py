@@ -104,10 +104,6 @@ def replay_path_for(game: str, game_id: bytes, name: str) -> Path:
     return data_dir() / f"{stamp}-{game}-{game_id.hex()[:8]}-{safe}.p2pt"
 
 
-def default_replay_path(ledger: Ledger, name: str) -> Path:
-    return replay_path_for(ledger.game.name, ledger.game_id, name)
-
-
 def secrets_path(replay: Path) -> Path:
     return replay.with_name(replay.name + ".secrets")
 

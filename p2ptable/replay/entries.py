@@ -70,7 +70,6 @@ KINDS = (
     "result",
     "abort",
 )
-ABORT_REASONS = ("equivocation", "cheated", "withheld", "abandoned")
 
 
 class MalformedEntry(ValueError):

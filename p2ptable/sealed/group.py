@@ -151,11 +151,6 @@ def point_sum(points: Iterable[Point]) -> Point:
         return IDENTITY
 
 
-def multi_mul(scalars: Sequence[int], points: Sequence[Point]) -> Point:
-    """``Σ k_i·P_i``: one scalar multiplication per term, then one sum."""
-    return point_sum([k * p for k, p in zip(scalars, points, strict=True)])
-
-
 G = decode_point(
     bytes.fromhex("0279BE667EF9DCBBAC55A06295CE870B07029BFCDB2DCE28D959F2815B16F81798")
 )

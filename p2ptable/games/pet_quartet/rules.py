@@ -287,9 +287,10 @@ _DRAW, _PASS, _DECLINE = Action("draw"), Action("pass"), Action("decline")
 _TAKE = tuple(Action("take", (i,)) for i in range(_MOST_CONDUCTORS))
 _PLACE = tuple(Action("place", (i,)) for i in range(_MOST_CONDUCTORS))
 
-# The choices below are asked for on every turn by every peer, so they test
-# ``Conductor.can_be_taken`` (free, with cards) and ``Conductor.accepts_card`` (free,
-# below its limit) inline, in one pass, instead of calling them per Conductor.
+# The choices below are asked for on every turn by every peer, so they test inline,
+# in one pass, whether a Conductor can be taken (free, with cards: "You may not take
+# a Conductor without any cards beneath it.") and accepts a card (free, below its
+# limit).
 
 
 def _takes(s: State) -> list[Action]:

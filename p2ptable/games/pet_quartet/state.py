@@ -22,8 +22,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from p2ptable.engine.frozen import replace
-
 T = TypeVar("T")
 
 #: The six Maestro tiles, in the rulebook's order.  This order is canonical: the
@@ -61,14 +59,6 @@ class Conductor:
     tile: str | None = None
     taken_by: int | None = None
 
-    def accepts_card(self) -> bool:
-        """A drawn card may be placed here: not taken and below its limit."""
-        return self.taken_by is None and len(self.cards) < self.limit
-
-    def can_be_taken(self) -> bool:
-        """ "You may not take a Conductor without any cards beneath it." """
-        return self.taken_by is None and bool(self.cards)
-
 
 @dataclass(frozen=True)
 class PetQuartetState:
@@ -105,14 +95,6 @@ class PetQuartetState:
     def is_out(self, seat: int) -> bool:
         """The seat has taken a Conductor this round."""
         return any(c.taken_by == seat for c in self.conductors)
-
-    def with_conductor(self, index: int, conductor: Conductor) -> PetQuartetState:
-        """This state with Conductor ``index`` replaced."""
-        return replace(self, conductors=replaced(self.conductors, index, conductor))
-
-    def with_collection(self, seat: int, cards: tuple[int, ...]) -> PetQuartetState:
-        """This state with ``seat``'s collection replaced."""
-        return replace(self, collections=replaced(self.collections, seat, cards))
 
 
 def replaced(items: tuple[T, ...], index: int, item: T) -> tuple[T, ...]:
