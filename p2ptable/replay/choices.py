@@ -45,7 +45,7 @@ from p2ptable.replay.genesis import GenesisInfo
 from p2ptable.replay.position import Applied, Expected, Position, advanced
 
 if TYPE_CHECKING:
-    from p2ptable.replay import authoring
+    from p2ptable.replay.seat_secrets import SeatSecrets
 
 COMMIT_DOMAIN = b"p2ptable/commit/v1\x00"
 SALT_DOMAIN = b"p2ptable/choice-salt/v1\x00"
@@ -56,7 +56,7 @@ def commitment(game_id: bytes, position: int, seat: int, action: str, salt: byte
     return hashlib.sha256(COMMIT_DOMAIN + pack([game_id, position, seat, action, salt])).digest()
 
 
-def salt_for(secrets: authoring.SeatSecrets, game_id: bytes, position: int) -> bytes:
+def salt_for(secrets: SeatSecrets, game_id: bytes, position: int) -> bytes:
     """Our salt for the choice at ``position``: secret until we reveal it, and the
     same after a crash (it depends on nothing but our key and the position)."""
     seed = secrets.key.seed

@@ -4,9 +4,10 @@ How it works
 ------------
 A game's terminal presentation is four things: the live screen, the final screen,
 how to word an action for the menu, and a few lines of help, held in a
-:class:`GameScreens`.  Each registered game's package gives its own
-(``GamePackage.screens``, in ``p2ptable.games``); a game that has none gets the
-generic one, which pretty-prints the view and shows actions by their text.  Every renderer
+:class:`GameScreens`.  Each game's are registered here by its name
+(:data:`SCREENS`, each module imported on first use); a game that has none gets the
+generic one, which pretty-prints the view and shows actions by their text.  The
+games import nothing of the terminal: this is the one place that ties them.  Every renderer
 takes a *view* (what one seat may see) and returns a string: no I/O, no state.
 """
 
@@ -18,7 +19,6 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from p2ptable.engine.api import Action
-from p2ptable.games import get_package
 from p2ptable.ui.style import Style, fit, recent_block, recent_room
 from p2ptable.ui.text import name_seats
 
@@ -112,13 +112,32 @@ def describe_generic(view: View, action: Action, names: Sequence[str]) -> str:
 GENERIC = GameScreens(render_generic, render_generic_final, describe_generic, "")
 
 
+def _screens_of(module_name: str) -> Callable[[], GameScreens]:
+    """A game's screens from ``p2ptable.ui.<module_name>``, imported when first asked."""
+
+    def load() -> GameScreens:
+        from importlib import import_module
+
+        screen = import_module(f"p2ptable.ui.{module_name}")
+        return GameScreens(
+            screen.render, screen.render_final, screen.describe_action_for_menu, screen.HELP
+        )
+
+    return load
+
+
+#: Each game's presentation, by the game's name (``games.PACKAGES`` lists the games).
+SCREENS: dict[str, Callable[[], GameScreens]] = {
+    "pet-quartet": _screens_of("pet_quartet_screen"),
+    "vorsicht-lehrer": _screens_of("vorsicht_lehrer_screen"),
+    "teachers-pet": _screens_of("teachers_pet_screen"),
+}
+
+
 def screens_for(game_name: str) -> GameScreens:
-    """The presentation of ``game_name``, from its package, or the generic one."""
-    try:
-        package = get_package(game_name)
-    except KeyError:
-        return GENERIC
-    return package.screens()
+    """The presentation of ``game_name``, or the generic one."""
+    load = SCREENS.get(game_name)
+    return GENERIC if load is None else load()
 
 
 def screen_for(game_name: str) -> ScreenRenderer:

@@ -19,10 +19,12 @@ import pytest
 
 import p2ptable.engine
 import p2ptable.games
+import p2ptable.ui.screens
 from p2ptable.bots import BOT_KINDS, make_bot
 from p2ptable.engine.api import Chance, Game, HiddenHands, Turn
 from p2ptable.engine.playout import random_chance, random_policy
 from p2ptable.games import PACKAGES, all_games, all_packages, get_game, get_package
+from p2ptable.games.notes import player_notes
 from p2ptable.games.package import GamePackage
 from p2ptable.ui.screens import GENERIC, GameScreens, screens_for
 from tests.sealed.toy_game import GAME as TOY
@@ -57,10 +59,9 @@ def test_a_registered_game_has_rules(package):
 
 @pytest.mark.parametrize("package", PACKAGES, ids=lambda p: p.name)
 def test_a_registered_game_has_screens_and_the_terminal_uses_them(package):
-    screens = package.screens()
+    screens = screens_for(package.name)
     assert isinstance(screens, GameScreens) and screens != GENERIC
     assert screens.help.strip()
-    assert screens_for(package.name) == screens
     state, seat = first_turn(package.rules, len(NAMES))
     view = package.rules.view(state, seat)
     assert package.rules.title in screens.render(view, NAMES, ["a recent line"])
@@ -84,9 +85,9 @@ def test_a_registered_game_has_a_bot_of_every_kind(package):
 def test_a_registered_game_has_rules_notes_from_its_own_rules_md(package):
     module = sys.modules[type(package.rules).__module__]
     assert package.notes == Path(module.__file__).with_name("RULES.md")
-    notes = package.rules_notes()
+    notes = package.rules.rules_notes()  # what `p2ptable rules` prints
     assert notes.startswith(f"# {package.rules.title}: how to play")
-    assert notes == package.rules.rules_notes()  # what `p2ptable rules` prints today
+    assert notes == player_notes(package.notes)
 
 
 # -- one place -------------------------------------------------------------------------
@@ -103,13 +104,17 @@ def test_every_game_is_found_by_its_name_and_names_are_unique():
 
 
 def test_a_game_listed_once_is_found_by_the_log_the_screens_and_the_bots(monkeypatch):
-    # A third game is one package and one line: everything asks the one list.
+    # A third game is one package and one line in the games' list (the log, the
+    # bots and `p2ptable rules` ask it), and its screens one line in the
+    # terminal's (ui/screens.py): the rules never import the terminal.
     screens = replace(GENERIC, help="Toy help")
     greedy = lambda rng: random_policy(rng)  # noqa: E731
-    toy = GamePackage(TOY, lambda: screens, {"greedy": greedy}, Path("RULES.md"))
+    toy = GamePackage(TOY, {"greedy": greedy}, Path("RULES.md"))
     assert screens_for(TOY.name) is GENERIC
     monkeypatch.setitem(p2ptable.games._BY_NAME, TOY.name, toy)
     assert get_game(TOY.name) is TOY
+    assert screens_for(TOY.name) is GENERIC  # a game with no screens of its own
+    monkeypatch.setitem(p2ptable.ui.screens.SCREENS, TOY.name, lambda: screens)
     assert screens_for(TOY.name) is screens
     assert make_bot(TOY, "greedy", random.Random(0)).__qualname__.startswith("random_policy")
 
@@ -134,6 +139,21 @@ def imported_modules(path: Path) -> list[tuple[str, bool]]:
         elif isinstance(node, ast.ImportFrom) and node.module:
             found.append((node.module, id(node) in top))
     return found
+
+
+GAMES = ENGINE.parent / "games"
+
+
+@pytest.mark.parametrize(
+    "path", sorted(GAMES.rglob("*.py")), ids=lambda p: str(p.relative_to(GAMES))
+)
+def test_no_game_module_imports_the_people_or_the_network(path):
+    # Issue 24: "Games import no UI. A game package is rules, bots and RULES.md;
+    # screens are registered in ui/."  At module level or inside a function.
+    for module, _at_top in imported_modules(path):
+        assert not module.startswith(
+            ("p2ptable.ui", "p2ptable.bots", "p2ptable.net", "p2ptable.cli", "p2ptable.replay")
+        ), f"{path} imports {module}"
 
 
 @pytest.mark.parametrize("path", sorted(ENGINE.glob("*.py")), ids=lambda p: p.name)

@@ -17,7 +17,7 @@ import pytest
 
 from p2ptable.engine.api import Action, Chance, GameOver, Simultaneous
 from p2ptable.engine.frozen import replace
-from p2ptable.games.teachers_pet import GAME, PACKAGE, rules
+from p2ptable.games.teachers_pet import GAME, rules
 from p2ptable.games.teachers_pet.cards import (
     ART_ROOM,
     CAFETERIA,
@@ -33,6 +33,7 @@ from p2ptable.games.teachers_pet.cards import (
 from p2ptable.games.teachers_pet.state import TeachersPetState, all_play_cards
 from p2ptable.games.teachers_pet.view import window_question
 from p2ptable.ui import teachers_pet_screen as screen
+from p2ptable.ui.screens import screens_for
 from p2ptable.ui.style import MIN_RECENT_LINES, RECENT_LINES, strip_ansi
 
 NAMES = ["Ada", "Ben", "Cleo"]
@@ -617,8 +618,8 @@ def test_final_screen_with_a_shared_victory_and_before_the_end() -> None:
     )
 
 
-def test_the_package_gives_these_screens() -> None:
-    screens = PACKAGE.screens()
+def test_the_terminal_gives_teachers_pet_these_screens() -> None:
+    screens = screens_for("teachers-pet")
     assert screens.render is screen.render
     assert screens.render_final is screen.render_final
     assert screens.describe is screen.describe_action_for_menu

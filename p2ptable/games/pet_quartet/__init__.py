@@ -1,7 +1,7 @@
 """Pet Quartet: adopt musical pets, score soloists and quartets.
 
 ``PACKAGE`` is what the registry (``p2ptable.games``) lists: ``GAME`` (the rules,
-behind the engine's game protocol), its screens, bots and notes.  ``GAME`` only
+behind the engine's game protocol), its bots and notes.  ``GAME`` only
 forwards to the modules named for what they hold: ``state`` (the frozen values),
 ``rules`` (the transitions and the phase table), ``scoring``, ``view`` (what a seat
 sees, log phrases) and ``bots``; its screens are in ``ui/pet_quartet_screen.py``.
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from p2ptable.engine.api import Action, Decision, OptionSpec, Outcome, normalize_options
 from p2ptable.games.notes import player_notes
@@ -22,9 +22,6 @@ from p2ptable.games.package import GamePackage
 from p2ptable.games.pet_quartet import bots, rules, scoring
 from p2ptable.games.pet_quartet import view as views
 from p2ptable.games.pet_quartet.state import SCORINGS, VARIANTS, PetQuartetState
-
-if TYPE_CHECKING:
-    from p2ptable.ui.screens import GameScreens
 
 RULES_MD = Path(__file__).with_name("RULES.md")
 
@@ -90,16 +87,6 @@ class PetQuartet:
 GAME = PetQuartet()
 
 
-def _screens() -> GameScreens:
-    """The terminal's presentation, imported only when asked for."""
-    from p2ptable.ui import pet_quartet_screen as screen
-    from p2ptable.ui.screens import GameScreens
-
-    return GameScreens(
-        screen.render, screen.render_final, screen.describe_action_for_menu, screen.HELP
-    )
-
-
-PACKAGE = GamePackage(GAME, _screens, {"greedy": bots.greedy_policy}, RULES_MD)
+PACKAGE = GamePackage(GAME, {"greedy": bots.greedy_policy}, RULES_MD)
 
 __all__ = ["GAME", "PACKAGE", "PetQuartet", "PetQuartetState"]

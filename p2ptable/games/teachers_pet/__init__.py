@@ -1,7 +1,7 @@
 """Teacher's Pet: score Pet Points over 5 school Days without getting Detentions.
 
 ``PACKAGE`` is what the registry (``p2ptable.games``) lists: ``GAME`` (the rules,
-behind the engine's game protocol), its screens, bots and notes.  ``GAME`` only
+behind the engine's game protocol), its bots and notes.  ``GAME`` only
 forwards to the modules named for what they hold: ``cards`` (the rooms and the
 card lists, loaded from the data files), ``state`` (the frozen value), ``rules``
 (the transitions and the phase table), ``scoring``, ``view`` (what a seat sees,
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from p2ptable.engine.api import Action, Decision, OptionSpec, Outcome, normalize_options
 from p2ptable.games.notes import player_notes
@@ -23,9 +23,6 @@ from p2ptable.games.package import GamePackage
 from p2ptable.games.teachers_pet import bots, flow, rules, scoring
 from p2ptable.games.teachers_pet import view as views
 from p2ptable.games.teachers_pet.state import TeachersPetState
-
-if TYPE_CHECKING:
-    from p2ptable.ui.screens import GameScreens
 
 RULES_MD = Path(__file__).with_name("RULES.md")
 
@@ -109,16 +106,6 @@ class TeachersPet:
 GAME = TeachersPet()
 
 
-def _screens() -> GameScreens:
-    """The terminal's presentation, imported only when asked for."""
-    from p2ptable.ui import teachers_pet_screen as screen
-    from p2ptable.ui.screens import GameScreens
-
-    return GameScreens(
-        screen.render, screen.render_final, screen.describe_action_for_menu, screen.HELP
-    )
-
-
-PACKAGE = GamePackage(GAME, _screens, {"greedy": bots.greedy_policy}, RULES_MD)
+PACKAGE = GamePackage(GAME, {"greedy": bots.greedy_policy}, RULES_MD)
 
 __all__ = ["GAME", "PACKAGE", "TeachersPet", "TeachersPetState"]
