@@ -2,8 +2,9 @@
 
 Both listen for the tables announced on the LAN for a few seconds
 (net/discovery.py) and print them (ui/table_list.py).  Nothing connects
-anywhere: `join` goes to a table only once the person picked it.  Two
-addresses that claim one table
+anywhere: `join` goes to a table only once the person picked it, and is handed
+the picked table's id too, to check against the host's own in the handshake
+(net/arrival.py says so when they differ).  Two addresses that claim one table
 are both shown, marked, and Enter then picks nothing.  A network
 that filters multicast shows no tables, with the hint to type the address the
 host printed; `join` then exits 2 (a usage error) instead of waiting.
@@ -99,11 +100,11 @@ def _as_dict(table) -> dict:  # noqa: ANN001 - a HeardTable
     }
 
 
-def pick_table(wait: float, interfaces: Sequence[str], watching: bool = False) -> str:
-    """The address of the table the person picks from those heard (HOST:PORT):
-    the open ones for `join`, those that admit spectators for `watch`.  Enter
-    picks the first unless one is in conflict.  No table heard: the hint, and
-    exit 2.  q, or too many wrong answers: exit 2."""
+def pick_table(wait: float, interfaces: Sequence[str], watching: bool = False):  # noqa: ANN201
+    """The table the person picks from those heard (a HeardTable: ``where`` is
+    HOST:PORT): the open ones for `join`, those that admit spectators for
+    `watch`.  Enter picks the first unless one is in conflict.  No table heard:
+    the hint, and exit 2.  q, or too many wrong answers: exit 2."""
     from p2ptable.net.listing import ambiguous
     from p2ptable.ui.table_list import (
         PICK_PROMPT,
@@ -134,6 +135,6 @@ def pick_table(wait: float, interfaces: Sequence[str], watching: bool = False) -
         if isinstance(picked, Invalid):
             click.echo(picked.message)
             continue
-        return found[picked].where
+        return found[picked]
     click.echo("No table picked.", err=True)
     sys.exit(2)

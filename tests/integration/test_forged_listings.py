@@ -164,3 +164,40 @@ def test_a_fake_with_the_host_s_name_is_marked_and_enter_picks_nothing(host, for
         ben.expect(r"Lobby \(2 seated\): Ana, Ben")
     finally:
         ben.close()
+
+
+def test_join_says_when_the_picked_table_is_not_the_one_the_host_is(tmp_path):
+    """The listing said table X at the host's address; the handshake says the
+    host there is table Y (a forged listing, or the table reopened).  The code
+    proves the host, so `join` goes on, and says so."""
+    host = Host(tmp_path, announce=False)
+    stale = announcement(bytes.fromhex("0123456789abcdef") * 2, "pet-quartet", {}, "Ana", 1, 3,
+                         host.port)  # fmt: skip
+    try:
+        forger = Forger(HOST_IP)  # from the host's own address: only the id is wrong
+    except OSError as exc:
+        host.close()
+        pytest.skip(f"cannot send from {HOST_IP} here: {exc}")
+    ben = None
+    try:
+        forger.keep_sending(table_records(stale, HOST_IP))
+        ben = Person(["join", "--name", "Ben", "--wait", "2", *LOOPBACK, "--replay",
+                      str(tmp_path / "ben.p2pt")], tmp_path)  # fmt: skip
+        ben.expect(r"Which table\?")
+        rows = re.findall(r"(\d+)\) (.*?)\r?\n", ben.text)
+        (number,) = [n for n, row in rows if f"at {host.where}" in row]
+        ben.type(number)
+        ben.expect("Join code")
+        ben.type(CODE)
+        said = ben.expect(
+            r"The table you picked announced id 0123456789abcdef, but the host at "
+            + re.escape(host.where)
+            + r" is table ([0-9a-f]{16})"
+        )
+        assert said.group(1) != "0123456789abcdef"
+        ben.expect(r"Lobby \(2 seated\): Ana, Ben")
+    finally:
+        if ben is not None:
+            ben.close()
+        forger.close()
+        host.close()

@@ -10,6 +10,8 @@ address they came from and when; no network here.
 
 from __future__ import annotations
 
+import os
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -26,6 +28,7 @@ from p2ptable.net.listing import (
     Service,
     Text,
     ambiguous,
+    picked_mismatch,
 )
 from p2ptable.ui.table_list import Invalid, describe, parse_pick, table_lines
 
@@ -267,3 +270,47 @@ def test_many_conflicts_are_shown_in_short():
         heard(listing, ANA, f"10.0.0.{s + 1}")
     words = describe(listing.tables()[0])
     assert words.count("from 10.0.0.") == 2 and "more]" in words
+
+
+def test_the_picked_table_is_checked_against_the_handshake():
+    table = bytes.fromhex("5f0c9e21a47b3d18") + os.urandom(8)
+    assert picked_mismatch("5f0c9e21a47b3d18", "10.0.0.5:47001", table) is None
+    assert picked_mismatch("", "10.0.0.5:47001", table) is None  # typed, not picked
+    words = picked_mismatch("0123456789abcdef", "10.0.0.5:47001", table)
+    assert words is not None and words.startswith(
+        "The table you picked announced id 0123456789abcdef, but the host at 10.0.0.5:47001 "
+        "is table 5f0c9e21a47b3d18: the listing was forged, or the table reopened."
+    )
+
+
+class _Wire:
+    def connect(self, endpoint: str) -> None:
+        pass
+
+
+def test_a_joiner_says_once_that_the_host_is_not_the_table_it_picked():
+    from p2ptable.net.arrival import Arrival
+
+    from .lobby_table import HOST_ENDPOINT, deliver, host_lobby, joiner
+
+    for listed, says in (("0123456789abcdef", True), (None, False)):
+        host = host_lobby()
+        ben = joiner(1, "Ben")
+        said: list[str] = []
+        arrival = Arrival(_Wire(), ben.me, say=said.append, note=lambda line: None)  # type: ignore[arg-type]
+        arrival.join(ben, HOST_ENDPOINT, listed or host.table[:8].hex())
+        for frame in ben.outgoing:  # the knock
+            deliver(host, ben, frame)
+        ben.outgoing.clear()
+        for endpoint, frame in host.outgoing:  # the challenge, with the host's table id
+            if endpoint == ben.endpoint:
+                arrival.lobby_frame(frame, "10.0.0.1", 0.1)
+                arrival.lobby_frame(frame, "10.0.0.1", 0.2)  # a second copy: said once
+        mismatches = [line for line in said if line.startswith("The table you picked")]
+        assert len(mismatches) == (1 if says else 0)
+        if says:
+            assert mismatches[0].startswith(
+                "The table you picked announced id 0123456789abcdef, but the host at "
+                f"10.0.0.1:4000 is table {host.table[:8].hex()}: the listing was forged"
+            )
+        assert ben.outgoing  # and the joiner goes on: its join is on its way
