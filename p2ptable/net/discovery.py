@@ -272,6 +272,7 @@ def _query() -> list[bytes]:
 def listen(wait: float, interfaces: Sequence[str] = ()) -> Heard:
     """The tables heard within ``wait`` seconds (on every IPv4 interface, or
     only on those with the given addresses)."""
+    _zeroconf()  # imported before the clock starts: the first question goes out at once
     start = time.monotonic()
     try:
         sock, joined = _socket(_interfaces(interfaces))
