@@ -276,14 +276,18 @@ class Listing:
 
 
 def _marked(table: HeardTable, kept: list[HeardTable]) -> HeardTable:
-    """``table`` with its conflicts: what it shares with a table from another source."""
-    conflicts = tuple(
-        f"the same {what} from {other.address}"
-        for what, claim in CLAIMS
-        for other in kept
-        if other.address != table.address and claim(other) == claim(table)
-    )
-    return HeardTable(table.address, table.announcement, table.heard_after, conflicts,
+    """``table`` with its conflicts: one for each table from another source that
+    shares a claim with it (``"the same table id and host name from 10.0.0.9"``)."""
+    conflicts: list[str] = []
+    for other in kept:
+        shared = [what for what, claim in CLAIMS if claim(other) == claim(table)]
+        if other.address == table.address or not shared:
+            continue
+        what = shared[0] if len(shared) == 1 else ", ".join(shared[:-1]) + " and " + shared[-1]
+        words = f"the same {what} from {other.address}"
+        if words not in conflicts:
+            conflicts.append(words)
+    return HeardTable(table.address, table.announcement, table.heard_after, tuple(conflicts),
                       table.service)  # fmt: skip
 
 

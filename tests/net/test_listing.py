@@ -269,7 +269,8 @@ def test_many_conflicts_are_shown_in_short():
     for s in range(4):
         heard(listing, ANA, f"10.0.0.{s + 1}")
     words = describe(listing.tables()[0])
-    assert words.count("from 10.0.0.") == 2 and "more]" in words
+    assert words.count("from 10.0.0.") == 2 and words.endswith("; 1 more]")
+    assert "[conflict: the same table id, host name and service name from 10.0.0.2;" in words
 
 
 def test_the_picked_table_is_checked_against_the_handshake():
