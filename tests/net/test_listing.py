@@ -315,3 +315,34 @@ def test_a_joiner_says_once_that_the_host_is_not_the_table_it_picked():
                 f"10.0.0.1:4000 is table {host.table[:8].hex()}: the listing was forged"
             )
         assert ben.outgoing  # and the joiner goes on: its join is on its way
+
+
+def test_tables_prints_both_rows_marked_and_json_says_the_conflict(monkeypatch):
+    import json
+
+    from click.testing import CliRunner
+
+    from p2ptable.cli import main
+    from p2ptable.net import discovery
+
+    listing = Listing()
+    heard(listing, ANA, HOST)
+    heard(listing, fake(1, host="Ana"), STRANGER)
+    monkeypatch.setattr(discovery, "listen", lambda wait, interfaces: discovery.Heard(
+        listing.tables()))  # fmt: skip
+    out = CliRunner().invoke(main, ["tables", "--wait", "1"]).output.splitlines()
+    assert out == [
+        "Open tables heard in 1 s (a listing is a hint: the code proves the host):",
+        "  Ana: Pet Quartet (variant=duet), 1 of 3 seats taken, at 10.0.0.5:47001 "
+        "[conflict: the same host name from 10.0.0.66]",
+        "  Ana: Pet Quartet, 1 of 3 seats taken, at 10.0.0.66:9 "
+        "[conflict: the same host name from 10.0.0.5]",
+        "Two addresses announce one table id or host name (marked conflict): one of them is "
+        "not the host. Pick the table at the address the host printed.",
+        "Join one with: p2ptable join --name <your name> (and pick it from the list)",
+    ]
+    rows = json.loads(CliRunner().invoke(main, ["tables", "--json"]).output)
+    assert [row["conflict"] for row in rows] == [
+        ["the same host name from 10.0.0.66"],
+        ["the same host name from 10.0.0.5"],
+    ]
