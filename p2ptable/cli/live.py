@@ -384,12 +384,13 @@ def watch(address, code, name, timeout, replay, quiet, wait, interfaces):  # noq
     name = _login_name() if name is None else name
     _call(play.check_name, name)
     _call(play.check_new_replay, replay)
-    address, code, _ = _table_and_code(address, code, wait, interfaces, watching=True)
+    address, code, listed = _table_and_code(address, code, wait, interfaces, watching=True)
     result = _call(
         watching.watch,
         address,
         code,
         name,
+        listed_table=listed,
         replay=replay,
         quiet=quiet,
         connect_timeout=timeout,

@@ -33,8 +33,8 @@ not used to listen.  The rules, one line each:
    the order they were first heard.  So a burst of new tables from one address
    cannot push out a table heard from another, nor one it sent earlier.
 
-:func:`picked_mismatch` says what `join` tells the person when the table it
-picked from the list is not the table the handshake found at that address.
+:func:`picked_mismatch` says what `join` and `watch` tell the person when the
+table picked from the list is not the table the handshake found at that address.
 """
 
 from __future__ import annotations
@@ -296,15 +296,16 @@ def ambiguous(tables: Iterable[HeardTable]) -> bool:
     return any(t.conflicts for t in tables)
 
 
-def picked_mismatch(picked: str, where: str, table: bytes) -> str | None:
+def picked_mismatch(picked: str, where: str, table: bytes, watching: bool = False) -> str | None:
     """What to tell the person when the table picked from the list (its id,
     ``picked``) is not the table the handshake found at ``where`` (the host's
     ``table`` id, proved with the code): None when they agree."""
     actual = table[:8].hex()
     if not picked or picked == actual:
         return None
+    going_on = "you watch it" if watching else "you join it"
     return (
         f"The table you picked announced id {printable(picked, 16)}, but the host at {where} "
         f"is table {actual}: the listing was forged, or the table reopened. The code proves "
-        "this host, so you join it (Ctrl-C leaves, if it is not the table you meant)."
+        f"this host, so {going_on} (Ctrl-C leaves, if it is not the table you meant)."
     )

@@ -37,11 +37,14 @@ HOST_IP = "127.0.0.3"
 class Host:
     """A real host on loopback, announcing its table; ended after the test."""
 
-    def __init__(self, tmp_path, name: str = "Ana", announce: bool = True) -> None:  # noqa: ANN001
+    def __init__(
+        self, tmp_path, name: str = "Ana", announce: bool = True, spectators: bool = False
+    ) -> None:  # noqa: ANN001
         args = [sys.executable, "-m", "p2ptable", "host", "pet-quartet", "--seats", "3",
                 "--name", name, "--code", CODE, "--advertise", HOST_IP, "--port", "0",
                 "--replay", str(tmp_path / f"{name}.p2pt"), "--bot", "random", "--quiet",
-                *(() if announce else ("--no-announce",))]  # fmt: skip
+                *(() if announce else ("--no-announce",)),
+                *(("--spectators",) if spectators else ())]  # fmt: skip
         self.proc = subprocess.Popen(
             args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             start_new_session=True,
@@ -166,13 +169,15 @@ def test_a_fake_with_the_host_s_name_is_marked_and_enter_picks_nothing(host, for
         ben.close()
 
 
-def test_join_says_when_the_picked_table_is_not_the_one_the_host_is(tmp_path):
+@pytest.mark.parametrize("command", ["join", "watch"])
+def test_join_says_when_the_picked_table_is_not_the_one_the_host_is(tmp_path, command):
     """The listing said table X at the host's address; the handshake says the
     host there is table Y (a forged listing, or the table reopened).  The code
-    proves the host, so `join` goes on, and says so."""
-    host = Host(tmp_path, announce=False)
+    proves the host, so `join` goes on, and says so; `watch` the same."""
+    watching = command == "watch"
+    host = Host(tmp_path, announce=False, spectators=watching)
     stale = announcement(bytes.fromhex("0123456789abcdef") * 2, "pet-quartet", {}, "Ana", 1, 3,
-                         host.port)  # fmt: skip
+                         host.port, watch=watching)  # fmt: skip
     try:
         forger = Forger(HOST_IP)  # from the host's own address: only the id is wrong
     except OSError as exc:
@@ -181,7 +186,7 @@ def test_join_says_when_the_picked_table_is_not_the_one_the_host_is(tmp_path):
     ben = None
     try:
         forger.keep_sending(table_records(stale, HOST_IP))
-        ben = Person(["join", "--name", "Ben", "--wait", "2", *LOOPBACK, "--replay",
+        ben = Person([command, "--name", "Ben", "--wait", "2", *LOOPBACK, "--replay",
                       str(tmp_path / "ben.p2pt")], tmp_path)  # fmt: skip
         ben.expect(r"Which table\?")
         rows = re.findall(r"(\d+)\) (.*?)\r?\n", ben.text)
@@ -195,7 +200,12 @@ def test_join_says_when_the_picked_table_is_not_the_one_the_host_is(tmp_path):
             + r" is table ([0-9a-f]{16})"
         )
         assert said.group(1) != "0123456789abcdef"
-        ben.expect(r"Lobby \(2 seated\): Ana, Ben")
+        if watching:
+            ben.expect(r"so you watch it")
+            ben.expect(r"Watching pet-quartet \(seated: Ana\)")
+        else:
+            ben.expect(r"so you join it")
+            ben.expect(r"Lobby \(2 seated\): Ana, Ben")
     finally:
         if ben is not None:
             ben.close()

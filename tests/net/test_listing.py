@@ -282,6 +282,9 @@ def test_the_picked_table_is_checked_against_the_handshake():
         "The table you picked announced id 0123456789abcdef, but the host at 10.0.0.5:47001 "
         "is table 5f0c9e21a47b3d18: the listing was forged, or the table reopened."
     )
+    assert "so you join it" in words
+    watching = picked_mismatch("0123456789abcdef", "10.0.0.5:47001", table, watching=True)
+    assert watching is not None and "so you watch it" in watching
 
 
 class _Wire:
