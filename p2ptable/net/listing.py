@@ -213,7 +213,7 @@ class Listing:
     def _address(self, record: Address, source: str) -> bool:
         held = self._sources.get(source)
         if held is None:  # only a source that announced a table of ours is heard
-            return False
+            return record.ttl <= 0  # (a goodbye after its tables' own is no junk)
         server = record.name.lower()
         addresses = held.servers.get(server)
         if record.ttl <= 0:

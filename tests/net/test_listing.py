@@ -80,7 +80,7 @@ def test_a_goodbye_from_another_address_withdraws_nothing():
     heard(listing, ANA, STRANGER, address=HOST, ttl=0)  # "withdrawn", says the stranger
     assert [t.where for t in listing.tables()] == ["10.0.0.5:47001"]
     heard(listing, ANA, HOST, ttl=0)  # the host's own goodbye
-    assert listing.tables() == []
+    assert listing.tables() == [] and listing.refused == 0
 
 
 def test_a_record_from_another_address_never_replaces_the_host_s():
