@@ -241,8 +241,10 @@ def join(
     connect_timeout: float = 15.0,
     lifeline: bool = False,
     say=print,  # noqa: ANN001 - where to print "Connecting to ..."
+    listed_table: str = "",
 ) -> PlayResult:
-    """Join the table at ``address`` (HOST:PORT) and play."""
+    """Join the table at ``address`` (HOST:PORT) and play; ``listed_table``, the
+    id of the table picked from the LAN's list, is checked against the host's."""
     check_new_replay(replay)
     check_port(port)
     check_name(name)
@@ -262,6 +264,7 @@ def join(
         stats=stats,
         connect_timeout=connect_timeout,
         lifeline=lifeline,
+        listed_table=listed_table,
     )
     peer = _peer(config, make_frontend(bot, quiet, bot_delay))
     if not quiet:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TextIO
 
 from p2ptable.net.addresses import address_towards, split_address
+from p2ptable.net.listing import picked_mismatch
 from p2ptable.net.lobby import JoinerLobby, LobbyError, LobbyIgnored, normalize_code
 from p2ptable.net.persistence import replay_path_for
 from p2ptable.net.spectator import FeedError, Follower
@@ -86,8 +87,11 @@ def watch(
     silent_timeout: float = 60.0,
     out: TextIO | None = None,
     on_frame: Callable[[bytes], None] | None = None,
+    listed_table: str = "",
 ) -> WatchResult:
-    """Watch the table at ``address`` (HOST:PORT) until its game ends."""
+    """Watch the table at ``address`` (HOST:PORT) until its game ends;
+    ``listed_table``, the id of the table picked from the LAN's list, is
+    checked against the host's (net/listing.py)."""
     normalize_code(code)
     host_ip, host_port = split_address(address)
     advertise = address_towards(host_ip)
@@ -138,6 +142,11 @@ def watch(
                         continue
                     if lobby.watching is not None:
                         follower.heard = now
+                        differs = picked_mismatch(
+                            listed_table, f"{host_ip}:{host_port}", lobby.table or b"", True
+                        )
+                        if differs:
+                            screen.say(differs)
                         seated = ", ".join(lobby.watching.get("seats", []))
                         screen.say(f"Watching {lobby.game} (seated: {seated}).")
                     continue

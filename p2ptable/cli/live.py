@@ -97,21 +97,24 @@ def _table_and_code(
     wait: float,
     interfaces,
     watching: bool,  # noqa: ANN001
-) -> tuple[str, str]:
+) -> tuple[str, str, str]:
     """The address typed, or the table picked from those heard on the LAN (open
-    ones for `join`, watchable ones for `watch`), and the code: a typed code is
-    checked before anything listens; without an address it is asked after the pick."""
+    ones for `join`, watchable ones for `watch`), the code, and the picked
+    table's id ("" for an address typed): a typed code is checked before
+    anything listens; without an address it is asked after the pick."""
     from p2ptable.net.lobby import normalize_code
 
     if code is not None:
         _call(normalize_code, code)
+    listed = ""
     if address is None:
-        address = pick_table(wait, interfaces, watching=watching)
+        picked = pick_table(wait, interfaces, watching=watching)
+        address, listed = picked.where, picked.announcement.table_id
         if code is None:
             code = click.prompt("Join code (as the host printed it)")
     elif code is None:
         raise click.UsageError("Missing option '--code'.")
-    return address, code
+    return address, code, listed
 
 
 def _finish(result) -> None:  # noqa: ANN001 - a play.PlayResult
@@ -264,12 +267,13 @@ def join(
 
     if address is None:
         _call(play.check_name, name)  # before listening: a typo is said at once
-    address, code = _table_and_code(address, code, wait, interfaces, watching=False)
+    address, code, listed = _table_and_code(address, code, wait, interfaces, watching=False)
     result = _call(
         play.join,
         address,
         code,
         name,
+        listed_table=listed,
         bot=bot,
         replay=replay,
         quiet=quiet,
@@ -380,12 +384,13 @@ def watch(address, code, name, timeout, replay, quiet, wait, interfaces):  # noq
     name = _login_name() if name is None else name
     _call(play.check_name, name)
     _call(play.check_new_replay, replay)
-    address, code = _table_and_code(address, code, wait, interfaces, watching=True)
+    address, code, listed = _table_and_code(address, code, wait, interfaces, watching=True)
     result = _call(
         watching.watch,
         address,
         code,
         name,
+        listed_table=listed,
         replay=replay,
         quiet=quiet,
         connect_timeout=timeout,

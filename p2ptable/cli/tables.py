@@ -2,7 +2,10 @@
 
 Both listen for the tables announced on the LAN for a few seconds
 (net/discovery.py) and print them (ui/table_list.py).  Nothing connects
-anywhere: `join` goes to a table only once the person picked it.  A network
+anywhere: `join` goes to a table only once the person picked it, and is handed
+the picked table's id too, to check against the host's own in the handshake
+(net/arrival.py says so when they differ).  Two addresses that claim one table
+are both shown, marked, and Enter then picks nothing.  A network
 that filters multicast shows no tables, with the hint to type the address the
 host printed; `join` then exits 2 (a usage error) instead of waiting.
 """
@@ -93,14 +96,24 @@ def _as_dict(table) -> dict:  # noqa: ANN001 - a HeardTable
         "address": table.where,
         "table": ad.table_id,
         "heard_after": round(table.heard_after, 4),
+        "conflict": list(table.conflicts),
     }
 
 
-def pick_table(wait: float, interfaces: Sequence[str], watching: bool = False) -> str:
-    """The address of the table the person picks from those heard (HOST:PORT):
-    the open ones for `join`, those that admit spectators for `watch`.
-    No table heard: the hint, and exit 2.  q, or too many wrong answers: exit 2."""
-    from p2ptable.ui.table_list import PICK_PROMPT, Invalid, Quit, parse_pick, table_lines
+def pick_table(wait: float, interfaces: Sequence[str], watching: bool = False):  # noqa: ANN201
+    """The table the person picks from those heard (a HeardTable: ``where`` is
+    HOST:PORT): the open ones for `join`, those that admit spectators for
+    `watch`.  Enter picks the first unless one is in conflict.  No table heard:
+    the hint, and exit 2.  q, or too many wrong answers: exit 2."""
+    from p2ptable.net.listing import ambiguous
+    from p2ptable.ui.table_list import (
+        PICK_PROMPT,
+        PICK_PROMPT_AMBIGUOUS,
+        Invalid,
+        Quit,
+        parse_pick,
+        table_lines,
+    )
 
     heard = _heard(wait, interfaces)
     if heard.problem:
@@ -112,14 +125,16 @@ def pick_table(wait: float, interfaces: Sequence[str], watching: bool = False) -
         sys.exit(2)
     for line in lines:
         click.echo(line)
+    unclear = ambiguous(found)
     for _ in range(MAX_TRIES):
-        typed = click.prompt(PICK_PROMPT, default="", show_default=False)
-        picked = parse_pick(typed, len(found))
+        prompt = PICK_PROMPT_AMBIGUOUS if unclear else PICK_PROMPT
+        typed = click.prompt(prompt, default="", show_default=False)
+        picked = parse_pick(typed, len(found), unclear)
         if isinstance(picked, Quit):
             sys.exit(2)
         if isinstance(picked, Invalid):
             click.echo(picked.message)
             continue
-        return found[picked].where
+        return found[picked]
     click.echo("No table picked.", err=True)
     sys.exit(2)

@@ -28,9 +28,9 @@ Reading is bounded and never trusts a value: a record with more than
 seats or port that does not have its form is refused (``RecordError``); the free
 text (the host's name and the options) is decoded leniently, anything a terminal
 would act on (escape codes, control and format characters, bidirectional
-overrides) is replaced by ``?``, and it is cut to length.  ``HeardTables`` keeps
-at most ``MAX_TABLES`` open tables, one per table id, and counts what it refused,
-so a flood of fake tables costs a bounded list, never a crash or a hang.
+overrides) is replaced by ``?``, and it is cut to length.  Which of the records
+heard are listed, and how a listener tells a forgery (who may withdraw or
+replace what, conflicts, the bound under a flood) is net/listing.py's.
 Nothing here touches the network: bytes in, values out.
 """
 
@@ -38,8 +38,8 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 SERVICE_TYPE = "_p2ptable._tcp.local."
 FORMAT = "1"
@@ -48,8 +48,7 @@ MAX_VALUE = 200  # bytes of one value (a TXT string holds 255 with its key)
 MAX_NAME = 32  # characters of a host's name shown (the lobby's limit too)
 MAX_OPTIONS = 120  # characters of the options shown
 MAX_SEATS = 64  # a seat count beyond this is junk (games take 2 to 6)
-MAX_TABLES = 64  # open tables a listener keeps
-MAX_NAMES = 512  # service names a listener looks up (net/discovery.py)
+MAX_TXT = 1024  # bytes of a TXT record a listener keeps (ours holds under 400)
 
 _ID = re.compile(r"[0-9a-f]{16}")
 _GAME = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
@@ -186,73 +185,24 @@ def usable_address(text: str) -> str | None:
     return str(address)
 
 
-@dataclass(frozen=True)
-class HeardTable:
-    """An open table as a listener heard it: where, and what it says it is."""
-
-    address: str  # an IPv4 address from the table's A record
-    announcement: Announcement
-    heard_after: float  # seconds from the start of listening
-
-    @property
-    def where(self) -> str:
-        """``HOST:PORT``, as `p2ptable join` takes it."""
-        return f"{self.address}:{self.announcement.port}"
-
-
-@dataclass
-class HeardTables:
-    """The open tables heard, bounded: at most ``MAX_TABLES``, one per table id.
-
-    ``heard`` takes what a responder answered for one service name; what does
-    not read as an open table is counted in ``refused`` (junk, a full table, a
-    second name for a table id already kept, one past the bound), never raised.
-    """
-
-    limit: int = MAX_TABLES
-    refused: int = 0
-    _tables: dict[str, HeardTable] = field(default_factory=dict)  # by service name
-
-    def heard(
-        self,
-        name: str,
-        properties: Mapping[bytes, bytes | None],
-        addresses: Iterable[str],
-        srv_port: int | None,
-        after: float,
-    ) -> HeardTable | None:
-        """Keep the table a service name announces; None if it is refused."""
-        try:
-            ad = parse_txt(properties)
-        except RecordError:
-            self.refused += 1
-            return None
-        address = next((a for a in map(usable_address, addresses) if a), None)
-        known = self._tables.get(name)
-        duplicate = any(
-            t.announcement.table_id == ad.table_id for n, t in self._tables.items() if n != name
-        )
-        if (
-            address is None
-            or srv_port != ad.port
-            or not (ad.open or ad.watch)
-            or duplicate
-            or (known is None and len(self._tables) >= self.limit)
-        ):
-            self.refused += 1
-            if known is not None and not (ad.open or ad.watch):
-                del self._tables[name]  # the table filled: no longer open
-            return None
-        table = HeardTable(address, ad, known.heard_after if known else after)
-        self._tables[name] = table
-        return table
-
-    def gone(self, name: str) -> None:
-        """The service was withdrawn (a goodbye): the table is no longer open."""
-        self._tables.pop(name, None)
-
-    def listing(self) -> list[HeardTable]:
-        """The open tables, by host name, then address."""
-        return sorted(
-            self._tables.values(), key=lambda t: (t.announcement.host.casefold(), t.where)
-        )
+def txt_items(text: bytes) -> dict[bytes, bytes | None]:
+    """The items of a TXT record's wire form (length-prefixed strings, RFC 6763
+    section 6): ``key=value``, or ``key`` alone (None).  A key said twice keeps
+    its first value (section 6.4); empty strings are skipped; RecordError for a
+    string that runs past the end or more strings than a table's record holds."""
+    items: dict[bytes, bytes | None] = {}
+    at, strings = 0, 0
+    while at < len(text):
+        length = text[at]
+        if at + 1 + length > len(text):
+            raise RecordError("a TXT string longer than its record")
+        item = text[at + 1 : at + 1 + length]
+        at += 1 + length
+        if not item:
+            continue
+        strings += 1
+        if strings > MAX_KEYS:
+            raise RecordError(f"more than {MAX_KEYS} TXT strings")
+        key, eq, value = item.partition(b"=")
+        items.setdefault(key.lower(), value if eq else None)
+    return items

@@ -12,7 +12,11 @@ genesis entry back from ``step`` when every seat has signed.  When the body is
 known and before our signature leaves, ``on_body`` lets the peer make the seat
 resumable (its replay path, lock, secrets and the pending body).  A host's
 ``on_roster`` hears of every change to its seats (and of the genesis), so the
-table's announcement on the LAN (net/discovery.py) can follow them.
+table's announcement on the LAN (net/discovery.py) can follow them.  A joiner
+that picked its table from the LAN's list is given the id the list announced;
+once the host has proved the code, the two are compared, and a difference is
+said (net/listing.py's ``picked_mismatch``): the code proves the host, so the
+joiner goes on, but the person knows the list was wrong.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from collections.abc import Callable
 from p2ptable.net import lobby as lobbies
 from p2ptable.net.gallery import Gallery
 from p2ptable.net.genesis_round import GenesisRound
+from p2ptable.net.listing import picked_mismatch
 from p2ptable.net.peers import boot_bytes
 from p2ptable.net.pending_genesis import PendingGenesis
 from p2ptable.net.zmq_transport import GAME, LOBBY, ZmqTransport
@@ -69,14 +74,16 @@ class Arrival:
         self.on_roster: Callable[[lobbies.HostLobby], None] = lambda lobby: None
         self._roster_told: tuple[int, bool] | None = None
         self._under_way = False  # a resumed game: the lobby only serves spectators
+        self._listed_table = ""  # the id the LAN's list announced for the table picked
 
     # -- starting ------------------------------------------------------------------
 
     def host(self, lobby: lobbies.HostLobby) -> None:
         self.lobby, self.game = lobby, lobby.game
 
-    def join(self, lobby: lobbies.JoinerLobby, host_endpoint: str) -> None:
+    def join(self, lobby: lobbies.JoinerLobby, host_endpoint: str, listed_table: str = "") -> None:
         self.lobby, self.host_endpoint = lobby, host_endpoint
+        self._listed_table = listed_table
         self.transport.connect(host_endpoint)
 
     def serve_spectators(self, lobby: lobbies.HostLobby) -> None:
@@ -118,6 +125,13 @@ class Arrival:
             except lobbies.LobbyIgnored:
                 self.ignored_lobby += 1
                 return
+            if self._listed_table and lobby.table is not None:
+                where = self.host_endpoint.removeprefix("tcp://")
+                words = picked_mismatch(self._listed_table, where, lobby.table)
+                self._listed_table = ""  # said once
+                if words:
+                    self.say(words)
+                    self.note(words)
             watchers = tuple(lobby.watchers)
             if lobby.members and (lobby.members != self.members or watchers != self._watchers):
                 self.members = list(lobby.members)

@@ -19,15 +19,22 @@ others' caches, so a host that crashed without its goodbye drops out soon.
 (net/arrival.py) publishes the seats taken, and withdraws the table once it is
 full; `play` does not announce (its bots are on loopback).
 
-:func:`listen` hears the tables announced on the LAN for a few seconds: a
-service browser collects names (at most ``MAX_NAMES``) and asks for each one's
-records as soon as it appears; at the end, what each name holds goes through
-``HeardTables`` (net/announce_record.py), which reads it as a stranger's input.
-Nothing here connects anywhere: the person picks a table, then `join` does.
+:func:`listen` hears the tables announced on the LAN for a few seconds.  It
+does not use python-zeroconf's browser or cache: those file records by name,
+whoever sent them, so a stranger's goodbye or cache flush would withdraw or
+replace the host's table.  It opens a socket of its own on the mDNS port, asks
+"which tables?" a few times (``ASK_AT``), and hands every answer's records, with
+the address the packet came from and when, to ``Listing`` (net/listing.py, the
+rules: who may withdraw or replace what, conflicts, the bound under a flood);
+python-zeroconf only reads and writes the packets (``DNSIncoming``,
+``DNSOutgoing``).  It reads at most ``MAX_PACKETS`` packets of ``MAX_PACKET``
+bytes, for ``wait`` seconds.  Nothing here connects anywhere: the person picks
+a table, then `join` does.
 """
 
 from __future__ import annotations
 
+import select
 import socket
 import threading
 import time
@@ -36,13 +43,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from p2ptable.net.announce_record import (
-    MAX_NAMES,
-    SERVICE_TYPE,
-    Announcement,
+from p2ptable.net.announce_record import SERVICE_TYPE, Announcement, announcement, usable_address
+from p2ptable.net.listing import (
+    Address,
     HeardTable,
-    HeardTables,
-    announcement,
+    Listing,
+    Pointer,
+    Record,
+    Service,
+    Text,
 )
 
 if TYPE_CHECKING:
@@ -51,7 +60,10 @@ if TYPE_CHECKING:
 
 TTL = 120  # seconds others may cache our records
 MAX_NOTES = 20
-RESOLVE_MS = 1500  # how long one name's records are asked for
+MDNS_GROUP, MDNS_PORT = "224.0.0.251", 5353
+ASK_AT = (0.0, 1.0, 3.0, 7.0, 15.0, 31.0)  # seconds after the start: "which tables?"
+MAX_PACKET = 9000  # bytes of one mDNS packet read (RFC 6762 section 17)
+MAX_PACKETS = 50_000  # packets read in one listen (a flood costs bounded time)
 
 
 def _zeroconf():  # noqa: ANN202 - the zeroconf module
@@ -177,100 +189,130 @@ class Announcer:
 
 @dataclass(frozen=True)
 class Heard:
-    """What listening found: the open tables, how many answers were refused, and
-    why nothing could be heard at all (no interface, no multicast), if so."""
+    """What listening found: the tables listed, how many records were refused,
+    and why nothing could be heard at all (no interface, no multicast), if so."""
 
     tables: list[HeardTable]
     refused: int = 0
     problem: str | None = None
 
 
-class _Names:
-    """The service names the browser reported, bounded, with when each came."""
+def _interfaces(given: Sequence[str]) -> list[str]:
+    """The IPv4 addresses to listen on: those given, or every one this machine has."""
+    if given:
+        return list(given)
+    import ifaddr
 
-    def __init__(self, start: float) -> None:
-        self.start = start
-        self.lock = threading.Lock()
-        self.first: dict[str, float] = {}  # name -> seconds after the start
-        self.ignored = 0
+    return [
+        ip.ip
+        for adapter in ifaddr.get_adapters()
+        for ip in adapter.ips
+        if isinstance(ip.ip, str) and usable_address(ip.ip)
+    ]
 
-    def saw(self, name: str) -> bool:
-        """True if ``name`` is new and kept (so its records are asked for)."""
-        with self.lock:
-            if name in self.first:
-                return False
-            if len(self.first) >= MAX_NAMES:
-                self.ignored += 1
-                return False
-            self.first[name] = time.monotonic() - self.start
-            return True
 
-    def gone(self, name: str) -> None:
-        with self.lock:
-            self.first.pop(name, None)
+def _socket(addresses: Sequence[str]) -> tuple[socket.socket, list[str]]:
+    """A socket on the mDNS port, in the group on each of ``addresses`` it can
+    join (OSError if none), and the addresses joined."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM, socket.IPPROTO_UDP)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if hasattr(socket, "SO_REUSEPORT"):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        sock.bind(("", MDNS_PORT))
+        sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 255)
+        sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_LOOP, 1)
+        joined, why = [], "no IPv4 interface"
+        for address in addresses:
+            member = socket.inet_aton(MDNS_GROUP) + socket.inet_aton(address)
+            try:
+                sock.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, member)
+            except OSError as exc:
+                why = f"no multicast on {address}: {exc}"
+                continue
+            joined.append(address)
+        if not joined:
+            raise OSError(why)
+    except BaseException:
+        sock.close()
+        raise
+    return sock, joined
 
-    def snapshot(self) -> list[tuple[str, float]]:
-        with self.lock:
-            return list(self.first.items())
+
+def _records(packet: bytes, source: tuple[str, int]) -> list[Record]:
+    """The records of an mDNS answer, as net/listing.py takes them (none for a
+    query or a packet python-zeroconf cannot read)."""
+    zc = _zeroconf()
+    message = zc.DNSIncoming(packet, source)
+    if not message.valid or message.is_query():
+        return []
+    records: list[Record] = []
+    for r in message.answers():
+        if isinstance(r, zc.DNSPointer):
+            records.append(Pointer(r.name, r.ttl, r.alias))
+        elif isinstance(r, zc.DNSService):
+            records.append(Service(r.name, r.ttl, r.server, r.port))
+        elif isinstance(r, zc.DNSText):
+            records.append(Text(r.name, r.ttl, r.text))
+        elif isinstance(r, zc.DNSAddress) and len(r.address) == 4:
+            records.append(Address(r.name, r.ttl, socket.inet_ntoa(r.address)))
+    return records
+
+
+def _query() -> list[bytes]:
+    """The question "which tables are there?" (PTR, answers asked by multicast)."""
+    zc = _zeroconf()
+    from zeroconf import const
+
+    out = zc.DNSOutgoing(const._FLAGS_QR_QUERY)
+    out.add_question(zc.DNSQuestion(SERVICE_TYPE, const._TYPE_PTR, const._CLASS_IN))
+    return out.packets()
 
 
 def listen(wait: float, interfaces: Sequence[str] = ()) -> Heard:
-    """The open tables heard within ``wait`` seconds (on every IPv4 interface,
-    or only on those with the given addresses)."""
-    import asyncio
-
-    _zeroconf()
-    from zeroconf import (
-        InterfaceChoice,
-        IPVersion,
-        ServiceBrowser,
-        ServiceInfo,
-        ServiceStateChange,
-        Zeroconf,
-    )
-    from zeroconf.asyncio import AsyncServiceInfo
-
+    """The tables heard within ``wait`` seconds (on every IPv4 interface, or
+    only on those with the given addresses)."""
+    _zeroconf()  # imported before the clock starts: the first question goes out at once
     start = time.monotonic()
     try:
-        zc = Zeroconf(
-            interfaces=list(interfaces) or InterfaceChoice.All, ip_version=IPVersion.V4Only
-        )
-    except (OSError, RuntimeError) as exc:
+        sock, joined = _socket(_interfaces(interfaces))
+    except OSError as exc:
         return Heard([], problem=f"cannot listen for tables on this network ({exc})")
-    names = _Names(start)
-
-    def changed(zeroconf, service_type: str, name: str, state_change) -> None:  # noqa: ANN001
-        if state_change is ServiceStateChange.Removed:
-            names.gone(name)
-        elif names.saw(name) and zc.loop is not None:
-            try:
-                info = AsyncServiceInfo(SERVICE_TYPE, name)
-            except Exception:  # noqa: BLE001 - a name zeroconf itself refuses
-                return
-            asyncio.run_coroutine_threadsafe(info.async_request(zc, RESOLVE_MS), zc.loop)
-
-    heard = HeardTables()
-    browser = None
+    listing = Listing()
+    end = start + wait
+    asks = iter(ASK_AT)
+    ask = start + next(asks)
+    packets = 0
     try:
-        browser = ServiceBrowser(zc, SERVICE_TYPE, handlers=[changed])
-        time.sleep(max(0.0, start + wait - time.monotonic()))
-        for name, after in names.snapshot():
-            try:
-                info = ServiceInfo(SERVICE_TYPE, name)
-                complete = info.load_from_cache(zc)
-                found = (info.properties, info.parsed_addresses(IPVersion.V4Only), info.port)
-            except Exception:  # noqa: BLE001 - whatever a stranger's records make zeroconf do
-                heard.refused += 1
+        while (now := time.monotonic()) < end and packets < MAX_PACKETS:
+            if now >= ask:
+                for address in joined:
+                    try:
+                        sock.setsockopt(
+                            socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton(address)
+                        )
+                        for packet in _query():
+                            sock.sendto(packet, (MDNS_GROUP, MDNS_PORT))
+                    except OSError:
+                        pass  # that interface cannot send: the others may
+                ask = start + next(asks, wait)
+            ready, _, _ = select.select([sock], [], [], max(0.0, min(ask, end) - now))
+            if not ready:
                 continue
-            if complete:
-                heard.heard(name, *found, after=after)
-            else:
-                heard.refused += 1  # it never said where it is
+            try:
+                packet, source = sock.recvfrom(MAX_PACKET)
+            except OSError:
+                continue
+            packets += 1
+            try:
+                records = _records(packet, source[:2])
+            except Exception:  # noqa: BLE001 - whatever a stranger's packet makes zeroconf do
+                listing.refused += 1
+                continue
+            listing.heard(records, source[0], time.monotonic() - start)
     finally:
-        if browser is not None:
-            browser.cancel()
-        zc.close()
-    return Heard(heard.listing(), heard.refused + names.ignored)
+        sock.close()
+    return Heard(listing.tables(), listing.refused + listing.unlisted())
 
 
 def announce_lobby(peer: Peer, address: str, say: Callable[[str], None]) -> Announcer | None:

@@ -117,6 +117,7 @@ class PeerConfig:
     withhold_timeout: float = 20.0
     abandon_timeout: float = 300.0
     spectators: bool = False  # host --spectators: watchers may follow the log (gallery.py)
+    listed_table: str = ""  # a joiner's table id as the LAN's list announced it, if picked
 
 
 class Peer:
@@ -181,7 +182,7 @@ class Peer:
             )
         else:
             lobby = lobbies.JoinerLobby(config.code, self.secrets, config.name, self.endpoint)
-            self.arrival.join(lobby, f"tcp://{config.connect}")
+            self.arrival.join(lobby, f"tcp://{config.connect}", config.listed_table)
 
     @property
     def members(self) -> list[lobbies.Member]:

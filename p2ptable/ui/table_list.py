@@ -4,9 +4,13 @@ How it works
 ------------
 :func:`table_lines` words each table heard (net/announce_record.py has already
 made every text in it safe to print): the host's name, the game's title and
-options, the seats taken, and the address `join` takes.  :func:`parse_pick`
+options, the seats taken, the address `join` takes, and, for a table another
+address claims too (the same table id or host name: net/listing.py, rule 4),
+the conflict, so both are shown and neither is trusted.  :func:`parse_pick`
 reads what the person typed at the menu: a number, or Enter for the first
-table.  Nothing here reads input, prints or listens: the CLI does
+table, except when the choice is ambiguous (a table in conflict): then Enter
+picks nothing and the person types the number of the table at the address the
+host printed.  Nothing here reads input, prints or listens: the CLI does
 (cli/tables.py), so every case is testable with plain strings.
 """
 
@@ -17,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from p2ptable.games import get_game
-from p2ptable.net.announce_record import HeardTable
+from p2ptable.net.listing import HeardTable
 
 NO_TABLES = (
     "No open tables heard in {wait:g} s. A network that filters multicast (many "
@@ -30,6 +34,12 @@ NO_WATCHABLE = (
     "the host printed, e.g. p2ptable watch 192.168.1.20:47001 --code CODE"
 )
 PICK_PROMPT = "Which table? (number, Enter for 1, q to leave)"
+PICK_PROMPT_AMBIGUOUS = "Which table? (number, q to leave)"
+CONFLICT_NOTE = (
+    "Two addresses announce one table id or host name (marked conflict): one of them "
+    "is not the host. Pick the table at the address the host printed"
+)
+MAX_CONFLICTS_SHOWN = 2
 QUIT_WORDS = frozenset({"q", "quit"})
 
 
@@ -47,7 +57,14 @@ def describe(table: HeardTable) -> str:
     game = _title(ad.game) + (f" ({options})" if options else "")
     seats = f"{ad.taken} of {ad.seats} seats taken" if ad.open else "full"
     watch = ", spectators welcome" if ad.watch else ""
-    return f"{ad.host}: {game}, {seats}{watch}, at {table.where}"
+    conflict = ""
+    if table.conflicts:
+        more = len(table.conflicts) - MAX_CONFLICTS_SHOWN
+        shown = "; ".join(table.conflicts[:MAX_CONFLICTS_SHOWN]) + (
+            f"; {more} more" if more > 0 else ""
+        )
+        conflict = f" [conflict: {shown}]"
+    return f"{ad.host}: {game}, {seats}{watch}, at {table.where}{conflict}"
 
 
 def table_lines(
@@ -63,6 +80,8 @@ def table_lines(
         (f"  {n:>{width}}) " if numbered else "  ") + describe(t)
         for n, t in enumerate(tables, start=1)
     ]
+    if any(t.conflicts for t in tables):
+        rows.append(CONFLICT_NOTE + ("; Enter picks nothing." if numbered else "."))
     return [head, *rows]
 
 
@@ -77,14 +96,21 @@ class Quit:
     """The person typed q: join nothing."""
 
 
-def parse_pick(line: str, count: int) -> int | Invalid | Quit:
-    """The index (from 0) of the table ``line`` picks among ``count``."""
+def parse_pick(line: str, count: int, ambiguous: bool = False) -> int | Invalid | Quit:
+    """The index (from 0) of the table ``line`` picks among ``count``; Enter
+    picks the first, unless the choice is ``ambiguous`` (a table in conflict)."""
     typed = line.strip().lower()
     if typed in QUIT_WORDS:
         return Quit()
+    hint = "choose 1" if count == 1 else f"choose 1-{count}"
+    if not typed and ambiguous:
+        return Invalid(
+            "two addresses claim one table (marked conflict), so Enter picks nothing: "
+            f"type the number of the table at the address the host printed ({hint}), "
+            "or q to leave"
+        )
     if not typed:
         return 0
-    hint = "choose 1" if count == 1 else f"choose 1-{count}"
     if re.fullmatch(r"\d{1,6}", typed):
         number = int(typed)
         if 1 <= number <= count:

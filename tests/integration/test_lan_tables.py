@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from p2ptable.net.announce_record import MAX_TABLES
+from p2ptable.net.listing import MAX_PER_SOURCE
 from p2ptable.replay.verify import verify_file
 
 from .person import Person
@@ -191,7 +191,7 @@ def test_junk_and_a_flood_of_fake_tables_neither_crash_nor_reach_the_terminal(la
     (row,) = [line for line in out.splitlines() if line.startswith("  ")]
     assert row == f"  ?[2J?]0;pwned?Eve???: Pet Quartet (variant=?[31mred), 1 of 2 seats taken, " \
                   f"at {host_ip}:9"  # fmt: skip
-    fakes = MAX_TABLES + 36
+    fakes = MAX_PER_SOURCE + 36
     stranger = procs.start(a, str(HERE / "fake_responder.py"), host_ip, "30", str(fakes))
     assert stranger.stdout.readline().strip() == "ready"
     run = subprocess.run(
@@ -202,17 +202,18 @@ def test_junk_and_a_flood_of_fake_tables_neither_crash_nor_reach_the_terminal(la
     out = run.stdout.decode()
     assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out
     rows = [line for line in out.splitlines() if line.startswith("  ")]
-    assert len(rows) == MAX_TABLES  # the list is bounded; the rest is dropped
+    # the list is bounded (one address holds at most MAX_PER_SOURCE of it); the rest is dropped
+    assert len(rows) == MAX_PER_SOURCE
     assert all(line.isprintable() for line in out.splitlines())
     assert "Traceback" not in run.stderr.decode()
-    assert len([line for line in out.splitlines() if "Fake" in line]) >= MAX_TABLES - 1  # and Eve
+    assert len([line for line in out.splitlines() if "Fake" in line]) >= MAX_PER_SOURCE - 1  # Eve
     # join without an address shows the same bounded list, connects nowhere
     # until the person picks, and q leaves.
     person = Person(["join", "--name", "Ben"], HERE, prefix=("ip", "netns", "exec", b))
     try:
         person.expect(r"Which table\?")
         person.type("nonsense")
-        person.expect("type a table's number: choose 1-64, or q to leave")
+        person.expect(f"type a table's number: choose 1-{MAX_PER_SOURCE}, or q to leave")
         person.type("q")
         assert person.wait(timeout=20) == 2
     finally:

@@ -16,16 +16,16 @@ from hypothesis import strategies as st
 from p2ptable.net.announce_record import (
     MAX_KEYS,
     MAX_NAME,
-    MAX_TABLES,
     MAX_VALUE,
     Announcement,
-    HeardTables,
     RecordError,
     announcement,
     parse_txt,
     printable,
+    txt_items,
     usable_address,
 )
+from p2ptable.net.listing import HeardTable
 from p2ptable.ui.table_list import Invalid, Quit, describe, parse_pick, table_lines
 
 TABLE = bytes(range(16))
@@ -129,8 +129,6 @@ def test_escape_codes_and_invisible_characters_never_reach_the_terminal():
 
 
 def describe_text(ad: Announcement) -> str:
-    from p2ptable.net.announce_record import HeardTable
-
     return "".join(table_lines([HeardTable("10.0.0.5", ad, 0.1)], 3.0, numbered=True))
 
 
@@ -171,85 +169,38 @@ def test_only_unicast_ipv4_addresses_are_usable():
         assert usable_address(junk) is None
 
 
-# -- the tables heard ------------------------------------------------------------
+# -- the TXT record's wire form -------------------------------------------------
 
 
-def heard_one(tables: HeardTables, name: str, ad: Announcement = AD, **kw) -> object:
-    args = {"addresses": ["10.0.0.5"], "srv_port": ad.port, "after": 0.5} | kw
-    return tables.heard(name, txt(ad), **args)
+def test_a_txt_record_s_wire_form_reads_as_its_items():
+    wire = b"".join(bytes([len(x)]) + x for x in (b"v=1", b"ID=ab", b"flag", b"", b"id=cd"))
+    assert txt_items(wire) == {b"v": b"1", b"id": b"ab", b"flag": None}  # the first id wins
 
 
-def test_a_table_heard_is_listed_with_the_address_join_takes():
-    tables = HeardTables()
-    table = heard_one(tables, "a")
-    assert table is not None and table.where == "10.0.0.5:47001"
-    assert tables.listing() == [table]
+def test_a_txt_string_longer_than_its_record_or_too_many_strings_are_refused():
+    with pytest.raises(RecordError, match="longer than its record"):
+        txt_items(b"\xff\x01")
+    with pytest.raises(RecordError, match="TXT strings"):
+        txt_items(b"\x01x" * (MAX_KEYS + 1))
 
 
-def test_a_full_table_is_not_listed_and_a_table_that_fills_leaves_the_list():
-    tables = HeardTables()
-    heard_one(tables, "a")
-    full = announcement(TABLE, "pet-quartet", {}, "Ana", 3, 3, 47001)
-    assert heard_one(tables, "a", full) is None
-    assert tables.listing() == []
-
-
-def test_a_goodbye_removes_the_table():
-    tables = HeardTables()
-    heard_one(tables, "a")
-    tables.gone("a")
-    tables.gone("never heard")
-    assert tables.listing() == []
-
-
-def test_no_address_a_junk_address_or_a_port_other_than_the_srv_one_is_refused():
-    tables = HeardTables()
-    assert heard_one(tables, "a", addresses=[]) is None
-    assert heard_one(tables, "b", addresses=["224.0.0.251", "0.0.0.0"]) is None
-    assert heard_one(tables, "c", srv_port=1) is None
-    assert heard_one(tables, "d", addresses=["224.0.0.251", "10.0.0.9"]).where == "10.0.0.9:47001"
-    assert tables.refused == 3
-
-
-def test_thousands_of_fake_tables_cost_a_bounded_list():
-    tables = HeardTables()
-    for i in range(5000):
-        fake = announcement(i.to_bytes(8, "big") * 2, "pet-quartet", {}, f"Fake{i}", 1, 3, 47001)
-        heard_one(tables, f"fake{i}", fake)
-        heard_one(tables, f"junk{i}", fake, srv_port=None)
-    assert len(tables.listing()) == MAX_TABLES
-    assert tables.refused == 10000 - MAX_TABLES
-
-
-def test_a_second_name_for_a_table_id_already_listed_is_refused():
-    tables = HeardTables()
-    heard_one(tables, "a")
-    impostor = announcement(TABLE, "pet-quartet", {}, "Mallory", 1, 3, 47001)
-    assert heard_one(tables, "b", impostor) is None
-    assert [t.announcement.host for t in tables.listing()] == ["Ana"]
-
-
-def test_an_update_keeps_when_the_table_was_first_heard():
-    tables = HeardTables()
-    heard_one(tables, "a", after=0.2)
-    two = announcement(TABLE, "pet-quartet", {}, "Ana", 2, 3, 47001)
-    assert heard_one(tables, "a", two, after=1.4).heard_after == 0.2
-    assert tables.listing()[0].announcement.taken == 2
-
-
-def test_tables_are_listed_by_host_name():
-    tables = HeardTables()
-    for i, name in enumerate(["cleo", "Ana", "ben"]):
-        heard_one(tables, name, announcement(bytes([i]) * 16, "pet-quartet", {}, name, 1, 2, 1))
-    assert [t.announcement.host for t in tables.listing()] == ["Ana", "ben", "cleo"]
+@given(st.binary(max_size=600))
+def test_no_txt_bytes_make_the_reader_raise_anything_but_a_record_error(wire):
+    try:
+        items = txt_items(wire)
+    except RecordError:
+        return
+    assert len(items) <= MAX_KEYS
+    try:
+        parse_txt(items)
+    except RecordError:
+        pass
 
 
 # -- what a person reads, and picks ----------------------------------------------
 
 
 def test_the_listing_says_who_what_how_full_and_where():
-    from p2ptable.net.announce_record import HeardTable
-
     lines = table_lines([HeardTable("10.0.0.5", AD, 0.1)], 3.0, numbered=True)
     assert lines == [
         "Open tables heard in 3 s (a listing is a hint: the code proves the host):",

@@ -8,10 +8,12 @@ open tables, `watch` only those that admit spectators.
 
 from __future__ import annotations
 
-from p2ptable.net.announce_record import HeardTables, announcement, parse_txt
+from p2ptable.net.announce_record import announcement, parse_txt
+from p2ptable.net.listing import Listing
 from p2ptable.ui.table_list import describe, table_lines
 
-from .test_announce_record import TABLE, heard_one, txt
+from .test_announce_record import TABLE, txt
+from .test_listing import heard
 
 
 def test_the_spectators_flag_reads_back_and_is_absent_otherwise():
@@ -23,15 +25,17 @@ def test_the_spectators_flag_reads_back_and_is_absent_otherwise():
 
 
 def test_a_full_table_that_admits_spectators_stays_listed_as_full():
-    tables = HeardTables()
+    tables = Listing()
     full = announcement(TABLE, "teachers-pet", {}, "Ana", 4, 4, 47001, watch=True)
-    table = heard_one(tables, "a", full)
-    assert table is not None and tables.listing() == [table]
+    heard(tables, full, "10.0.0.5")
+    (table,) = tables.tables()
+    assert table.announcement == full
     words = describe(table)
     assert "full, spectators welcome" in words and "seats taken" not in words
     # a full table that admits no spectators leaves the list, as before
     closed = announcement(TABLE, "teachers-pet", {}, "Ana", 4, 4, 47001)
-    assert heard_one(tables, "a", closed) is None and tables.listing() == []
+    heard(tables, closed, "10.0.0.5")
+    assert tables.tables() == []
 
 
 def test_watch_says_plainly_when_no_table_admits_spectators():
