@@ -12,6 +12,7 @@ from p2ptable.net.gallery import MAX_WATCHERS
 from p2ptable.net.join_code import PakeError
 from p2ptable.net.lobby_frames import (
     HERE_EVERY,
+    KNOCK_AGAIN,
     LobbyError,
     LobbyIgnored,
     Member,
@@ -25,6 +26,8 @@ from p2ptable.net.lobby_frames import (
 )
 from p2ptable.replay import authoring
 from p2ptable.replay.sealed_book import parse_deck_key
+
+MAX_WAIT = 3600  # seconds: a longer wait in a denial is taken as a plain refusal
 
 
 @dataclass
@@ -54,6 +57,16 @@ class JoinerLobby:
         self.genesis: bytes | None = None
         self._version = 0  # the number of the last roster taken
         self._next_here = 0.0
+        # Refused for the rate: the host's reason (for the screen, and the words
+        # we give up with), and how long it told us to wait.
+        self.refusal: str | None = None
+        self._wait: float | None = None
+        self._knock_at: float | None = None  # when to knock again if nothing came
+        self._knock()
+
+    def _knock(self) -> None:
+        """A knock with a fresh SPAKE2 message (one run per knock, as the host's)."""
+        self._exchange = join_code.CodeExchange(self.code, host=False)
         knock = {"pake": self._exchange.message, "endpoint": self.endpoint}
         if self.watch:
             knock["watch"] = True
@@ -64,7 +77,18 @@ class JoinerLobby:
         return any(m.key == self.me.key.public for m in self.members)
 
     def tick(self, now: float) -> None:
-        """Seated and waiting for the table to fill: tell the host we are here."""
+        """Not answered: knock again in time (when the host said, or after
+        KNOCK_AGAIN seconds of silence).  Seated and waiting for the table to
+        fill: tell the host we are here."""
+        if self.host_key is None:
+            if self._wait is not None:  # a denial said how long: from now
+                self._knock_at, self._wait = now + self._wait, None
+            elif self._knock_at is None:
+                self._knock_at = now + KNOCK_AGAIN
+            if now >= self._knock_at:
+                self._knock_at = now + KNOCK_AGAIN
+                self._knock()
+            return
         if self.seated and self.genesis is None and now >= self._next_here:
             self._next_here = now + HERE_EVERY
             self.outgoing.append(seal_lobby("here", {"v": self._version}, self.me))
@@ -87,6 +111,9 @@ class JoinerLobby:
         if kind == "denied":
             if self.seated:
                 raise LobbyIgnored("a denial after we were seated")
+            wait = data.get("wait")
+            if self.host_key is None and type(wait) is int and 0 < wait <= MAX_WAIT:
+                return self._refused(str(data.get("reason")), wait)
             raise LobbyError(f"the host refused: {data.get('reason')}")
         if kind == "challenge":
             return self._challenge(key, data)
@@ -100,6 +127,22 @@ class JoinerLobby:
             self.watching = data
             return None
         raise LobbyIgnored(f"unexpected lobby message {kind!r}")
+
+    def _refused(self, reason: str, wait: int) -> None:
+        """Refused for the rate (strangers knocking, or our own mistyped codes):
+        not the end, we knock again when the host says."""
+        what = reason.split("; try again")[0][:200]
+        self.refusal = f"{what}; try again in {wait} s"
+        self._wait = wait
+        self.log.append(f"The host is refusing knocks for now: {what}; knocking again in {wait} s.")
+
+    def gave_up(self, waited: float) -> str:
+        """What to tell the person when we give up, refused for the rate."""
+        return (
+            f"the host is refusing knocks for now ({self.refusal}): gave up after "
+            f"{waited:.0f} s. Someone may be guessing the join code; try again in a while, "
+            "or ask the host"
+        )
 
     def _challenge(self, key: bytes, data: dict) -> None:
         if self.host_key is not None:
@@ -124,6 +167,7 @@ class JoinerLobby:
                 "wrong join code: it does not match the table's (check what the host printed)"
             )
         # From here on the host has proved the code: what it says is the table's.
+        self.refusal = None
         self.host_key, self.table, self.game, self.options = key, table, game, options
         self.spectators = data.get("spectators") is True
         if self.watch:

@@ -52,6 +52,7 @@ from p2ptable.net.join_code import CODE_ALPHABET, MIN_CODE
 from p2ptable.net.joiner_lobby import JoinerLobby
 from p2ptable.net.lobby_frames import (
     HERE_EVERY,
+    KNOCK_AGAIN,
     LOBBY_DOMAIN,
     LOG_LINES,
     MAX_NAME,
@@ -72,6 +73,7 @@ from p2ptable.net.lobby_frames import (
 __all__ = [
     "CODE_ALPHABET",
     "HERE_EVERY",
+    "KNOCK_AGAIN",
     "LOBBY_DOMAIN",
     "LOG_LINES",
     "MAX_NAME",
