@@ -14,6 +14,7 @@ from p2ptable.net.endpoints import parse_endpoint
 from p2ptable.net.gallery import gallery_for
 from p2ptable.net.join_code import PakeError
 from p2ptable.net.knocks import KNOCK_WINDOW, KnockLimiter
+from p2ptable.net.lobby_binding import BIND_VERSION, HOST, Binding, Unbound
 from p2ptable.net.lobby_frames import (
     LOG_LINES,
     MAX_NAME,
@@ -33,6 +34,10 @@ from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry
 from p2ptable.replay.genesis import read_genesis
 from p2ptable.replay.sealed_book import parse_deck_key
+
+# A join or watch without `bind` comes from a p2ptable of before lobby frames
+# were bound to the handshake (lobby_binding.py): its frames would all be refused.
+OLDER = "the host's p2ptable is newer than yours: update p2ptable to join this table"
 
 
 @dataclass
@@ -85,6 +90,8 @@ class HostLobby:
         ]
         self.genesis: bytes | None = None
         self._heard: dict[bytes, float] = {}  # a seated joiner's key -> last frame
+        self._bindings: dict[bytes, Binding] = {}  # a seated joiner's key -> its handshake's
+        self.unbound: dict[str, int] = {}  # frames refused as not bound, by why
         self._answered: set[bytes] = set()  # joiners whose `here` names the full roster
         self._version = 0  # the roster's number: it grows with every change
 
@@ -133,12 +140,16 @@ class HostLobby:
         :attr:`log`; nothing a sender does raises."""
         try:
             kind, key, data = open_lobby(frame)
-            if self.gallery is not None and self.gallery.receive(key, kind, data, now):
+            if self.gallery is not None and self.gallery.receive(key, kind, data, address, now):
                 return
-            if key in self._heard:
-                self._heard[key] = now  # a seated joiner is still there
-                if kind == "here":
-                    return self._here(key, data)
+            bound = self._bindings.get(key)
+            if bound is not None and kind == "here":
+                # Only a frame bound to its handshake says the seat is still
+                # there: a replayed one would keep a dead seat (lobby_binding.py).
+                bound.check(kind, data, address)
+                if key in self._heard:
+                    self._heard[key] = now
+                return self._here(key, data)
             if kind == "knock":
                 self._knock(key, data, address, now)
             elif kind == "join":
@@ -147,6 +158,12 @@ class HostLobby:
                 self._watch(key, data, now)
             else:
                 raise LobbyError(f"unexpected lobby message {kind!r}")
+        except Unbound as exc:
+            self.unbound[exc.why] = self.unbound.get(exc.why, 0) + 1
+            self.tally.replay(address, now)
+            where = address or "an unknown address"
+            self._note(f"refused a lobby message from {where}: not bound to its handshake "
+                       f"({exc.why})", now)  # fmt: skip
         except LobbyError as exc:
             self.tally.bad_frame(address, now)
             self._note(
@@ -253,6 +270,7 @@ class HostLobby:
             "pake": exchange.message,
             "proof": join_code.proof(confirm, b"host"),
             "spectators": self.gallery is not None,
+            "bind": BIND_VERSION,  # what follows the handshake is bound to it
         }
         self.outgoing.append((endpoint, seal_lobby("challenge", reply, self.me)))
 
@@ -280,6 +298,8 @@ class HostLobby:
         # It proved the code: no guess, whatever comes next (a taken name, a full
         # table), so it does not count against its address's knocks.
         self.limiter.refund(pending.address, pending.since)
+        if data.get("bind") != BIND_VERSION:
+            return deny(OLDER)
         if self.full:
             return deny("the table is full")
         name, chain, link = data.get("name"), data.get("chain"), data.get("link")
@@ -305,6 +325,7 @@ class HostLobby:
             return deny("deck key already at the table")
         self.members.append(Member(name, key, chain, link, endpoint, deck))
         self._heard[key] = now
+        self._bindings[key] = Binding(pending.confirm, message, HOST, pending.address)
         self._tell(f"{name} joined ({len(self.members)}/{self.seats})")
         if self.full:
             # Whoever is in the middle of a handshake would wait for ever for an
@@ -330,12 +351,15 @@ class HostLobby:
             self.tally.wrong_code(pending.address, now)
             return self._deny(endpoint, message, "wrong join code", now)
         self.limiter.refund(pending.address, pending.since)
+        if data.get("bind") != BIND_VERSION:
+            return self._deny(endpoint, message, OLDER, now, shown=True)
         name = data.get("name")
         refusal = self.gallery.refusal(name, endpoint, [m.name for m in self.members])
         if refusal is not None:
             return self._deny(endpoint, message, refusal, now, shown=True)
         assert isinstance(name, str)
-        self.gallery.admit(key, name, endpoint, [m.name for m in self.members], now)
+        binding = Binding(pending.confirm, message, HOST, pending.address)
+        self.gallery.admit(key, name, endpoint, binding, [m.name for m in self.members], now)
         self._take_gallery_log()
         if self.genesis is None:
             self._send_roster()  # the seated see who watches
@@ -370,12 +394,15 @@ class HostLobby:
         for member in gone:
             self.members.remove(member)
             del self._heard[member.key]
+            self._answered.discard(member.key)
             self._tell(
                 f"{member.name} left the table (no answer for {SILENT_SEAT:.0f} s) "
                 f"({len(self.members)}/{self.seats})"
             )
         # The freed too: if its process lives after all, it learns to join again.
-        self._send_roster(also=tuple(m.endpoint for m in gone))
+        self._send_roster(also=gone)
+        for member in gone:
+            del self._bindings[member.key]
 
     def _take_gallery_log(self) -> None:
         assert self.gallery is not None
@@ -383,7 +410,9 @@ class HostLobby:
             self._tell(line)
         self.gallery.log.clear()
 
-    def _send_roster(self, also: tuple[str, ...] = ()) -> None:
+    def _send_roster(self, also: list[Member] | None = None) -> None:
+        """The roster to every admitted joiner (and ``also`` to the freed), each
+        copy bound to that joiner's handshake."""
         self._version += 1
         roster = {
             "table": self.table,
@@ -392,6 +421,6 @@ class HostLobby:
             "v": self._version,
             "watchers": self.gallery.names() if self.gallery is not None else [],
         }
-        frame = seal_lobby("roster", roster, self.me)
-        for endpoint in (*(m.endpoint for m in self.members[1:]), *also):
-            self.outgoing.append((endpoint, frame))
+        for member in (*self.members[1:], *(also or ())):
+            bound = self._bindings[member.key].bind("roster", roster)
+            self.outgoing.append((member.endpoint, seal_lobby("roster", bound, self.me)))

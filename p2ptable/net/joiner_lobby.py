@@ -10,6 +10,7 @@ from p2ptable.net import join_code
 from p2ptable.net.endpoints import parse_endpoint
 from p2ptable.net.gallery import MAX_WATCHERS
 from p2ptable.net.join_code import PakeError
+from p2ptable.net.lobby_binding import BIND_VERSION, JOINER, Binding, Unbound
 from p2ptable.net.lobby_frames import (
     HERE_EVERY,
     KNOCK_AGAIN,
@@ -60,6 +61,7 @@ class JoinerLobby:
         # Refused for the rate: the host's reason (for the screen, and the words
         # we give up with), and how long it told us to wait.
         self.refusal: str | None = None
+        self.binding: Binding | None = None  # once the host proved the code
         self._wait: float | None = None
         self._knock_at: float | None = None  # when to knock again if nothing came
         self._knock()
@@ -91,7 +93,22 @@ class JoinerLobby:
             return
         if self.seated and self.genesis is None and now >= self._next_here:
             self._next_here = now + HERE_EVERY
-            self.outgoing.append(seal_lobby("here", {"v": self._version}, self.me))
+            self.outgoing.append(self.seal_bound("here", {"v": self._version}))
+
+    def seal_bound(self, kind: str, data: dict) -> bytes:
+        """A frame after the handshake: bound to it (lobby_binding.py) and signed."""
+        assert self.binding is not None, "no handshake yet"
+        return seal_lobby(kind, self.binding.bind(kind, data), self.me)
+
+    def check_bound(self, kind: str, data: dict) -> None:
+        """LobbyIgnored unless the host's frame is bound to our handshake (a
+        replay, or one made for another joiner, is dropped)."""
+        if self.binding is None:
+            raise LobbyIgnored(f"a {kind} before the host proved the code")
+        try:
+            self.binding.check(kind, data)
+        except Unbound as exc:
+            raise LobbyIgnored(f"a {kind} not bound to our handshake ({exc.why})") from None
 
     def receive(self, frame: bytes) -> None:
         """Handle a frame that came to our inbox on the lobby channel: LobbyError
@@ -120,10 +137,12 @@ class JoinerLobby:
         if kind == "roster":
             if key != self.host_key:
                 raise LobbyIgnored("a roster before the host proved the code")
+            self.check_bound(kind, data)
             return self._roster(data)
         if kind == "watching" and self.watch:
             if key != self.host_key or data.get("table") != self.table:
                 raise LobbyIgnored("a welcome before the host proved the code")
+            self.check_bound(kind, data)
             self.watching = data
             return None
         raise LobbyIgnored(f"unexpected lobby message {kind!r}")
@@ -166,12 +185,22 @@ class JoinerLobby:
             raise LobbyError(
                 "wrong join code: it does not match the table's (check what the host printed)"
             )
+        if data.get("bind") != BIND_VERSION:
+            raise LobbyError(
+                "the host runs an older p2ptable (its lobby frames are not bound to the "
+                "handshake): the host must update p2ptable"
+            )
+        self.binding = Binding(confirm, self._exchange.message, JOINER)
         # From here on the host has proved the code: what it says is the table's.
         self.refusal = None
         self.host_key, self.table, self.game, self.options = key, table, game, options
         self.spectators = data.get("spectators") is True
         if self.watch:
-            answer = {"name": self.name, "proof": join_code.proof(confirm, b"joiner")}
+            answer = {
+                "name": self.name,
+                "proof": join_code.proof(confirm, b"joiner"),
+                "bind": BIND_VERSION,
+            }
             self.outgoing.append(seal_lobby("watch", answer, self.me))
             return
         reply = {
@@ -180,6 +209,7 @@ class JoinerLobby:
             "link": self.me.link_public,
             "deck": self.me.deck_key(table),
             "proof": join_code.proof(confirm, b"joiner"),
+            "bind": BIND_VERSION,
         }
         self.outgoing.append(seal_lobby("join", reply, self.me))
 
