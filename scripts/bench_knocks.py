@@ -8,7 +8,7 @@ sockets), it measures the CPU time (``time.process_time``) of
     side of SPAKE2, the confirmation key and the signed challenge;
   * a refused knock: opened and checked, then refused by the knock limits;
   * a junk frame: refused by the decoder;
-  * a seated joiner's ``here`` checked;
+  * a seated joiner's ``here`` checked, bound to its handshake (net/lobby_binding.py);
   * the joiner's side of SPAKE2 (what a stranger pays for one guess).
 
 and prints them, with the share of one core that ``KNOCKS_PER_SECOND`` answered

@@ -1,7 +1,11 @@
 """The host's side of the lobby, sans-IO: answer knocks with the join-code
-handshake, seat who proves the code, free a silent seat, call the roll and
-propose the genesis once every seat answered the full roster (net/lobby.py has
-the theory of operation)."""
+handshake (within the knock limits, knocks.py), seat who proves the code, take
+a seated joiner's frames only bound to its handshake (lobby_binding.py), free a
+silent seat, call the roll and propose the genesis once every seat answered the
+full roster (net/lobby.py has the theory of operation).  What to send goes to
+``outgoing``; what the host's player should see to ``screen`` (who joined, a
+counted line about strangers, lobby_tally.py), every line for the peer's log to
+``log``."""
 
 from __future__ import annotations
 

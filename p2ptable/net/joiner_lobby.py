@@ -1,6 +1,9 @@
 """A joiner's side of the lobby, sans-IO: knock, check that the host knows the
 code, join, and follow the roster to the genesis; a spectator proves the code the
-same way and takes no seat (net/lobby.py has the theory of operation)."""
+same way and takes no seat (net/lobby.py has the theory of operation).  A knock
+refused for the rate is knocked again when the host says, one with no answer
+after KNOCK_AGAIN seconds; the host's frames after the handshake are taken only
+bound to it, and ours are bound too (lobby_binding.py)."""
 
 from __future__ import annotations
 
