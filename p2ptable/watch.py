@@ -120,6 +120,11 @@ def watch(
     try:
         while True:
             now = time.monotonic()
+            if lobby.watching is None:
+                lobby.tick(now)  # knock again (refused for the rate, or no answer)
+                for line in lobby.log:
+                    screen.say(line)
+                lobby.log.clear()
             for frame in lobby.outgoing:
                 transport.send(host, LOBBY, frame)
             lobby.outgoing.clear()
@@ -157,6 +162,8 @@ def watch(
             if follower.over:
                 return WatchResult(WATCHED, path[0] if path else None)
             if lobby.watching is None and now - start > connect_timeout:
+                if lobby.refusal is not None:
+                    return WatchResult(REFUSED, None, lobby.gave_up(now - start))
                 return WatchResult(NO_ANSWER, None, _no_answer(host_ip, host_port, connect_timeout))
             if lobby.watching is not None and now - follower.heard > silent_timeout:
                 where = path[0] if path else None

@@ -115,10 +115,7 @@ class Arrival:
         lobby = self.lobby
         if isinstance(lobby, lobbies.HostLobby):
             lobby.receive(payload, address, now)
-            for line in lobby.log:
-                self.say(line)
-                self.note(line)
-            lobby.log.clear()
+            self._tell_host_lines(lobby)
         elif isinstance(lobby, lobbies.JoinerLobby) and self.genesis_round is None:
             try:
                 lobby.receive(payload)
@@ -159,9 +156,12 @@ class Arrival:
     def step(self, now: float) -> Entry | None:
         """What the lobby and the round produced, sent; the genesis once complete."""
         lobby = self.lobby
-        if lobby is not None and self.genesis_round is None:
+        if isinstance(lobby, lobbies.HostLobby) and self.genesis_round is None:
             lobby.tick(now)
-            for line in getattr(lobby, "log", ()):
+            self._tell_host_lines(lobby)
+        elif lobby is not None and self.genesis_round is None:
+            lobby.tick(now)
+            for line in lobby.log:
                 self.say(line)
                 self.note(line)
             lobby.log.clear()
@@ -218,11 +218,18 @@ class Arrival:
         if not isinstance(lobby, lobbies.HostLobby):
             return
         lobby.tick(now)
-        for line in lobby.log:
-            self.say(line)
-            self.note(line)
-        lobby.log.clear()
+        self._tell_host_lines(lobby)
         self._send_host_lobby(lobby)
+
+    def _tell_host_lines(self, lobby: lobbies.HostLobby) -> None:
+        """The host's player sees what matters (who joined, counts of strangers);
+        the peer's log keeps every line, rejections included (bounded)."""
+        for line in lobby.screen:
+            self.say(line)
+        for line in lobby.log:
+            self.note(line)
+        lobby.screen.clear()
+        lobby.log.clear()
 
     def send(self, dest: int | None, frame: bytes) -> None:
         """A game frame to one seat, or to every other seat (None)."""
@@ -233,9 +240,14 @@ class Arrival:
 
     def no_answer(self, waited: float, limit: float) -> bool:
         """A joiner that is not seated in time: the host did not answer its knock,
-        or answered and then not its join."""
+        or answered and then not its join.  One the host refused for the rate
+        (too many join attempts) is told so: LobbyError."""
         lobby = self.lobby
-        return isinstance(lobby, lobbies.JoinerLobby) and not lobby.seated and waited > limit
+        if not (isinstance(lobby, lobbies.JoinerLobby) and not lobby.seated and waited > limit):
+            return False
+        if lobby.refusal is not None:
+            raise lobbies.LobbyError(lobby.gave_up(waited))
+        return True
 
     def wake_at(self, now: float) -> float:
         if self.genesis_round is not None:

@@ -11,9 +11,12 @@ can be taken for a seat's.  Admitted, it is answered ``watching`` and then pulls
 the log: ``feed {from}`` asks for the entries from index ``from`` on, and the host
 answers ``entries {from, payloads}``: the entries exactly as every seat's replay
 holds them (each signed by the seats; the watcher checks every one with its own
-ledger, as a seated peer does).  The log holds no hand and no usable decryption
-share: a dealt card's shares come without the receiver's, and hands are only
-shown with their proofs; so a watcher learns what the public view shows.
+ledger, as a seated peer does).  Both are bound to the watcher's handshake
+(lobby_binding.py): a replayed or re-addressed ``feed`` keeps no place and is
+answered with nothing, so the host sends a watcher no more than it asked for.
+The log holds no hand and no usable decryption share: a dealt card's shares come
+without the receiver's, and hands are only shown with their proofs; so a watcher
+learns what the public view shows.
 
 Nothing a watcher does can slow the seats by more than a bounded amount:
 
@@ -35,6 +38,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from p2ptable.net.lobby_binding import Binding
 from p2ptable.replay import authoring
 
 MAX_WATCHERS = 8
@@ -54,6 +58,7 @@ class Watcher:
     name: str
     key: bytes
     endpoint: str
+    binding: Binding  # its handshake's: its feeds and our answers are bound to it
     heard: float
     answered: float = float("-inf")
     have: int = 0  # the entries it said it has (the `from` of its last request)
@@ -118,20 +123,26 @@ class Gallery:
             return f"the endpoint {endpoint} already watches"
         return None
 
-    def admit(self, key: bytes, name: str, endpoint: str, seats: list[str], now: float) -> None:
-        self.watchers[key] = Watcher(name, key, endpoint, now)
+    def admit(
+        self, key: bytes, name: str, endpoint: str, binding: Binding, seats: list[str], now: float
+    ) -> None:
+        self.watchers[key] = Watcher(name, key, endpoint, binding, now)
         self.log.append(f"{name} is watching ({len(self.watchers)} watching)")
         welcome = {"table": self.table, "seats": seats, "watchers": self.names()}
-        self.outgoing.append((endpoint, self.seal("watching", welcome)))
+        self.outgoing.append((endpoint, self.seal("watching", binding.bind("watching", welcome))))
 
-    def receive(self, key: bytes, kind: str, data: dict, now: float) -> bool:
-        """A lobby frame from ``key``: True if it was a watcher's (and handled)."""
+    def receive(self, key: bytes, kind: str, data: dict, address: str, now: float) -> bool:
+        """A lobby frame from ``key`` at ``address``: True if it was a watcher's
+        (and handled).  Only a ``feed`` bound to the watcher's handshake, from
+        its address, counts (lobby_binding.Unbound if not: the host counts it):
+        a replayed one keeps no place and is answered with nothing."""
         watcher = self.watchers.get(key)
         if watcher is None:
             return False
-        watcher.heard = now
         if kind != "feed":
             return True  # a watcher has nothing else to say: ignored
+        watcher.binding.check(kind, data, address)
+        watcher.heard = now
         start = data.get("from")
         if not (type(start) is int and start >= 0) or now - watcher.answered < FEED_INTERVAL:
             return True
@@ -140,7 +151,8 @@ class Gallery:
         payloads = self.entries()
         batch = feed_batch(payloads, start) if start < len(payloads) else []
         answer = {"table": self.table, "from": start, "payloads": batch, "have": len(payloads)}
-        self.outgoing.append((watcher.endpoint, self.seal("entries", answer)))
+        bound = watcher.binding.bind("entries", answer)
+        self.outgoing.append((watcher.endpoint, self.seal("entries", bound)))
         return True
 
     def behind(self, length: int, now: float) -> bool:

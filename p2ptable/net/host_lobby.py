@@ -1,7 +1,11 @@
 """The host's side of the lobby, sans-IO: answer knocks with the join-code
-handshake, seat who proves the code, free a silent seat, call the roll and
-propose the genesis once every seat answered the full roster (net/lobby.py has
-the theory of operation)."""
+handshake (within the knock limits, knocks.py), seat who proves the code, take
+a seated joiner's frames only bound to its handshake (lobby_binding.py), free a
+silent seat, call the roll and propose the genesis once every seat answered the
+full roster (net/lobby.py has the theory of operation).  What to send goes to
+``outgoing``; what the host's player should see to ``screen`` (who joined, a
+counted line about strangers, lobby_tally.py), every line for the peer's log to
+``log``."""
 
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ from p2ptable.net.endpoints import parse_endpoint
 from p2ptable.net.gallery import gallery_for
 from p2ptable.net.join_code import PakeError
 from p2ptable.net.knocks import KNOCK_WINDOW, KnockLimiter
+from p2ptable.net.lobby_binding import BIND_VERSION, HOST, Binding, Unbound
 from p2ptable.net.lobby_frames import (
     LOG_LINES,
     MAX_NAME,
@@ -28,10 +33,15 @@ from p2ptable.net.lobby_frames import (
     open_lobby,
     seal_lobby,
 )
+from p2ptable.net.lobby_tally import StrangerTally
 from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry
 from p2ptable.replay.genesis import read_genesis
 from p2ptable.replay.sealed_book import parse_deck_key
+
+# A join or watch without `bind` comes from a p2ptable of before lobby frames
+# were bound to the handshake (lobby_binding.py): its frames would all be refused.
+OLDER = "the host's p2ptable is newer than yours: update p2ptable to join this table"
 
 
 @dataclass
@@ -59,8 +69,10 @@ class HostLobby:
     endpoint: str
     table: bytes = field(default_factory=lambda: os.urandom(16))
     outgoing: list[tuple[str, bytes]] = field(default_factory=list)  # (endpoint, frame)
-    log: list[str] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)  # for the peer's log: everything, bounded
+    screen: list[str] = field(default_factory=list)  # for the host's player: what matters
     limiter: KnockLimiter = field(default_factory=KnockLimiter)
+    tally: StrangerTally = field(default_factory=StrangerTally)
     spectators: bool = False  # host --spectators: watchers may follow the log
 
     def __post_init__(self) -> None:
@@ -82,6 +94,8 @@ class HostLobby:
         ]
         self.genesis: bytes | None = None
         self._heard: dict[bytes, float] = {}  # a seated joiner's key -> last frame
+        self._bindings: dict[bytes, Binding] = {}  # a seated joiner's key -> its handshake's
+        self.unbound: dict[str, int] = {}  # frames refused as not bound, by why
         self._answered: set[bytes] = set()  # joiners whose `here` names the full roster
         self._version = 0  # the roster's number: it grows with every change
 
@@ -130,12 +144,16 @@ class HostLobby:
         :attr:`log`; nothing a sender does raises."""
         try:
             kind, key, data = open_lobby(frame)
-            if self.gallery is not None and self.gallery.receive(key, kind, data, now):
+            if self.gallery is not None and self.gallery.receive(key, kind, data, address, now):
                 return
-            if key in self._heard:
-                self._heard[key] = now  # a seated joiner is still there
-                if kind == "here":
-                    return self._here(key, data)
+            bound = self._bindings.get(key)
+            if bound is not None and kind == "here":
+                # Only a frame bound to its handshake says the seat is still
+                # there: a replayed one would keep a dead seat (lobby_binding.py).
+                bound.check(kind, data, address)
+                if key in self._heard:
+                    self._heard[key] = now
+                return self._here(key, data)
             if kind == "knock":
                 self._knock(key, data, address, now)
             elif kind == "join":
@@ -144,10 +162,22 @@ class HostLobby:
                 self._watch(key, data, now)
             else:
                 raise LobbyError(f"unexpected lobby message {kind!r}")
+        except Unbound as exc:
+            self.unbound[exc.why] = self.unbound.get(exc.why, 0) + 1
+            self.tally.replay(address, now)
+            where = address or "an unknown address"
+            self._note(f"refused a lobby message from {where}: not bound to its handshake "
+                       f"({exc.why})", now)  # fmt: skip
         except LobbyError as exc:
+            self.tally.bad_frame(address, now)
             self._note(
                 f"rejected a lobby message from {address or 'an unknown address'}: {exc}", now
             )
+
+    def _tell(self, line: str) -> None:
+        """A line for the host's player (and the peer's log)."""
+        self.screen.append(line)
+        self.log.append(line)
 
     def _note(self, line: str, now: float) -> None:
         """Log ``line``, at most LOG_LINES a minute: a flood must not flood the screen."""
@@ -163,10 +193,34 @@ class HostLobby:
             dropped += 1
         self._log_window = (start, logged, dropped)
 
-    def _deny(self, endpoint: str, message: bytes, reason: str) -> None:
-        denied = seal_lobby("denied", {"re": message, "reason": reason}, self.me)
-        self.outgoing.append((endpoint, denied))
-        self.log.append(f"denied a joiner: {reason}")
+    def _deny(
+        self,
+        endpoint: str,
+        message: bytes,
+        reason: str,
+        now: float,
+        wait: int | None = None,
+        shown: bool = False,
+    ) -> None:
+        data: dict = {"re": message, "reason": reason}
+        if wait is not None:
+            data["wait"] = wait  # refused for the rate: the joiner knocks again then
+        self.outgoing.append((endpoint, seal_lobby("denied", data, self.me)))
+        # Only someone who proved the code is news for the screen (a taken name);
+        # what strangers cause is counted there (lobby_tally.py), and in the
+        # peer's log at most LOG_LINES lines a minute.
+        if shown:
+            self._tell(f"denied a joiner: {reason}")
+        else:
+            self._note(f"denied a joiner: {reason}", now)
+
+    def _deny_knock(self, knock: tuple, now: float, reason: str, wait: int | None = None) -> None:
+        """A knock (key, endpoint, X, address) refused before any SPAKE2: told
+        why, at most once a second per knocker (each denial costs a signature:
+        knocks.py), else only counted."""
+        key, endpoint, message, address = knock
+        if self.limiter.may_tell(address, now, key):
+            self._deny(endpoint, message, reason, now, wait)
 
     def _knock(self, key: bytes, data: dict, address: str, now: float) -> None:
         endpoint, message = data.get("endpoint"), data.get("pake")
@@ -186,26 +240,30 @@ class HostLobby:
         if held is not None and held.message == message:
             raise LobbyError("the same knock again")  # a replay: the first stands
         watch = data.get("watch") is True
+        knock = (key, endpoint, message, address)
         if watch and self.gallery is None:
-            return self._deny(endpoint, message, "this table admits no spectators")
+            reason = "this table admits no spectators"
+            return self._deny_knock(knock, now, reason)
         if self.full and not watch:
             # No guess (no SPAKE2 is run), so it does not count against the
             # address: a player whose seat is about to be freed tries again.
-            return self._deny(endpoint, message, "the table is full")
+            return self._deny_knock(knock, now, "the table is full")
         refusal = self.limiter.check(address, now)
         if refusal is not None:
-            if not refusal.notify:
-                raise LobbyError(refusal.reason)  # told once already: now only counted
-            return self._deny(endpoint, message, refusal.reason)
+            self.tally.rate(address, now)
+            return self._deny_knock(knock, now, refusal.reason, refusal.wait)
         self._forget(now)
-        if key not in self._pending and len(self._pending) >= MAX_PENDING:
-            return self._deny(endpoint, message, "the host is busy; try again in a minute")
         exchange = join_code.CodeExchange(self.code, host=True)
         try:
             spake_key = exchange.finish(message)
         except PakeError as exc:
             raise LobbyError(f"knock: {exc}") from None
         confirm = join_code.confirmation_key(spake_key, self.table, self.me.key.public, key)
+        if self._pending.pop(key, None) is not None:
+            self.tally.wrong_code(address, now)  # its earlier knock proved nothing
+        while len(self._pending) >= MAX_PENDING:  # the oldest goes (the rate bounds them)
+            oldest = self._pending.pop(next(iter(self._pending)))
+            self.tally.wrong_code(oldest.address, now)
         self._pending[key] = _Pending(message, confirm, endpoint, address, now, watch)
         reply = {
             "re": message,
@@ -216,12 +274,15 @@ class HostLobby:
             "pake": exchange.message,
             "proof": join_code.proof(confirm, b"host"),
             "spectators": self.gallery is not None,
+            "bind": BIND_VERSION,  # what follows the handshake is bound to it
         }
         self.outgoing.append((endpoint, seal_lobby("challenge", reply, self.me)))
 
     def _forget(self, now: float) -> None:
+        """Forget handshakes whose join never came: a stranger's wrong guess (a
+        joiner answers a challenge at once)."""
         for key in [k for k, p in self._pending.items() if now - p.since >= PENDING_SECONDS]:
-            del self._pending[key]
+            self.tally.wrong_code(self._pending.pop(key).address, now)
 
     def _join(self, key: bytes, data: dict, now: float) -> None:
         self._forget(now)
@@ -230,16 +291,19 @@ class HostLobby:
             raise LobbyError("join without a knock")
         endpoint, message = pending.endpoint, pending.message
         if pending.watch:
-            return self._deny(endpoint, message, "a spectator's knock takes no seat")
+            return self._deny(endpoint, message, "a spectator's knock takes no seat", now)
 
         def deny(reason: str) -> None:
-            self._deny(endpoint, message, reason)
+            self._deny(endpoint, message, reason, now, shown=True)
 
         if not join_code.proof_matches(data.get("proof"), pending.confirm, b"joiner"):
-            return deny("wrong join code")
+            self.tally.wrong_code(pending.address, now)
+            return self._deny(endpoint, message, "wrong join code", now)
         # It proved the code: no guess, whatever comes next (a taken name, a full
         # table), so it does not count against its address's knocks.
         self.limiter.refund(pending.address, pending.since)
+        if data.get("bind") != BIND_VERSION:
+            return deny(OLDER)
         if self.full:
             return deny("the table is full")
         name, chain, link = data.get("name"), data.get("chain"), data.get("link")
@@ -265,13 +329,14 @@ class HostLobby:
             return deny("deck key already at the table")
         self.members.append(Member(name, key, chain, link, endpoint, deck))
         self._heard[key] = now
-        self.log.append(f"{name} joined ({len(self.members)}/{self.seats})")
+        self._bindings[key] = Binding(pending.confirm, message, HOST, pending.address)
+        self._tell(f"{name} joined ({len(self.members)}/{self.seats})")
         if self.full:
             # Whoever is in the middle of a handshake would wait for ever for an
             # answer to its join: tell it now.
             for key_p, pending in list(self._pending.items()):
                 if not pending.watch:  # a spectator's handshake goes on: it takes no seat
-                    self._deny(pending.endpoint, pending.message, "the table is full")
+                    self._deny(pending.endpoint, pending.message, "the table is full", now)
                     del self._pending[key_p]
             self._answered.clear()  # the roll call (module docstring)
         self._send_roster()
@@ -285,18 +350,21 @@ class HostLobby:
             raise LobbyError("watch without a spectator's knock")
         endpoint, message = pending.endpoint, pending.message
         if not pending.watch:
-            return self._deny(endpoint, message, "a player's knock cannot watch")
+            return self._deny(endpoint, message, "a player's knock cannot watch", now)
         if not join_code.proof_matches(data.get("proof"), pending.confirm, b"joiner"):
-            return self._deny(endpoint, message, "wrong join code")
+            self.tally.wrong_code(pending.address, now)
+            return self._deny(endpoint, message, "wrong join code", now)
         self.limiter.refund(pending.address, pending.since)
+        if data.get("bind") != BIND_VERSION:
+            return self._deny(endpoint, message, OLDER, now, shown=True)
         name = data.get("name")
         refusal = self.gallery.refusal(name, endpoint, [m.name for m in self.members])
         if refusal is not None:
-            return self._deny(endpoint, message, refusal)
+            return self._deny(endpoint, message, refusal, now, shown=True)
         assert isinstance(name, str)
-        self.gallery.admit(key, name, endpoint, [m.name for m in self.members], now)
-        self.log.extend(self.gallery.log)
-        self.gallery.log.clear()
+        binding = Binding(pending.confirm, message, HOST, pending.address)
+        self.gallery.admit(key, name, endpoint, binding, [m.name for m in self.members], now)
+        self._take_gallery_log()
         if self.genesis is None:
             self._send_roster()  # the seated see who watches
 
@@ -317,8 +385,11 @@ class HostLobby:
         genesis needs every seat's signature)."""
         if self.gallery is not None:
             self.gallery.tick(now)
-            self.log.extend(self.gallery.log)
-            self.gallery.log.clear()
+            self._take_gallery_log()
+        self._forget(now)  # counts the stranger's handshakes that came to nothing
+        line = self.tally.summary(now)
+        if line is not None:
+            self._tell(line)
         if self.genesis is not None:
             return
         gone = [m for m in self.members[1:] if now - self._heard.get(m.key, now) > SILENT_SEAT]
@@ -327,14 +398,25 @@ class HostLobby:
         for member in gone:
             self.members.remove(member)
             del self._heard[member.key]
-            self.log.append(
+            self._answered.discard(member.key)
+            self._tell(
                 f"{member.name} left the table (no answer for {SILENT_SEAT:.0f} s) "
                 f"({len(self.members)}/{self.seats})"
             )
         # The freed too: if its process lives after all, it learns to join again.
-        self._send_roster(also=tuple(m.endpoint for m in gone))
+        self._send_roster(also=gone)
+        for member in gone:
+            del self._bindings[member.key]
 
-    def _send_roster(self, also: tuple[str, ...] = ()) -> None:
+    def _take_gallery_log(self) -> None:
+        assert self.gallery is not None
+        for line in self.gallery.log:
+            self._tell(line)
+        self.gallery.log.clear()
+
+    def _send_roster(self, also: list[Member] | None = None) -> None:
+        """The roster to every admitted joiner (and ``also`` to the freed), each
+        copy bound to that joiner's handshake."""
         self._version += 1
         roster = {
             "table": self.table,
@@ -343,6 +425,6 @@ class HostLobby:
             "v": self._version,
             "watchers": self.gallery.names() if self.gallery is not None else [],
         }
-        frame = seal_lobby("roster", roster, self.me)
-        for endpoint in (*(m.endpoint for m in self.members[1:]), *also):
-            self.outgoing.append((endpoint, frame))
+        for member in (*self.members[1:], *(also or ())):
+            bound = self._bindings[member.key].bind("roster", roster)
+            self.outgoing.append((member.endpoint, seal_lobby("roster", bound, self.me)))

@@ -1,6 +1,9 @@
 """A joiner's side of the lobby, sans-IO: knock, check that the host knows the
 code, join, and follow the roster to the genesis; a spectator proves the code the
-same way and takes no seat (net/lobby.py has the theory of operation)."""
+same way and takes no seat (net/lobby.py has the theory of operation).  A knock
+refused for the rate is knocked again when the host says, one with no answer
+after KNOCK_AGAIN seconds; the host's frames after the handshake are taken only
+bound to it, and ours are bound too (lobby_binding.py)."""
 
 from __future__ import annotations
 
@@ -10,8 +13,10 @@ from p2ptable.net import join_code
 from p2ptable.net.endpoints import parse_endpoint
 from p2ptable.net.gallery import MAX_WATCHERS
 from p2ptable.net.join_code import PakeError
+from p2ptable.net.lobby_binding import BIND_VERSION, JOINER, Binding, Unbound
 from p2ptable.net.lobby_frames import (
     HERE_EVERY,
+    KNOCK_AGAIN,
     LobbyError,
     LobbyIgnored,
     Member,
@@ -25,6 +30,8 @@ from p2ptable.net.lobby_frames import (
 )
 from p2ptable.replay import authoring
 from p2ptable.replay.sealed_book import parse_deck_key
+
+MAX_WAIT = 3600  # seconds: a longer wait in a denial is taken as a plain refusal
 
 
 @dataclass
@@ -54,6 +61,17 @@ class JoinerLobby:
         self.genesis: bytes | None = None
         self._version = 0  # the number of the last roster taken
         self._next_here = 0.0
+        # Refused for the rate: the host's reason (for the screen, and the words
+        # we give up with), and how long it told us to wait.
+        self.refusal: str | None = None
+        self.binding: Binding | None = None  # once the host proved the code
+        self._wait: float | None = None
+        self._knock_at: float | None = None  # when to knock again if nothing came
+        self._knock()
+
+    def _knock(self) -> None:
+        """A knock with a fresh SPAKE2 message (one run per knock, as the host's)."""
+        self._exchange = join_code.CodeExchange(self.code, host=False)
         knock = {"pake": self._exchange.message, "endpoint": self.endpoint}
         if self.watch:
             knock["watch"] = True
@@ -64,10 +82,36 @@ class JoinerLobby:
         return any(m.key == self.me.key.public for m in self.members)
 
     def tick(self, now: float) -> None:
-        """Seated and waiting for the table to fill: tell the host we are here."""
+        """Not answered: knock again in time (when the host said, or after
+        KNOCK_AGAIN seconds of silence).  Seated and waiting for the table to
+        fill: tell the host we are here."""
+        if self.host_key is None:
+            if self._wait is not None:  # a denial said how long: from now
+                self._knock_at, self._wait = now + self._wait, None
+            elif self._knock_at is None:
+                self._knock_at = now + KNOCK_AGAIN
+            if now >= self._knock_at:
+                self._knock_at = now + KNOCK_AGAIN
+                self._knock()
+            return
         if self.seated and self.genesis is None and now >= self._next_here:
             self._next_here = now + HERE_EVERY
-            self.outgoing.append(seal_lobby("here", {"v": self._version}, self.me))
+            self.outgoing.append(self.seal_bound("here", {"v": self._version}))
+
+    def seal_bound(self, kind: str, data: dict) -> bytes:
+        """A frame after the handshake: bound to it (lobby_binding.py) and signed."""
+        assert self.binding is not None, "no handshake yet"
+        return seal_lobby(kind, self.binding.bind(kind, data), self.me)
+
+    def check_bound(self, kind: str, data: dict) -> None:
+        """LobbyIgnored unless the host's frame is bound to our handshake (a
+        replay, or one made for another joiner, is dropped)."""
+        if self.binding is None:
+            raise LobbyIgnored(f"a {kind} before the host proved the code")
+        try:
+            self.binding.check(kind, data)
+        except Unbound as exc:
+            raise LobbyIgnored(f"a {kind} not bound to our handshake ({exc.why})") from None
 
     def receive(self, frame: bytes) -> None:
         """Handle a frame that came to our inbox on the lobby channel: LobbyError
@@ -87,19 +131,40 @@ class JoinerLobby:
         if kind == "denied":
             if self.seated:
                 raise LobbyIgnored("a denial after we were seated")
+            wait = data.get("wait")
+            if self.host_key is None and type(wait) is int and 0 < wait <= MAX_WAIT:
+                return self._refused(str(data.get("reason")), wait)
             raise LobbyError(f"the host refused: {data.get('reason')}")
         if kind == "challenge":
             return self._challenge(key, data)
         if kind == "roster":
             if key != self.host_key:
                 raise LobbyIgnored("a roster before the host proved the code")
+            self.check_bound(kind, data)
             return self._roster(data)
         if kind == "watching" and self.watch:
             if key != self.host_key or data.get("table") != self.table:
                 raise LobbyIgnored("a welcome before the host proved the code")
+            self.check_bound(kind, data)
             self.watching = data
             return None
         raise LobbyIgnored(f"unexpected lobby message {kind!r}")
+
+    def _refused(self, reason: str, wait: int) -> None:
+        """Refused for the rate (strangers knocking, or our own mistyped codes):
+        not the end, we knock again when the host says."""
+        what = reason.split("; try again")[0][:200]
+        self.refusal = f"{what}; try again in {wait} s"
+        self._wait = wait
+        self.log.append(f"The host is refusing knocks for now: {what}; knocking again in {wait} s.")
+
+    def gave_up(self, waited: float) -> str:
+        """What to tell the person when we give up, refused for the rate."""
+        return (
+            f"the host is refusing knocks for now ({self.refusal}): gave up after "
+            f"{waited:.0f} s. Someone may be guessing the join code; try again in a while, "
+            "or ask the host"
+        )
 
     def _challenge(self, key: bytes, data: dict) -> None:
         if self.host_key is not None:
@@ -123,11 +188,22 @@ class JoinerLobby:
             raise LobbyError(
                 "wrong join code: it does not match the table's (check what the host printed)"
             )
+        if data.get("bind") != BIND_VERSION:
+            raise LobbyError(
+                "the host runs an older p2ptable (its lobby frames are not bound to the "
+                "handshake): the host must update p2ptable"
+            )
+        self.binding = Binding(confirm, self._exchange.message, JOINER)
         # From here on the host has proved the code: what it says is the table's.
+        self.refusal = None
         self.host_key, self.table, self.game, self.options = key, table, game, options
         self.spectators = data.get("spectators") is True
         if self.watch:
-            answer = {"name": self.name, "proof": join_code.proof(confirm, b"joiner")}
+            answer = {
+                "name": self.name,
+                "proof": join_code.proof(confirm, b"joiner"),
+                "bind": BIND_VERSION,
+            }
             self.outgoing.append(seal_lobby("watch", answer, self.me))
             return
         reply = {
@@ -136,6 +212,7 @@ class JoinerLobby:
             "link": self.me.link_public,
             "deck": self.me.deck_key(table),
             "proof": join_code.proof(confirm, b"joiner"),
+            "bind": BIND_VERSION,
         }
         self.outgoing.append(seal_lobby("join", reply, self.me))
 

@@ -8,11 +8,11 @@ anything a guess could be tested against ever crossing the network:
 
     joiner -> host   knock     {pake: X, endpoint}
     host   -> joiner challenge {re: X, table, game, options, seats, pake: Y,
-                                proof: HMAC(C, "host")}
-    joiner -> host   join      {name, chain, link, deck, proof: HMAC(C, "joiner")}
-    host   -> all    roster    {table, members, genesis (empty until full), v}
-    joiner -> host   here      {v}   (seated, every second until the genesis)
-    host   -> joiner denied    {re: X, reason}
+                                proof: HMAC(C, "host"), bind: 1}
+    joiner -> host   join      {name, chain, link, deck, proof: HMAC(C, "joiner"), bind: 1}
+    host   -> all    roster    {table, members, genesis (empty until full), v, n, tag}
+    joiner -> host   here      {v, n, tag}   (seated, every second until the genesis)
+    host   -> joiner denied    {re: X, reason, wait (refused for the rate)}
 
 ``X`` and ``Y`` are the two SPAKE2 messages, ``C`` the SPAKE2 key bound to the
 table id and both signing keys (``join_code.confirmation_key``).  The host
@@ -27,6 +27,13 @@ until the host proved it.  When the roster is full it carries the genesis body,
 which every member rebuilds from the roster and checks (including that its own
 entry is exactly what it sent) before signing it (``gsig`` over the game mesh).
 
+Bound frames.  A signature can be replayed, so every frame after the handshake
+(``roster``, ``here``, and a spectator's ``watching``, ``feed``, ``entries``)
+also carries a counter ``n`` and a ``tag`` made with a key from ``C``
+(net/lobby_binding.py): a frame recorded and sent again, made for another
+handshake, or (at the host) sent from another address than the knock's, is
+refused and counted, never acted on.  Only a bound ``here`` keeps a seat.
+
 The roll call.  A joiner that died while seated saved nothing and can never
 sign; the host frees a seat it has not heard from for ``SILENT_SEAT`` seconds.
 A table that fills within those seconds of a death must not start with the dead
@@ -38,10 +45,13 @@ sign (an older ``here``, replayed by anyone, names an older number).
 What a stranger without the code gets from knocking: the table's description
 and one guess at the code per knock the host answers (its own check of the
 host's proof tells it the guess was wrong), nothing to test further guesses
-against.  The host answers at most ``KNOCKS_PER_ADDRESS`` knocks per address and
-``KNOCKS_TOTAL`` in all per minute (net/knocks.py), keeps at most ``MAX_PENDING``
-unfinished handshakes for ``PENDING_SECONDS``, and logs at most ``LOG_LINES``
-rejections per minute, so knocking in a loop grows nothing.  protocol/wire.md
+against.  The host answers at most 5 knocks per address a minute and 10 a
+second in all, fairly (net/knocks.py); a joiner refused for the rate is told how
+long to wait and knocks again (``KNOCK_AGAIN`` after silence).  The host keeps
+at most ``MAX_PENDING`` unfinished handshakes for ``PENDING_SECONDS``, logs at
+most ``LOG_LINES`` rejections per minute, and shows its player one counted line
+about strangers at most every 10 s (net/lobby_tally.py), so knocking in a loop
+grows nothing.  protocol/wire.md
 section 3 has the byte layouts, section 8 what an outsider can and cannot do.
 """
 
@@ -52,6 +62,7 @@ from p2ptable.net.join_code import CODE_ALPHABET, MIN_CODE
 from p2ptable.net.joiner_lobby import JoinerLobby
 from p2ptable.net.lobby_frames import (
     HERE_EVERY,
+    KNOCK_AGAIN,
     LOBBY_DOMAIN,
     LOG_LINES,
     MAX_NAME,
@@ -72,6 +83,7 @@ from p2ptable.net.lobby_frames import (
 __all__ = [
     "CODE_ALPHABET",
     "HERE_EVERY",
+    "KNOCK_AGAIN",
     "LOBBY_DOMAIN",
     "LOG_LINES",
     "MAX_NAME",

@@ -16,8 +16,15 @@ from p2ptable.replay import authoring
 
 LOBBY_DOMAIN = b"p2ptable/lobby/v2\x00"
 MAX_NAME = 32
-MAX_PENDING = 30  # unfinished handshakes the host remembers
-PENDING_SECONDS = 60.0  # ... and for how long
+# Unfinished handshakes the host remembers, the oldest forgotten first (the knock
+# rate keeps them under KNOCK_BURST + KNOCKS_PER_SECOND * PENDING_SECONDS = 120),
+# each for PENDING_SECONDS: a joiner answers the challenge at once.
+MAX_PENDING = 256
+PENDING_SECONDS = 10.0
+# A joiner whose knock has no answer for KNOCK_AGAIN seconds knocks again (the
+# host may have dropped it in a flood), and one refused for the rate knocks again
+# when the denial says.
+KNOCK_AGAIN = 3.0
 LOG_LINES = 20  # rejected lobby frames logged per minute; the rest are counted
 # A seated joiner says "here" every HERE_EVERY seconds until the genesis; a seat
 # the host has not heard from for SILENT_SEAT seconds before then is freed (its

@@ -20,8 +20,9 @@ code again, every KNOCK_AGAIN seconds, while it keeps asking the old way; the
 first to answer wins.  It takes the new welcome only from the same host key for
 the same table, and goes on from the entries it has: nothing is pulled twice.
 
-Only the host's signed answers are read, only for the index asked, and each
-entry only if it checks; anything else is dropped and counted.  An entry that
+Only the host's signed answers are read, only bound to our handshake
+(lobby_binding.py: a replayed answer is dropped), only for the index asked, and
+each entry only if it checks; anything else is dropped and counted.  An entry that
 does not check is the host feeding a false log (the seats' logs are all the
 same and each entry is signed by its seats): the follower stops with that
 entry's reason, keeping every entry before it.
@@ -33,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from p2ptable.net.gallery import FEED_ENTRIES
-from p2ptable.net.lobby import JoinerLobby, LobbyError, LobbyIgnored, open_lobby, seal_lobby
+from p2ptable.net.lobby import JoinerLobby, LobbyError, LobbyIgnored, open_lobby
 from p2ptable.net.wire import MAX_FRAME
 from p2ptable.replay.entries import Entry, MalformedEntry
 from p2ptable.replay.errors import InvalidEntry
@@ -89,7 +90,7 @@ class Follower:
             self.heard = now  # admitted: the host's silence counts from here
         if now >= self._next_pull:
             self._next_pull = now + PULL_EVERY
-            self.outgoing.append(seal_lobby("feed", {"from": self.have}, self.lobby.me))
+            self.outgoing.append(self.lobby.seal_bound("feed", {"from": self.have}))
         if now - self.heard > KNOCK_AGAIN and now >= self._next_knock:
             self._next_knock = now + KNOCK_AGAIN
             old = self.lobby
@@ -134,12 +135,16 @@ class Follower:
         if self.again is not None and kind in ("challenge", "denied", "watching"):
             self._knocked_again(frame, now)
             return []
-        if key != self.lobby.host_key or kind != "entries":
-            if key == self.lobby.host_key and kind == "watching":
-                self.lobby.watching = data  # the welcome again: nothing to do
-            else:
-                self.dropped += 1
+        if key != self.lobby.host_key or kind not in ("entries", "watching"):
+            self.dropped += 1
             return []
+        try:
+            self.lobby.check_bound(kind, data)  # not a replay, and for our handshake
+        except LobbyIgnored:
+            self.dropped += 1
+            return []
+        if kind == "watching":
+            return []  # the welcome again: nothing to do
         payloads, start = data.get("payloads"), data.get("from")
         if (
             data.get("table") != self.lobby.table

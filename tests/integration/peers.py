@@ -13,6 +13,7 @@ from pathlib import Path
 from p2ptable.replay.logfile import parse_frames
 
 DEADLINE = 90.0
+CHECKOUT = Path(__file__).resolve().parents[2]
 
 
 def free_port() -> int:
@@ -28,16 +29,19 @@ class Peers:
         self.workdir = workdir
         self.procs: dict[str, subprocess.Popen] = {}
 
-    def start(self, name: str, *args: str) -> subprocess.Popen:
+    def start(self, name: str, *args: str, module: str = "p2ptable") -> subprocess.Popen:
+        """``python -m MODULE ARGS`` (p2ptable, or a helper of the tests, run
+        from the checkout)."""
         out = open(self.workdir / f"{name}.out", "wb")  # noqa: SIM115 - closed below
         env = dict(os.environ, PYTHONUNBUFFERED="1", NO_COLOR="1")
         proc = subprocess.Popen(
-            [sys.executable, "-m", "p2ptable", *args],
+            [sys.executable, "-m", module, *args],
             stdout=out,
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
             env=env,
             start_new_session=True,
+            cwd=CHECKOUT if module != "p2ptable" else None,
         )
         out.close()
         self.procs[name] = proc

@@ -73,3 +73,11 @@ def settle(
             exchange(host, j, [] if wire is None else wire, now)
         if not host.outgoing and not any(j.outgoing for j in joiners):
             return
+
+
+def as_host(host: lobby.HostLobby, j: lobby.JoinerLobby, kind: str, data: dict) -> bytes:
+    """A frame the host sends ``j`` after the handshake (a cheating host's, in the
+    tests that forge one): bound to ``j``'s handshake and signed by the host."""
+    plain = {k: v for k, v in data.items() if k not in ("n", "tag")}
+    bound = host._bindings[j.me.key.public].bind(kind, plain)
+    return lobby.seal_lobby(kind, bound, host.me)

@@ -15,7 +15,13 @@ import pytest
 
 from p2ptable.net import lobby
 from p2ptable.net.join_code import CodeExchange
-from p2ptable.net.knocks import KNOCK_WINDOW, KNOCKS_PER_ADDRESS, KNOCKS_TOTAL, KnockLimiter
+from p2ptable.net.knocks import (
+    KNOCK_BURST,
+    KNOCK_WINDOW,
+    KNOCKS_PER_ADDRESS,
+    KNOCKS_PER_SECOND,
+    KnockLimiter,
+)
 from p2ptable.replay import authoring
 
 from .lobby_table import exchange, host_lobby, joiner, settle
@@ -40,15 +46,16 @@ def test_one_address_gets_five_guesses_a_minute():
     for _ in range(KNOCKS_PER_ADDRESS):
         host.receive(knock(), "10.0.0.66", 1.0)
     assert kinds(host) == ["challenge"] * KNOCKS_PER_ADDRESS
-    # The next knock is told to wait, once; after that, silence.
+    # The next knock is told to wait (and how long); in the next second, silence.
     host.receive(knock(), "10.0.0.66", 2.0)
     [(_, frame)] = host.outgoing
     kind, _, data = lobby.open_lobby(frame)
     assert kind == "denied"
     assert data["reason"] == "too many join attempts from 10.0.0.66; try again in 59 s"
+    assert data["wait"] == 59
     host.outgoing.clear()
     for _ in range(20):
-        host.receive(knock(), "10.0.0.66", 3.0)
+        host.receive(knock(), "10.0.0.66", 2.9)
     assert kinds(host) == []
     # Others may still knock, and a minute after its first knock, so may it.
     host.receive(knock("10.0.0.67"), "10.0.0.67", 3.0)
@@ -56,15 +63,22 @@ def test_one_address_gets_five_guesses_a_minute():
     assert kinds(host) == ["challenge", "challenge"]
 
 
-def test_all_addresses_together_get_thirty_guesses_a_minute():
+def test_all_addresses_together_get_what_the_hosts_cpu_affords():
+    # Issue 22: "a global rate sized to what the host's CPU can afford, not to a
+    # fixed small number" (knocks.py: a SPAKE2 run is about 10 ms).
     host = host_lobby(2)
-    for n in range(KNOCKS_TOTAL):
+    for n in range(KNOCK_BURST):
         ip = f"10.1.0.{n + 1}"
         host.receive(knock(ip), ip, 0.0)
-    assert kinds(host) == ["challenge"] * KNOCKS_TOTAL
-    host.receive(knock("10.2.0.1"), "10.2.0.1", 0.5)
+    assert kinds(host) == ["challenge"] * KNOCK_BURST
+    host.receive(knock("10.2.0.1"), "10.2.0.1", 0.0)
     [(_, frame)] = host.outgoing
     assert "too many join attempts at this table" in lobby.open_lobby(frame)[2]["reason"]
+    host.outgoing.clear()
+    for n in range(int(KNOCKS_PER_SECOND)):  # a second later, as many again
+        ip = f"10.3.0.{n + 1}"
+        host.receive(knock(ip), ip, 1.0)
+    assert kinds(host) == ["challenge"] * int(KNOCKS_PER_SECOND)
 
 
 def test_an_honest_joiner_gets_in_after_a_mistyped_code():
@@ -103,7 +117,7 @@ def test_knocks_at_a_full_table_are_no_guesses():
     for n in range(3 * KNOCKS_PER_ADDRESS):  # Ben's player, trying again and again
         host.receive(knock(), "10.0.0.66", 0.5 + n * 0.1)
     reasons = {lobby.open_lobby(f)[2]["reason"] for _, f in host.outgoing}
-    assert kinds(host) == ["denied"] * (3 * KNOCKS_PER_ADDRESS)
+    assert kinds(host) == ["denied"] * 2  # told once a second (each costs a signature)
     assert reasons == {"the table is full"}
     for t in range(1, 8):
         exchange(host, cleo, [], now=float(t))
@@ -120,9 +134,9 @@ def test_a_flood_of_knocks_from_many_addresses_grows_no_state():
     for n in range(3000):
         ip = f"10.{n // 250}.{n % 250}.1"
         host.receive(knock(ip) if n < 40 else frame, ip, n * 0.001)
-        assert host.limiter.size <= KNOCKS_TOTAL + 64
+        assert host.limiter.size <= host.limiter.max_addresses + host.limiter.max_notices
         assert host.pending <= lobby.MAX_PENDING
-        assert len(host.outgoing) <= KNOCKS_TOTAL + 64
+        assert len(host.outgoing) <= KNOCK_BURST + 3 * KNOCKS_PER_SECOND + 3 * 64
     assert len(host.log) <= lobby.LOG_LINES + 64
 
 
@@ -136,7 +150,7 @@ def test_a_flood_of_junk_logs_at_most_twenty_lines_a_minute_and_counts_the_rest(
     assert host.log[-2] == f"({dropped} more lobby messages rejected in the last minute)"
 
 
-def test_an_unfinished_handshake_is_forgotten_after_a_minute():
+def test_an_unfinished_handshake_is_forgotten_after_pending_seconds():
     host = host_lobby(2)
     ben = joiner(1, "Ben")
     host.receive(ben.outgoing.pop(), "10.0.0.2", 0.0)
@@ -148,15 +162,19 @@ def test_an_unfinished_handshake_is_forgotten_after_a_minute():
 
 
 def test_the_limiter_alone_forgets_what_is_older_than_its_window():
-    limits = KnockLimiter(per_address=2, total=3, window=10.0, max_notices=2)
+    limits = KnockLimiter(per_address=2, window=10.0, rate=0.1, burst=3, max_notices=2)
     assert limits.check("a", 0.0) is None and limits.check("a", 1.0) is None
     refusal = limits.check("a", 2.0)
-    assert refusal is not None and refusal.notify and "try again in 8 s" in refusal.reason
-    assert limits.check("a", 3.0).notify is False  # told once
-    assert limits.check("b", 3.0) is None
-    assert "at this table" in limits.check("c", 4.0).reason
-    assert limits.check("d", 4.0).notify is False  # two notices already out
-    assert limits.size <= 3 + 2
-    assert limits.check("a", 10.0) is None  # its first knock has left the window
-    assert limits.check("d", 14.1) is None
-    assert limits.size == 2  # a at 10 and d at 14.1; the notices are gone too
+    assert refusal is not None and refusal.wait == 8 and "try again in 8 s" in refusal.reason
+    assert limits.may_tell("a", 2.0) and not limits.may_tell("a", 2.5)  # once a second
+    assert limits.check("b", 3.0) is None  # the last token (it has used none)
+    refused = limits.check("c", 4.0)
+    assert "at this table" in refused.reason and refused.wait == 6  # a token in 6 s
+    assert limits.may_tell("c", 4.0)
+    assert limits.may_tell("e", 4.0)  # a's notice is over a second old: forgotten
+    assert not limits.may_tell("d", 4.0)  # two notices out in this second already
+    assert limits.size <= 2 + 2
+    assert limits.check("a", 11.0) is None  # its knocks have left the window
+    assert limits.check("d", 24.0) is None
+    assert limits.size == 1 + 2  # only d answered in the window; c and e noted as told
+    assert limits.may_tell("d", 24.0) and limits.size == 1 + 1  # the old notices make room

@@ -15,7 +15,16 @@ from p2ptable.net import lobby
 from p2ptable.replay import authoring
 from p2ptable.replay.ledger import Ledger
 
-from .lobby_table import CODE, HOST_ENDPOINT, deliver, exchange, host_lobby, joiner, settle
+from .lobby_table import (
+    CODE,
+    HOST_ENDPOINT,
+    as_host,
+    deliver,
+    exchange,
+    host_lobby,
+    joiner,
+    settle,
+)
 
 
 def test_a_full_table_gives_everyone_the_same_genesis():
@@ -119,7 +128,7 @@ def test_a_joiner_refuses_a_roster_that_changed_its_entry():
     _, _, data = lobby.open_lobby(roster_frame)
     members = [dict(m) for m in data["members"]]
     members[1]["chain"] = host.me.chain.head[::-1]
-    forged = lobby.seal_lobby("roster", dict(data, members=members), host.me)
+    forged = as_host(host, ben, "roster", dict(data, members=members))
     with pytest.raises(lobby.LobbyError, match="does not list us as we joined"):
         ben.receive(forged)
 
@@ -157,7 +166,7 @@ def test_a_joiner_refuses_a_roster_with_a_bad_deck_key_before_signing_anything()
     _, _, data = lobby.open_lobby(roster_frame)
     members = [dict(m) for m in data["members"]]
     members[0]["deck"] = me.deck_key(b"\x00" * 16)  # proved for another table
-    forged = lobby.seal_lobby("roster", dict(data, members=members), host.me)
+    forged = as_host(host, ben, "roster", dict(data, members=members))
     with pytest.raises(lobby.LobbyError, match="bad deck key for Ana"):
         ben.receive(forged)
     assert ben.genesis is None
@@ -208,7 +217,7 @@ def test_a_joiner_refuses_a_roster_with_a_bad_endpoint(seat):
     _, _, data = lobby.open_lobby(host.outgoing[-1][1])
     members = [dict(m) for m in data["members"]]
     members[seat]["endpoint"] = "tcp://nowhere:1"
-    forged = lobby.seal_lobby("roster", dict(data, members=members), host.me)
+    forged = as_host(host, cleo, "roster", dict(data, members=members))
     with pytest.raises(lobby.LobbyError, match="bad endpoint for"):
         cleo.receive(forged)
     assert cleo.genesis is None
@@ -288,7 +297,7 @@ def test_a_joiner_refuses_a_roster_that_does_not_seat_the_host_first():
     _, _, data = lobby.open_lobby(host.outgoing.pop()[1])
     members = list(reversed(data["members"]))
     with pytest.raises(lobby.LobbyError, match="seat the host first"):
-        ben.receive(lobby.seal_lobby("roster", dict(data, members=members), host.me))
+        ben.receive(as_host(host, ben, "roster", dict(data, members=members)))
 
 
 def test_a_later_roster_is_not_undone_by_an_earlier_one():
@@ -306,7 +315,7 @@ def test_a_later_roster_is_not_undone_by_an_earlier_one():
             ben.receive(frame)
     host.outgoing.clear()
     assert ben.genesis == host.genesis is not None
-    with pytest.raises(lobby.LobbyIgnored, match="after the genesis"):
+    with pytest.raises(lobby.LobbyIgnored, match="replayed"):  # its counter is older
         ben.receive(first_roster)
     assert [m.name for m in ben.members] == ["Ana", "Ben", "Cleo"]
 
@@ -368,7 +377,7 @@ def test_a_full_table_proposes_the_genesis_only_when_every_joiner_answered_its_r
     host = host_lobby(3)
     ben, cleo = joiner(1, "Ben"), joiner(2, "Cleo")
     exchange(host, ben, [], now=0.0)
-    recorded = lobby.seal_lobby("here", {"v": ben._version}, ben.me)
+    recorded = ben.seal_bound("here", {"v": ben._version})
     # Ben's process dies now; Cleo fills the table at once.
     exchange(host, cleo, [], now=1.0)
     assert host.full and host.genesis is None

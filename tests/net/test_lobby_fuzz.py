@@ -68,6 +68,7 @@ values = st.recursive(
 FIELDS = [
     "pake", "endpoint", "re", "table", "game", "options", "seats", "proof",
     "name", "chain", "link", "deck", "members", "genesis", "reason",
+    "n", "tag", "bind", "wait", "v", "from",
 ]  # fmt: skip
 
 
@@ -110,7 +111,9 @@ def signed_frames(draw: st.DrawFn) -> bytes:
             name = draw(st.sampled_from(sorted(data)))
             data = {k: v for k, v in data.items() if k != name}
         elif what == "kind":
-            kind = draw(st.sampled_from(["knock", "join", "challenge", "roster", "denied", "x"]))
+            kind = draw(
+                st.sampled_from(["knock", "join", "challenge", "roster", "denied", "here", "x"])
+            )
         else:
             signer = SIGNERS[draw(st.sampled_from(sorted(SIGNERS)))]
     return lobby.seal_lobby(kind, data, signer)

@@ -183,9 +183,13 @@ def test_every_answer_is_bounded_and_requests_are_rate_limited():
     payloads = golden_payloads()
     host, follower, _ = _fed(payloads)
     assert host.gallery is not None
-    key = follower.lobby.me.key.public
-    host.gallery.receive(key, "feed", {"from": 0}, 10.0)
-    host.gallery.receive(key, "feed", {"from": 0}, 10.0 + gallery.FEED_INTERVAL / 2)
+    key, where = follower.lobby.me.key.public, address(follower.lobby)
+
+    def feed() -> dict:  # a request bound to the spectator's handshake
+        return follower.lobby.binding.bind("feed", {"from": 0})
+
+    host.gallery.receive(key, "feed", feed(), where, 10.0)
+    host.gallery.receive(key, "feed", feed(), where, 10.0 + gallery.FEED_INTERVAL / 2)
     assert len(host.gallery.outgoing) == 1  # the second, too soon, is dropped
     _, frame = host.gallery.outgoing[0]
     assert len(frame) < gallery.FEED_BYTES + 4096
