@@ -56,8 +56,9 @@ def rules(game: str) -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     required=True,
     metavar="FILE",
-    help="Where to write the replay. Its folder must exist; a file already there is replaced.",
+    help="Where to write the replay. Its folder must exist; never over a replay.",
 )
+@click.option("--force", is_flag=True, help="Replace FILE if it exists (never a replay).")
 @click.option("--variant", default=None, help="Game variant (see `p2ptable games`).")
 @click.option("--scoring", default=None, help="Scoring rules (see `p2ptable games`).")
 @click.option("--option", multiple=True, metavar="NAME=VALUE", help="Any other game option.")
@@ -76,10 +77,14 @@ def sim(
     variant: str | None,
     scoring: str | None,
     option: tuple[str, ...],
+    force: bool,
     bots: str | None,
     quiet: bool,
 ) -> None:
-    """Simulate a whole game of GAME between bots and write its signed replay."""
+    """Simulate a whole game of GAME between bots and write its signed replay.
+
+    FILE appears when the game is over (an interrupted `sim` leaves none); an
+    existing file is replaced only with --force, and a replay never."""
     from p2ptable.sim import simulate
 
     name = _game_name(game)
@@ -98,6 +103,7 @@ def sim(
             options=_options(variant, scoring, option),
             bots=bot_kinds,
             on_entry=show,
+            force=force,
         )
     except (RulesError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
@@ -279,9 +285,10 @@ def _read_key(prompt: str) -> str:
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
     metavar="FILE",
-    help="Write the record to FILE instead of the standard output.",
+    help="Write the record to FILE instead of the standard output (never over a replay).",
 )
-def export(file: Path, fmt: str, seat: str | None, out: Path | None) -> None:
+@click.option("--force", is_flag=True, help="Replace the --out FILE if it exists (never a replay).")
+def export(file: Path, fmt: str, seat: str | None, out: Path | None, force: bool) -> None:
     """Write a replay FILE as a record a person can read, in the spirit of PGN.
 
     A header of tag pairs (game, options, seats, result, the log's head hash, the
@@ -289,10 +296,16 @@ def export(file: Path, fmt: str, seat: str | None, out: Path | None) -> None:
     is verified first and refused, with verify's reason, unless every entry checks
     out; the record is derived from the signed log and is not a replay itself.
     """
+    from p2ptable.replay.outputs import OutputRefused, check_output, written_whole
     from p2ptable.replay.verify import unreadable
     from p2ptable.ui.record import RecordRefused, check, record
     from p2ptable.ui.replay_viewer import seat_index
 
+    try:
+        if out is not None:  # said before the work, and checked again at the end
+            check_output(out, force, reading=[file])
+    except OutputRefused as exc:
+        raise click.ClickException(str(exc)) from None
     try:
         data = file.read_bytes()
     except OSError as exc:
@@ -316,7 +329,10 @@ def export(file: Path, fmt: str, seat: str | None, out: Path | None) -> None:
         click.echo(written)
     else:
         try:
-            out.write_text(written + "\n", encoding="utf-8")
+            with written_whole(out, force, reading=[file]) as part:
+                part.write_text(written + "\n", encoding="utf-8")
+        except OutputRefused as exc:
+            raise click.ClickException(str(exc)) from None
         except OSError as exc:
             raise click.ClickException(_cannot_write(out, exc)) from None
     if made.ends != "result":  # said in the header too; here for a record sent to a file
