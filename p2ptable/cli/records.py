@@ -224,7 +224,8 @@ def _echo_frame(index: int, screen: str) -> None:
 def _step(viewer: Viewer, seat: int | None, start: int) -> None:
     """Show one entry at a time and read a key after each: forward, back or quit.
     A terminal answers with single keys; piped input with lines (so tests and
-    scripts can drive it).  The end of the input, or the last entry, ends it."""
+    scripts can drive it).  q, the end of the input (Ctrl-D), or the last entry
+    ends it; Ctrl-C interrupts it (exit status 130, as every command)."""
     index = start
     while True:
         _echo_frame(index, viewer.screen(index, seat))
@@ -239,9 +240,10 @@ def _step(viewer: Viewer, seat: int | None, start: int) -> None:
         index = max(0, index + move)
 
 
-# Key (first character of a line, lower case; or a terminal's key) -> step.
+# Key (first character of a line, lower case; or a terminal's key) -> step.  Ctrl-C
+# is an interrupt, as in every command (exit status 130, cli/__init__.py).
 _STEPS = {"": 1, "n": 1, " ": 1, "\x1b[c": 1, "\x1b[b": 1, "b": -1, "p": -1, "\x1b[d": -1,
-          "\x1b[a": -1, "q": 0, "\x03": 0, "\x04": 0}  # fmt: skip
+          "\x1b[a": -1, "q": 0, "\x04": 0}  # fmt: skip
 
 
 def _read_key(prompt: str) -> str:
@@ -249,7 +251,7 @@ def _read_key(prompt: str) -> str:
         click.echo(prompt + " ", nl=False)
         try:
             key = click.getchar()
-        except (KeyboardInterrupt, EOFError):
+        except EOFError:  # Ctrl-D: the end of the input, as on a pipe
             key = "q"
         click.echo()
         key = key.lower()
