@@ -39,6 +39,7 @@ KINDS: dict[str, dict[str, type]] = {
     "entries": {"from": int, "entries": list},
     "stop": {"entry": bytes},
     "gsig": {"sig": bytes},
+    "bye": {"why": str},
 }
 
 
