@@ -8,7 +8,10 @@ next deadline) -> feed (the arrival before the genesis, the session after it) ->
 carry out (write, sync, send: ``deliver``) -> ask the frontend -> sleep again.
 Phases: lobby (host or join) -> genesis (every seat signs the body the roster
 determines) -> game (the session) -> linger (keep answering until every peer has
-the result, or the same ending, so nobody is left without it).
+the result, or the same ending, so nobody is left without it).  A person who
+leaves (Ctrl-C, or the end of their input: the frontend's ``Leave``) ends the
+loop with LEFT, after a bye to the others during a game (wire.md 6.13); the
+seat's lock is released as the loop ends, so ``resume`` continues it at once.
 """
 
 from __future__ import annotations
