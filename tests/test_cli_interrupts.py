@@ -116,12 +116,18 @@ def test_ctrl_c_on_a_terminal_is_not_the_replay_viewer_s_q(monkeypatch, good, ca
 # -- real processes --------------------------------------------------------------
 
 
+def _default_sigint() -> None:  # runs in the child, before exec
+    # A suite started in the background of a non-interactive shell runs with
+    # SIGINT ignored, which exec keeps: the command would never see the signal.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start(args: list[str], cwd: Path, **kw: object) -> subprocess.Popen:
     env = dict(os.environ, NO_COLOR="1", PYTHONUNBUFFERED="1")
     env.pop("P2PTABLE_DEBUG", None)
     return subprocess.Popen(
         [sys.executable, "-m", "p2ptable", *args], cwd=cwd, env=env, start_new_session=True,
-        **kw,
+        preexec_fn=_default_sigint, **kw,
     )  # fmt: skip
 
 
