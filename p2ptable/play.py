@@ -49,6 +49,7 @@ from p2ptable.net.persistence import (
     load_resume,
 )
 from p2ptable.replay.ledger import Ledger
+from p2ptable.replay.outputs import check_output
 
 FINISHED, TIMED_OUT, STOPPED, NO_ANSWER = 0, 2, 3, 4
 
@@ -66,6 +67,13 @@ def check_new_replay(replay: Path | None) -> None:
         raise ValueError(f"the folder {folder} does not exist (create it first)")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise ValueError(f"the folder {folder} cannot be written to")
+
+
+def check_stats(stats: Path | None, replay: Path | None) -> None:
+    """``--stats`` (the benchmarks' timestamps) goes to a new file: never over a
+    replay, this game's or any other (replay/outputs.py), nor any existing file."""
+    if stats is not None:
+        check_output(stats, replays=[replay] if replay is not None else [])
 
 
 @dataclass(frozen=True)
@@ -187,6 +195,7 @@ def host(
 ) -> PlayResult:
     """Open a table and play at seat 0 once every seat is filled."""
     check_new_replay(replay)
+    check_stats(stats, replay)
     check_port(port)
     check_name(name)
     check_seats(game, seats)
@@ -246,6 +255,7 @@ def join(
     """Join the table at ``address`` (HOST:PORT) and play; ``listed_table``, the
     id of the table picked from the LAN's list, is checked against the host's."""
     check_new_replay(replay)
+    check_stats(stats, replay)
     check_port(port)
     check_name(name)
     host_ip, host_port = split_address(address)

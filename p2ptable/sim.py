@@ -4,7 +4,9 @@ How it works: derive each seat's key and chain secret from the seed, sign the
 genesis, then loop on :meth:`Ledger.expected`: the seat to act signs an action
 chosen by its bot, every seat reveals its next preimage for a chance step, every
 seat signs the result.  Each entry goes through :meth:`Ledger.append` (the same
-check a verifier and a live peer make) and is written to disk at once.  Keys,
+check a verifier and a live peer make) and is written at once, to a temporary
+file that becomes ``out`` when the game ends (replay/outputs.py: an interrupted
+simulation leaves no partial file, and none is ever written over a replay).  Keys,
 chains, nonce and bots all come from the seed, and Ed25519 signatures are
 deterministic, so the same seed gives a byte-identical replay.
 
@@ -31,6 +33,7 @@ from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry
 from p2ptable.replay.ledger import Applied, Ledger
 from p2ptable.replay.logfile import LogWriter
+from p2ptable.replay.outputs import written_whole
 
 DEFAULT_NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay")
 MAX_ENTRIES = 100_000
@@ -54,8 +57,13 @@ def simulate(
     bots: Sequence[str] | None = None,
     on_entry: Callable[[Applied, Ledger], None] | None = None,
     chain_len: int = DEFAULT_LENGTH,
+    force: bool = False,
 ) -> SimResult:
-    """Play a whole game between bots and write its replay to ``out``."""
+    """Play a whole game between bots and write its replay to ``out``.
+
+    Never over a replay, nor over another existing file unless ``force``
+    (``OutputRefused``, replay/outputs.py); the file appears whole when the game
+    ends, and an interrupted simulation leaves none."""
     game = get_game(game_name)
     opts = normalize_options(game, players, options or {})
     game.initial(players, opts)  # refuse impossible combinations (BadOptions) up front
@@ -74,9 +82,7 @@ def simulate(
     nonce = sha256(b"p2ptable/sim/nonce\x00", seed_bytes)[:16]
     genesis = authoring.local_genesis(game.name, opts, names, seats, chain_len, nonce)
     path = Path(out)
-    if path.exists():
-        path.unlink()  # a simulation always writes a fresh file
-    with LogWriter(path) as writer:
+    with written_whole(path, force) as part, LogWriter(part) as writer:
         ledger = Ledger(genesis, readers={i: s.deck for i, s in enumerate(seats)})
         writer.append(genesis.encode())
         for _ in range(MAX_ENTRIES):

@@ -101,6 +101,10 @@ CASES: dict[str, list[Bad]] = {
         bad(*SIM, "-o", "{plain}/x.p2pt", says="{plain} is not a folder"),
         bad(*SIM, "-o", "{folder}", says="is a directory"),
         bad(*SIM, "-o", "", says="cannot write"),
+        # Issue 22: never over a replay (--force or not), other files only with --force.
+        bad(*SIM, "-o", "{good}", says="{good} is a p2ptable replay: no command writes over one"),
+        bad(*SIM, "-o", "{good}", "--force", says="{good} is a p2ptable replay"),
+        bad(*SIM, "-o", "{plain}", says="{plain} already exists: add --force to replace it"),
     ],
     "verify": [
         bad(says="Missing argument 'FILE'"),
@@ -156,6 +160,9 @@ CASES: dict[str, list[Bad]] = {
         bad("{good}", "--seat", "Zed", says="no seat named 'Zed'"),
         bad("{good}", "-o", "{nodir}/x.txt", says="the folder {nodir} does not exist"),
         bad("{good}", "-o", "{folder}", says="is a directory"),
+        bad("{good}", "-o", "{good}", says="{good} is the replay being read", real=True),
+        bad("{good}", "-o", "{torn}", "--force", says="{torn} is a p2ptable replay"),
+        bad("{good}", "-o", "{plain}", says="{plain} already exists: add --force to replace it"),
     ],
     "replays": [
         bad("extra", says="unexpected extra argument (extra)"),
@@ -201,6 +208,7 @@ CASES: dict[str, list[Bad]] = {
             *HOST, "--bot", "greedy", "--bot-delay", "-1", says="-1.0 is not in the range 0<=x<=60"
         ),
         bad(*HOST, "--advertise", "not an address", says="must be this machine's IPv4 address"),
+        bad(*HOST, "--stats", "{good}", says="{good} is a p2ptable replay"),
     ],
     "join": [
         # Without ADDRESS, join lists the tables heard (cli/tables.py); what was

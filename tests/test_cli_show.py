@@ -185,7 +185,8 @@ def test_the_viewer_checks_only_as_far_as_it_shows(tmp_path):
 
 
 def test_a_terminal_answers_with_single_keys(monkeypatch, capsys):
-    """On a terminal each key counts at once (no Enter): arrows too, and Ctrl-C quits."""
+    """On a terminal each key counts at once (no Enter): arrows too, and q quits.
+    (Ctrl-C interrupts, exit status 130: tests/test_cli_interrupts.py.)"""
     import click
 
     from p2ptable.cli import records
@@ -194,7 +195,7 @@ def test_a_terminal_answers_with_single_keys(monkeypatch, capsys):
         def isatty(self) -> bool:
             return True
 
-    keys = iter(["n", "\r", "\x1b[C", "\x1b[D", "B", "?", "\x03"])
+    keys = iter(["n", "\r", "\x1b[C", "\x1b[D", "B", "?", "q"])
     monkeypatch.setattr(records.sys, "stdin", Terminal())
     monkeypatch.setattr(click, "getchar", lambda: next(keys))
     records._step(Viewer(GAME), None, 0)

@@ -28,6 +28,7 @@ from p2ptable.replay.logfile import (
     parse_frames,
     read_file,
 )
+from p2ptable.replay.outputs import OutputRefused
 from p2ptable.replay.verify import verify_bytes
 from p2ptable.sim import simulate
 
@@ -363,11 +364,16 @@ def test_different_seeds_give_different_files(tmp_path):
     assert first.read_bytes() != second.read_bytes()
 
 
-def test_a_simulation_overwrites_an_existing_file(tmp_path):
+def test_a_simulation_replaces_an_existing_file_only_when_told(tmp_path):
     # "a simulation always writes a fresh file": never appends to an old game.
+    # Issue 22: other existing files are replaced only with force, a replay never
+    # (tests/test_cli_outputs.py).
     path = tmp_path / "game.p2pt"
     path.write_bytes(b"old contents")
-    simulate("pet-quartet", 2, "fresh", path, bots=["random"] * 2, chain_len=256)
+    with pytest.raises(OutputRefused, match="already exists"):
+        simulate("pet-quartet", 2, "fresh", path, bots=["random"] * 2, chain_len=256)
+    assert path.read_bytes() == b"old contents"
+    simulate("pet-quartet", 2, "fresh", path, bots=["random"] * 2, chain_len=256, force=True)
     assert path.read_bytes().startswith(MAGIC)
     assert verify_bytes(path.read_bytes()).valid
 

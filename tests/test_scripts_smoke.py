@@ -30,6 +30,7 @@ SMOKE = {
     "bench_floor.py": (["--peers", "2", "--rounds", "5"], "p50"),
     "bench_fsync.py": (["--entries", "3", "--moves", "3", "--dir", "{tmp}"], "per move"),
     "bench_latency.py": (["--games", "1", "--seats", "2", "--think", "0"], "speed check"),
+    "bench_knocks.py": (["--knocks", "3"], "knock"),
     "bench_ledger.py": (["HEAD", "WORK", "--runs", "1", "--repeat", "1"], "WORK"),
     "bench_sealed.py": (["--repeat", "1"], "shuffle phase"),
     "bench_spectators.py": (["--rounds", "1", "--think", "0", "--game", "pet-quartet",

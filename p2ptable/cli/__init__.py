@@ -4,11 +4,18 @@ Every command is a thin wrapper: the behaviour lives in the library (``sim``,
 ``replay.verify``, the games).  Domain errors become ``click.ClickException``
 (printed as ``Error: ...``, exit 1) at this edge and nowhere else; what no command
 expected is said in one line too (see ``_Commands``), never as a traceback.
+
+Every command ends the same way when it is interrupted (Ctrl-C: exit status 130,
+as shells report SIGINT, never click's "Aborted!" and 1, which for ``verify``
+means INVALID) and when the reader of its output goes away (``verify --events |
+head -1``: exit 141, as shells report SIGPIPE, with nothing on the standard
+error; the output was cut short, so the status is neither verify's 0 nor its 1).
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import traceback
 from pathlib import Path
 
@@ -52,12 +59,45 @@ class _Commands(click.Group):
     def invoke(self, ctx: click.Context):  # noqa: ANN201 - whatever the command returns
         try:
             return super().invoke(ctx)
-        except (click.ClickException, click.exceptions.Exit, click.Abort, EOFError):
+        except KeyboardInterrupt:
+            _interrupted()
+        except click.Abort as exc:
+            # click.prompt turns Ctrl-C and the end of the input alike into Abort,
+            # the one it caught kept as the context.
+            if isinstance(exc.__context__, KeyboardInterrupt):
+                _interrupted()
+            raise
+        except BrokenPipeError:
+            _pipe_closed()
+        except (click.ClickException, click.exceptions.Exit, EOFError):
             raise
         except Exception as exc:
             if os.environ.get("P2PTABLE_DEBUG"):
                 raise
             raise click.ClickException(_unexpected(exc)) from exc
+
+
+INTERRUPTED = 130  # 128 + SIGINT: what a shell reports for a program Ctrl-C stopped
+PIPE_CLOSED = 141  # 128 + SIGPIPE: what it reports for one whose reader went away
+
+
+def _interrupted() -> None:
+    click.echo(err=True)  # the terminal echoed "^C": end that line
+    raise click.exceptions.Exit(INTERRUPTED)
+
+
+def _pipe_closed() -> None:
+    """The reader of our output is gone: stop, saying nothing (there is nobody to
+    tell), and send what is still buffered for the standard output nowhere, so
+    that flushing it at exit does not fail again (the recipe of Python's docs for
+    SIGPIPE)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass  # not a real file (a test's buffer): nothing will be flushed to it
+    raise click.exceptions.Exit(PIPE_CLOSED)
 
 
 def _unexpected(exc: Exception) -> str:

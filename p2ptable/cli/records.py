@@ -56,8 +56,9 @@ def rules(game: str) -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     required=True,
     metavar="FILE",
-    help="Where to write the replay. Its folder must exist; a file already there is replaced.",
+    help="Where to write the replay. Its folder must exist; never over a replay.",
 )
+@click.option("--force", is_flag=True, help="Replace FILE if it exists (never a replay).")
 @click.option("--variant", default=None, help="Game variant (see `p2ptable games`).")
 @click.option("--scoring", default=None, help="Scoring rules (see `p2ptable games`).")
 @click.option("--option", multiple=True, metavar="NAME=VALUE", help="Any other game option.")
@@ -76,10 +77,14 @@ def sim(
     variant: str | None,
     scoring: str | None,
     option: tuple[str, ...],
+    force: bool,
     bots: str | None,
     quiet: bool,
 ) -> None:
-    """Simulate a whole game of GAME between bots and write its signed replay."""
+    """Simulate a whole game of GAME between bots and write its signed replay.
+
+    FILE appears when the game is over (an interrupted `sim` leaves none); an
+    existing file is replaced only with --force, and a replay never."""
     from p2ptable.sim import simulate
 
     name = _game_name(game)
@@ -98,6 +103,7 @@ def sim(
             options=_options(variant, scoring, option),
             bots=bot_kinds,
             on_entry=show,
+            force=force,
         )
     except (RulesError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
@@ -218,7 +224,8 @@ def _echo_frame(index: int, screen: str) -> None:
 def _step(viewer: Viewer, seat: int | None, start: int) -> None:
     """Show one entry at a time and read a key after each: forward, back or quit.
     A terminal answers with single keys; piped input with lines (so tests and
-    scripts can drive it).  The end of the input, or the last entry, ends it."""
+    scripts can drive it).  q, the end of the input (Ctrl-D), or the last entry
+    ends it; Ctrl-C interrupts it (exit status 130, as every command)."""
     index = start
     while True:
         _echo_frame(index, viewer.screen(index, seat))
@@ -233,9 +240,10 @@ def _step(viewer: Viewer, seat: int | None, start: int) -> None:
         index = max(0, index + move)
 
 
-# Key (first character of a line, lower case; or a terminal's key) -> step.
+# Key (first character of a line, lower case; or a terminal's key) -> step.  Ctrl-C
+# is an interrupt, as in every command (exit status 130, cli/__init__.py).
 _STEPS = {"": 1, "n": 1, " ": 1, "\x1b[c": 1, "\x1b[b": 1, "b": -1, "p": -1, "\x1b[d": -1,
-          "\x1b[a": -1, "q": 0, "\x03": 0, "\x04": 0}  # fmt: skip
+          "\x1b[a": -1, "q": 0, "\x04": 0}  # fmt: skip
 
 
 def _read_key(prompt: str) -> str:
@@ -243,7 +251,7 @@ def _read_key(prompt: str) -> str:
         click.echo(prompt + " ", nl=False)
         try:
             key = click.getchar()
-        except (KeyboardInterrupt, EOFError):
+        except EOFError:  # Ctrl-D: the end of the input, as on a pipe
             key = "q"
         click.echo()
         key = key.lower()
@@ -279,9 +287,10 @@ def _read_key(prompt: str) -> str:
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
     metavar="FILE",
-    help="Write the record to FILE instead of the standard output.",
+    help="Write the record to FILE instead of the standard output (never over a replay).",
 )
-def export(file: Path, fmt: str, seat: str | None, out: Path | None) -> None:
+@click.option("--force", is_flag=True, help="Replace the --out FILE if it exists (never a replay).")
+def export(file: Path, fmt: str, seat: str | None, out: Path | None, force: bool) -> None:
     """Write a replay FILE as a record a person can read, in the spirit of PGN.
 
     A header of tag pairs (game, options, seats, result, the log's head hash, the
@@ -289,10 +298,16 @@ def export(file: Path, fmt: str, seat: str | None, out: Path | None) -> None:
     is verified first and refused, with verify's reason, unless every entry checks
     out; the record is derived from the signed log and is not a replay itself.
     """
+    from p2ptable.replay.outputs import OutputRefused, check_output, written_whole
     from p2ptable.replay.verify import unreadable
     from p2ptable.ui.record import RecordRefused, check, record
     from p2ptable.ui.replay_viewer import seat_index
 
+    try:
+        if out is not None:  # said before the work, and checked again at the end
+            check_output(out, force, reading=[file])
+    except OutputRefused as exc:
+        raise click.ClickException(str(exc)) from None
     try:
         data = file.read_bytes()
     except OSError as exc:
@@ -316,7 +331,10 @@ def export(file: Path, fmt: str, seat: str | None, out: Path | None) -> None:
         click.echo(written)
     else:
         try:
-            out.write_text(written + "\n", encoding="utf-8")
+            with written_whole(out, force, reading=[file]) as part:
+                part.write_text(written + "\n", encoding="utf-8")
+        except OutputRefused as exc:
+            raise click.ClickException(str(exc)) from None
         except OSError as exc:
             raise click.ClickException(_cannot_write(out, exc)) from None
     if made.ends != "result":  # said in the header too; here for a record sent to a file

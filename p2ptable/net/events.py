@@ -67,4 +67,20 @@ class Recovered:
     text: str
 
 
-Event = Applied | Rejected | Stopped | Finished | Failed | Moved | Recovered
+# Why a seat leaves, as its ``bye`` says (protocol/wire.md 6.13): its person
+# pressed Ctrl-C, or its input reached its end (Ctrl-D, a closed pipe).
+LEAVE_REASONS = ("interrupted", "input closed")
+
+
+@dataclass(frozen=True)
+class PeerLeft:
+    """``seat`` said it is leaving (its ``bye``), to be resumed: nothing else
+    changes, nobody is accused and every timeout runs as before.  ``reason`` is
+    one of ``LEAVE_REASONS``, or "" for words this version does not know (what a
+    peer sends is never shown as it is)."""
+
+    seat: int
+    reason: str
+
+
+Event = Applied | Rejected | Stopped | Finished | Failed | Moved | Recovered | PeerLeft

@@ -1,16 +1,27 @@
 """What sits at a seat, as the peer loop sees it: a person or a bot.
 
 A frontend is told what happened (``show``) and asked what the seat does
-(``choose``); it answers by returning and nothing is ever set on it.  One
+(``choose``); it answers by returning (a move, or that its person left) and
+nothing is ever set on it.  One
 protocol for people (ui/terminal.py) and bots (bots/seat.py).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Protocol
 
 from p2ptable.engine.api import Action
 from p2ptable.net.session import Session
+
+
+@dataclass(frozen=True)
+class Leave:
+    """What ``choose`` returns when the seat's person is gone (the end of their
+    input, net/events.py ``LEAVE_REASONS``): the peer tells the others (a bye)
+    and ends, and the seat can be resumed at once."""
+
+    reason: str
 
 
 class Frontend(Protocol):
@@ -27,11 +38,11 @@ class Frontend(Protocol):
         at the time ``wake_at`` asked for)."""
         ...
 
-    def choose(self, session: Session | None, now: float, typed: bool) -> Action | None:
+    def choose(self, session: Session | None, now: float, typed: bool) -> Action | Leave | None:
         """The seat's move now, or None.  Asked on every pass of the loop, and
         with ``typed`` when ``input_fd`` is readable (a person typed a line;
         ``session`` is None then if the game has not started).  The loop submits
-        the action if it is still the seat's turn."""
+        the action if it is still the seat's turn; :class:`Leave` ends the peer."""
         ...
 
     def wake_at(self, session: Session, now: float) -> float:

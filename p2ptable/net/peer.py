@@ -8,7 +8,10 @@ next deadline) -> feed (the arrival before the genesis, the session after it) ->
 carry out (write, sync, send: ``deliver``) -> ask the frontend -> sleep again.
 Phases: lobby (host or join) -> genesis (every seat signs the body the roster
 determines) -> game (the session) -> linger (keep answering until every peer has
-the result, or the same ending, so nobody is left without it).
+the result, or the same ending, so nobody is left without it).  A person who
+leaves (Ctrl-C, or the end of their input: the frontend's ``Leave``) ends the
+loop with LEFT, after a bye to the others during a game (wire.md 6.13); the
+seat's lock is released as the loop ends, so ``resume`` continues it at once.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from p2ptable.engine.api import Action
 from p2ptable.net import lobby as lobbies
 from p2ptable.net.arrival import Arrival
 from p2ptable.net.events import Recovered
-from p2ptable.net.frontend import Frontend
+from p2ptable.net.frontend import Frontend, Leave
 from p2ptable.net.gallery import COMEBACK_WAIT, EncodedLog
 from p2ptable.net.idle_gc import QUIET, IdleCollector
 from p2ptable.net.peer_log import PeerLog
@@ -39,7 +42,16 @@ from p2ptable.net.persistence import (
     replay_path_for,
     save_secrets,
 )
-from p2ptable.net.session import Choice, Failed, Finished, Moved, Rejected, Session, Stopped
+from p2ptable.net.session import (
+    Choice,
+    Failed,
+    Finished,
+    Moved,
+    PeerLeft,
+    Rejected,
+    Session,
+    Stopped,
+)
 from p2ptable.net.zmq_transport import BAD, GAME, LOBBY, ZmqTransport
 from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry, game_id_of
@@ -50,6 +62,10 @@ __all__ = ["FAILED", "LEFT", "NO_ANSWER", "Frontend", "Peer", "PeerConfig", "del
 
 LINGER_SECONDS = 5.0
 LEFT = 130  # exit status when the player interrupts (Ctrl-C), as shells report SIGINT
+# Our bye (wire.md 6.13) is handed to ZeroMQ's I/O thread, which puts it on the
+# wire within a millisecond or so; the process then waits this long before it
+# closes its sockets (which drops what is still queued), and ends.
+BYE_WAIT = 0.1
 NO_ANSWER = 4  # exit status of a joiner whose host never answered
 FAILED = 70  # exit status when a bug of ours stopped the session (EX_SOFTWARE)
 CLOSE_LINGER_MS = 1000
@@ -352,7 +368,9 @@ class Peer:
                     self.note("left the game: the process that started this bot is gone")
                     return LEFT
                 if self.session is not None or stdin_ready:
-                    self._ask_frontend(now, stdin_ready and self._input_fd is not None)
+                    left = self._ask_frontend(now, stdin_ready and self._input_fd is not None)
+                    if left is not None:
+                        return self._leave(left.reason)
                 if self.session is not None:
                     self._flush_session(now)
                     status = self._ended(now, finished_at)
@@ -362,9 +380,8 @@ class Peer:
                         finished_at = finished_at or now
                 wake = self._wake_at(now)
         except KeyboardInterrupt:
-            self.note("left the game (interrupted)")
             interrupted = True
-            return LEFT
+            return self._leave("interrupted")
         finally:
             close = getattr(self.ui, "close", None)  # a frontend may hold output back
             if close is not None:
@@ -408,12 +425,36 @@ class Peer:
             return 0 if (done and not watched) or lingered else None
         return None
 
-    def _ask_frontend(self, now: float, typed: bool) -> None:
-        """What the seat does now; a move is submitted if it is still its turn."""
+    def _ask_frontend(self, now: float, typed: bool) -> Leave | None:
+        """What the seat does now; a move is submitted if it is still its turn.
+        The seat's person leaving is returned (its input ended)."""
         action = self.ui.choose(self.session, now, typed)
         self._sync_input_fd()
+        if isinstance(action, Leave):
+            return action
         if action is not None and self.session is not None and self.session.my_turn():
             self._submit(action, now)
+        return None
+
+    def _leave(self, why: str) -> int:
+        """Our person leaves (Ctrl-C, the end of their input): during a game the
+        others are told, with a bye and nothing else (wire.md 6.13).  What an
+        interrupt found queued stays unsent: it may have come between writing and
+        sending (``deliver``), so its entries may not be on disk; a peer sends
+        again what we lack when we are back."""
+        self.note(f"left the game ({why})")
+        session = self.session
+        if session is None or session.failed is not None:
+            return LEFT
+        session.take_outgoing()
+        session.leave(why)
+        try:
+            for dest, frame in session.take_outgoing():
+                self.arrival.send(dest, frame)
+            time.sleep(BYE_WAIT)
+        except KeyboardInterrupt:
+            pass  # a second Ctrl-C: we go without waiting
+        return LEFT
 
     def _sync_input_fd(self) -> None:
         """Poll the frontend's input, and stop polling it once it is closed."""
@@ -530,6 +571,8 @@ class Peer:
                 elif isinstance(event, Recovered):
                     self.note(event.text)
                     self.ui.say(f"Note: {event.text}.")
+                elif isinstance(event, PeerLeft):
+                    self.note(f"{self._name(event.seat)} left ({event.reason or 'no reason'})")
             self.ui.show(self.session, events, now)
 
     def _save_secrets(self, endpoints: list[str], peer_boots: dict[int, int]) -> None:

@@ -23,7 +23,10 @@ Entries travel in ``entry`` messages (a seat's own action or shuffle) and in
 ``entries`` (catch-up, relays).  A ``ping`` every ``PING_EVERY`` seconds carries
 our log length and head, so a peer that is behind is sent what it lacks and a
 peer that is ahead is asked (``get``); freshness and contact are kept by
-``net/peers.py``.
+``net/peers.py``.  A seat that leaves (Ctrl-C, the end of its input) says
+``bye`` (:meth:`leave`): the others show it (:class:`PeerLeft`,
+:meth:`left_seats`) until anything else comes from it, and nothing else changes
+(wire.md 6.13).
 
 Outputs, in order: :meth:`take_writes` gives the entries to persist (each marked
 ``durable`` when it is ours to sign, so it must reach the disk before it
@@ -63,7 +66,16 @@ from p2ptable.net import accusations, stopping
 from p2ptable.net.accusations import ALIVE, PING_EVERY, Accusation
 from p2ptable.net.catch_up import CatchUp
 from p2ptable.net.endpoints import parse_endpoint
-from p2ptable.net.events import Event, Failed, Finished, Moved, Rejected, Stopped
+from p2ptable.net.events import (
+    LEAVE_REASONS,
+    Event,
+    Failed,
+    Finished,
+    Moved,
+    PeerLeft,
+    Rejected,
+    Stopped,
+)
 from p2ptable.net.peers import PeerStates
 from p2ptable.net.rounds import ALL, PartsRound, Round, make_rounds
 from p2ptable.net.stopping import LocalProtocolError
@@ -79,6 +91,7 @@ __all__ = [
     "Finished",
     "Moved",
     "LocalProtocolError",
+    "PeerLeft",
     "Rejected",
     "Session",
     "Stopped",
@@ -188,6 +201,7 @@ class Session:
         self._own: Entry | None = None
         self._next_ping = now
         self._last_tick: float | None = None
+        self._left: dict[int, str] = {}  # seats whose last frame was a bye: why
         self._send_hello(ALL)
         self.advance(now)
 
@@ -291,6 +305,11 @@ class Session:
         """Seats we have not heard from for ``after`` seconds (None: never)."""
         return self.peers.silent(now, after)
 
+    def left_seats(self) -> dict[int, str]:
+        """The seats that said they were leaving (their ``bye``) and have sent
+        nothing since, with why (see :class:`PeerLeft`)."""
+        return dict(self._left)
+
     def resume_waiting_on(self) -> list[int]:
         """After a resume, the seats we wait on before our player may move (empty
         once caught up, and always for a session not resumed)."""
@@ -334,6 +353,14 @@ class Session:
         if advance:
             self.advance(now)
 
+    def leave(self, reason: str) -> None:
+        """Our seat leaves, to be resumed: a ``bye`` for every other seat, so their
+        screens can say why we are silent (wire.md 6.13).  Nothing else: the log,
+        the timers and what else is queued are as they were."""
+        if reason not in LEAVE_REASONS:
+            raise LocalProtocolError(f"no such reason to leave: {reason!r}")
+        self.send(ALL, "bye", {"why": reason})
+
     def receive(self, frame: bytes, now: float, advance: bool = True) -> None:
         """Handle one frame from the network.
 
@@ -362,6 +389,8 @@ class Session:
         if peer.last_contact is not None and now - peer.last_contact >= ALIVE:
             self._back_in_contact(message.sender, now)
         peer.last_contact = now
+        if message.kind != "bye":
+            self._left.pop(message.sender, None)  # it said bye, and it is back
         try:
             self._dispatch(message, now)
         except RemoteProtocolError as exc:
@@ -381,7 +410,8 @@ class Session:
         """``seat`` was out of contact and is heard again (a laptop whose lid was
         shut, a network that came back): like a seat that restarted (its hello),
         it gets the whole withholding timeout again for what we wait on it for.
-        Found by the fault drill: a seat frozen 25 s was named at its first ping."""
+        Found by the fault drill: a seat frozen 25 s was named at its first ping.
+        A seat's bye gives it the same."""
         if self._waiting_since is None:
             return
         expected = self.ledger.expected()
@@ -673,6 +703,17 @@ class Session:
         self._on_ping(message, now)
         self.peers.heard_length(message.sender)
 
+    def _on_bye(self, message: Message, now: float) -> None:
+        # Said, and shown; nothing else.  The seat is alive until its silence
+        # says otherwise (ALIVE), and like a seat that restarts it gets the whole
+        # withholding timeout again for what we wait on it for: a bye can make a
+        # wait longer, never shorter.
+        why = message.data["why"]
+        why = why if why in LEAVE_REASONS else ""
+        self._left[message.sender] = why
+        self.events.append(PeerLeft(message.sender, why))
+        self._back_in_contact(message.sender, now)
+
     def _on_gsig(self, message: Message, now: float) -> None:
         # A genesis signature after the genesis: the sender is still in its
         # genesis round, or came back to it (net/pending_genesis.py).  Answer with
@@ -696,6 +737,7 @@ _HANDLERS = {
     "ping": Session._on_ping,
     "welcome": Session._on_welcome,
     "gsig": Session._on_gsig,
+    "bye": Session._on_bye,
     "get": lambda session, message, now: session.catch_up.on_get(session, message),
     "entries": lambda session, message, now: session.catch_up.on_entries(session, message),
     "entry": lambda session, message, now: session.catch_up.on_entry(session, message),

@@ -42,6 +42,7 @@ KINDS: dict[str, dict[str, type]] = {
     "entries": {"from": int, "entries": list},
     "stop": {"entry": bytes},
     "gsig": {"sig": bytes},
+    "bye": {"why": str},
 }
 
 

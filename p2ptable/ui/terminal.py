@@ -18,9 +18,14 @@ moment and either returned or answered with a message.
 With a :class:`~p2ptable.bots.seat.BotPlayer` the same screen follows the game
 while the bot chooses (``play GAME --bot greedy``: watching bots play).
 
-When standard input closes (the process was started without a terminal), the
-frontend says so once and stops reading: the seat then waits, and can be taken
-over with ``p2ptable resume FILE`` from a terminal, or ``--bot``.
+The end of standard input (Ctrl-D on a terminal, a pipe or /dev/null that
+ends) is the person leaving, as Ctrl-C is: ``choose`` returns
+:class:`~p2ptable.net.frontend.Leave`, the peer tells the others and ends (exit
+status 130), and ``p2ptable resume FILE`` continues the seat at once.  On a
+terminal that is at once; when the input was never a terminal and ends before
+the game has begun (``host ... < /dev/null``), it is when the game begins, so
+the seat leaves a game it can be resumed in, not the lobby.  A seat the others
+said they left is shown as "Ben left: input closed; waiting for Ben to resume".
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from p2ptable.engine.api import Action
+from p2ptable.net.frontend import Leave
 from p2ptable.net.session import Finished, Session, Stopped
 from p2ptable.replay.ledger import Applied
 from p2ptable.ui import prompt
@@ -48,6 +54,9 @@ CLEAR = "\x1b[2J\x1b[H"
 SILENT_AFTER = 3.0
 RECENT_KEPT = 200  # event lines kept for the screen, which shows what fits
 CLOCK = 1.0  # seconds between redraws of the status lines
+INPUT_CLOSED = "input closed"
+# How a seat's leaving is said, by the reason its bye gave (net/events.py).
+LEFT_WORDS = {"input closed": ": input closed", "interrupted": " (interrupted)", "": ""}
 
 
 class TerminalFrontend:
@@ -66,10 +75,11 @@ class TerminalFrontend:
         self.recent: list[str] = []
         self.message: str | None = None
         self.stdin_closed = bot is not None  # a bot plays: the keyboard is not read
-        self.closed_note = (
-            "Input closed: this seat can no longer be played from here and waits. "
-            "Run `p2ptable resume REPLAY` in a terminal to play it (or add --bot)."
-        )
+        self.input_ended = False  # the person's input reached its end: they leave
+        try:
+            self.tty_input = bot is None and self.stdin.isatty()
+        except (OSError, ValueError):
+            self.tty_input = False
         self._last_screen = ""
         self._last_clock = float("-inf")
 
@@ -109,16 +119,21 @@ class TerminalFrontend:
         clock = self._last_clock + CLOCK
         return clock if self.bot is None else min(clock, self.bot.wake_at(session, now))
 
-    def choose(self, session: Session | None, now: float, typed: bool) -> Action | None:
-        """The action chosen now: a bot's, or what the person just typed."""
+    def choose(self, session: Session | None, now: float, typed: bool) -> Action | Leave | None:
+        """The action chosen now: a bot's, or what the person just typed; or
+        :class:`Leave` once the person's input has ended (see the module docstring)."""
         if self.bot is not None:
             return None if session is None else self.bot.choose(session, now)
-        if not typed or self.stdin_closed:
-            return None
-        line = self.stdin.readline()
-        if line == "":
-            self.stdin_closed = True
-            self.say(self.closed_note)
+        line = None
+        if typed and not self.stdin_closed:
+            line = self.stdin.readline()
+            if line == "":
+                self.stdin_closed = self.input_ended = True  # the loop stops polling it
+        if self.input_ended:
+            if session is None and not self.tty_input:
+                return None  # not in the lobby: once the game has begun (see above)
+            return Leave(INPUT_CLOSED)
+        if line is None:
             return None
         if session is None:
             self.say("The game has not started yet: waiting for the table to fill.")
@@ -158,6 +173,9 @@ class TerminalFrontend:
         elif mine is None and chosen:
             who = ", ".join(names[s] for s in chosen)
             lines.append(f"{who} chose already (nobody sees what until everyone has)")
+        for seat, why in session.left_seats().items():
+            said = LEFT_WORDS.get(why, "")
+            lines.append(f"{names[seat]} left{said}; waiting for {names[seat]} to resume")
         behind = session.resume_waiting_on()
         if behind:
             who = ", ".join(names[s] for s in behind)

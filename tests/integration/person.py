@@ -162,6 +162,10 @@ class Person:
     def ctrl_c(self) -> None:
         os.write(self.master, b"\x03")
 
+    def ctrl_d(self) -> None:
+        """The end of the input, as a terminal gives it at the start of a line."""
+        os.write(self.master, b"\x04")
+
     def answer(self, choose: Callable[[str], str] = lambda screen: "1") -> bool:
         """Type a choice if the latest screen asks for one that is not answered
         yet (``choose`` picks it from the screen); True if it typed."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 
 from p2ptable.engine.api import Action
+from p2ptable.net.frontend import Leave
 from p2ptable.net.memory import MemoryNet
 from p2ptable.net.session import Session
 from p2ptable.replay import authoring
@@ -84,14 +85,44 @@ def test_input_that_is_not_ours_to_give_is_ignored():
     assert "there is nothing to choose right now" in out.getvalue()
 
 
-def test_closed_input_is_reported_once():
+def test_the_end_of_the_input_is_leaving():
+    # Issue 22: "End of input is leaving, like Ctrl-C" (it used to say "Input
+    # closed", with a placeholder for the replay, and wait for ever).
     _, net, mover = to_move()
     ui, out = frontend("")
-    assert ui.choose(mover, net.now, typed=True) is None
+    assert ui.choose(mover, net.now, typed=True) == Leave("input closed")
     assert ui.stdin_closed and ui.input_fd() is None  # the loop stops polling it
-    assert "Input closed" in out.getvalue()
-    assert ui.choose(mover, net.now, typed=True) is None
-    assert out.getvalue().count("Input closed") == 1  # said once, never a busy loop
+    assert ui.choose(mover, net.now, typed=False) == Leave("input closed")
+    assert "REPLAY" not in out.getvalue()
+
+
+def test_input_that_ends_in_the_lobby_leaves_when_the_game_begins():
+    # Not a terminal (a pipe, /dev/null): the lobby is not left, and nothing is said.
+    _, net, mover = to_move()
+    ui, out = frontend("")
+    assert ui.choose(None, net.now, typed=True) is None
+    assert ui.input_fd() is None and out.getvalue() == ""
+    assert ui.choose(mover, net.now, typed=False) == Leave("input closed")
+
+
+def test_ctrl_d_on_a_terminal_leaves_the_lobby_too():
+    class Keyboard(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    ui = TerminalFrontend(stdin=Keyboard(""), stdout=io.StringIO())
+    assert ui.choose(None, 0.0, typed=True) == Leave("input closed")
+
+
+def test_a_seat_that_left_is_shown_with_why():
+    sessions, net, mover = to_move()
+    other = next(s for s in sessions.values() if s is not mover)
+    other.leave("input closed")
+    net.pump()
+    ui, out = frontend()
+    ui.show(mover, mover.take_events(), net.now)
+    name = other.names[other.seat]
+    assert f"{name} left: input closed; waiting for {name} to resume" in out.getvalue()
 
 
 def test_a_silent_peer_is_shown_with_its_silence():

@@ -1,0 +1,88 @@
+"""A person leaves a game with Ctrl-D or Ctrl-C: the table is told, and resume works at once.
+
+Issue 22: "Ctrl-D (end of input) at a move prompt prints "Run `p2ptable resume
+REPLAY`" with a literal placeholder, the table is told nothing and waits for ever
+(over 5 minutes seen), and the printed advice fails ("still running") until
+Ctrl-C.  End of input is leaving, like Ctrl-C: the seat's peer tells the others
+("Ben left: input closed; waiting for Ben to resume"), exits with status 130 and
+prints the real resume command, which works at once."
+
+Real processes on 127.0.0.1, each person on a pty of their own (person.py).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+from .peers import entries_in, free_port
+from .person import PROMPT, Person, _pump_any, play_together
+from .test_people import assert_one_valid_replay, host_args, join_args, people  # noqa: F401
+
+LEFT_INPUT = "Ben left: input closed; waiting for Ben to resume"
+LEFT_INTERRUPTED = "Ben left (interrupted); waiting for Ben to resume"
+
+
+def asked(person: Person) -> bool:
+    """Whether ``person``'s screen asks for a choice not answered yet."""
+    return PROMPT in person.screen and person.screens != person._answered
+
+
+def play_until_asked(table: list[Person], who: Person, ready, timeout: float = 120.0) -> None:  # noqa: ANN001
+    """Answer every menu until ``ready()`` and ``who`` is asked; that one stays unanswered."""
+    end = time.monotonic() + timeout
+    while not (ready() and asked(who)):
+        assert time.monotonic() < end, f"{who.args[0]} was not asked in {timeout} s"
+        _pump_any(table, 0.05)
+        if ready() and asked(who):
+            return
+        for person in table:
+            person.answer()
+
+
+def leaves(person: Person, key: str, replay) -> None:  # noqa: ANN001
+    """``person`` at their prompt presses ``key``: they leave, with the real command."""
+    person.expect(re.escape(PROMPT), timeout=60, on="screen")
+    if key == "ctrl-d":
+        person.ctrl_d()
+    else:
+        person.ctrl_c()
+    assert person.wait(timeout=20) == 130
+    assert "You left the game." in person.text
+    assert f"To continue where you stopped: p2ptable resume {replay}" in person.text
+    assert "REPLAY" not in person.text  # no placeholder for the person to fill in
+
+
+def test_ctrl_d_at_a_prompt_in_play_leaves_and_resume_works_at_once(tmp_path, people):  # noqa: F811
+    replay = tmp_path / "Me.p2pt"
+    me = people("play", "pet-quartet", "--bots", "2", "--name", "Me", "--bot-delay", "0",
+                "--replay", str(replay))  # fmt: skip
+    play_until_asked([me], me, lambda: entries_in(replay) >= 10)
+    leaves(me, "ctrl-d", replay)
+    back = people("resume", str(replay))
+    back.expect("Recent", timeout=30)  # the table again, not "still running"
+    assert "still running" not in back.text
+    back.play()
+    assert back.wait() == 0
+    assert "| final " in back.text
+
+
+def test_the_others_are_told_who_left_and_why(tmp_path, people):  # noqa: F811
+    port = free_port()
+    ana = people(*host_args(tmp_path, "Ana", "pet-quartet", 2, port))
+    ana.expect("Others join with")
+    ben = people(*join_args(tmp_path, "Ben", port))
+    replay = tmp_path / "Ben.p2pt"
+    for key, told in (("ctrl-d", LEFT_INPUT), ("ctrl-c", LEFT_INTERRUPTED)):
+        at = entries_in(replay) + 6
+        play_until_asked([ana, ben], ben, lambda at=at: entries_in(replay) >= at)
+        leaves(ben, key, replay)
+        ana.expect(re.escape(told), timeout=20, on="screen")
+        ben = people("resume", str(replay))
+        ben.expect("Recent", timeout=30)
+        assert "still running" not in ben.text
+        play_together([ana, ben], until=lambda p, told=told: told not in ana.screen, timeout=30)
+    play_together([ana, ben])
+    assert ana.wait() == 0 and ben.wait() == 0
+    assert "withheld" not in ana.text and "abandoned" not in ana.text
+    assert_one_valid_replay(tmp_path, ["Ana", "Ben"])
