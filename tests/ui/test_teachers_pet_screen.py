@@ -158,7 +158,7 @@ School Rooms  (T: the Active Teacher's, M: the Hall Monitor, pawns by number)
   5 Gymnasium             M  2           10 Hallway               M
 Hall Monitor: overlaps the Hallway and the Gymnasium. Moves need a sneak roll
   (4+ on the D10), except to the Library or from the Cafeteria; entering the
-  Gymnasium is a catch, no roll.
+  Gymnasium is a catch, no roll (not from the Cafeteria).
 
   Players      Pet Points  cards  Hall Pass  lost turns  Detentions
 > 1 Ada (you)          12      7          -           -           0
@@ -305,8 +305,8 @@ def test_a_bully_says_who_takes_from_whom() -> None:
 
 
 def caught(hand: Sequence[int]) -> TeachersPetState:
-    """Ada walks from the Cafeteria (no sneak roll) into the Monitor's Gymnasium."""
-    s = school(hands={ADA: hand}, rooms={ADA: CAFETERIA}, monitor=GYMNASIUM)
+    """Ada walks into the Monitor's Gymnasium (no sneak roll: a catch)."""
+    s = school(hands={ADA: hand}, monitor=GYMNASIUM)
     return act(s, ADA, f"move {GYMNASIUM}")
 
 
@@ -482,7 +482,7 @@ def test_menu_words_for_a_turn_in_the_library() -> None:
         "Move to the Gymnasium (the Hall Monitor is there!)",
         "Move to the Cafeteria (sneak roll: 4+ on the D10)",
         "Move to the Principal's Office (sneak roll: 4+ on the D10)",
-        "Move to the Nurse's Office (sneak roll: 4+ on the D10)",
+        "Move to the Nurse's Office (sneak roll: 4+ on the D10; caught: no penalty)",
         "Move to the Teachers Lounge (sneak roll: 4+ on the D10)",
         "Play Gift 2: +2 Pet Points",
         *(f"Squeal: send the Hall Monitor to the {room}" for room in (
@@ -592,8 +592,9 @@ def test_an_unknown_verb_is_shown_as_its_text() -> None:
 
 def test_final_screen_with_the_tie_break() -> None:
     # "the Player with the most Pet Points is the winner"; tied, the fewest Detentions
-    # (RULES.md).
+    # with the option tie=fewer-detentions (RULES.md).
     s = school(phase="over", current=None, points=(7, 7, 3), detentions=(2, 1, 0))
+    s = replace(s, rulings=replace(s.rulings, tie="fewer-detentions"))
     expected = """\
 Teacher's Pet | final Pet Points
 --------------------------------------------------------------------------------
@@ -608,9 +609,10 @@ Ben is the Teacher's Pet: 7 Pet Points like Ada, and the fewest Detentions (1)."
 
 
 def test_final_screen_with_a_shared_victory_and_before_the_end() -> None:
-    s = school(phase="over", current=None, points=(7, 7, 3), detentions=(1, 1, 0))
+    s = school(phase="over", current=None, points=(7, 7, 3), detentions=(2, 1, 0))
     out = screen.render_final(GAME.view(s, None), NAMES)
-    assert out.endswith("Ada and Ben share the victory with 7 Pet Points and 1 Detentions each.")
+    # "the Player with the most Pet Points is the winner": tied, they share it
+    assert out.endswith("Ada and Ben share the victory with 7 Pet Points each.")
     assert out.count("winner") == 2 and "seat" not in out
     assert screen.render_final(GAME.view(busy_school(), ADA), NAMES).endswith(
         "The game is not over yet."

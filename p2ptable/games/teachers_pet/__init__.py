@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from p2ptable.engine.api import Action, Decision, OptionSpec, Outcome, normalize_options
 from p2ptable.games.notes import player_notes
 from p2ptable.games.package import GamePackage
-from p2ptable.games.teachers_pet import bots, flow, rules, scoring
+from p2ptable.games.teachers_pet import bots, flow, rules, rulings, scoring
 from p2ptable.games.teachers_pet import view as views
 from p2ptable.games.teachers_pet.state import TeachersPetState
 
@@ -38,7 +38,8 @@ class TeachersPet:
     hidden_hands = True  # the Play Deck is sealed (engine.api.HiddenHands)
     min_seats = 2
     max_seats = 6  # "up to 6 Players"
-    options: tuple[OptionSpec, ...] = ()
+    # every ruling players may choose (rulings.py; RULES.md quotes the rulebook)
+    options: tuple[OptionSpec, ...] = rulings.OPTIONS
 
     def initial(self, seats: int, options: Mapping[str, str]) -> TeachersPetState:
         return rules.initial(seats, normalize_options(self, seats, options))
@@ -61,7 +62,7 @@ class TeachersPet:
     def outcome(self, state: TeachersPetState) -> Outcome | None:
         if state.phase != "over":
             return None
-        return scoring.outcome(state.points, state.detentions)
+        return scoring.outcome(state.points, state.detentions, state.rulings.tie)
 
     def describe(self, state: TeachersPetState, seat: int, action: Action) -> str:
         return views.describe(state, seat, action)

@@ -65,6 +65,7 @@ from p2ptable.games.teachers_pet.flow import (
     refills,
     room_name,
 )
+from p2ptable.games.teachers_pet.rulings import Rulings
 from p2ptable.games.teachers_pet.state import (
     HAND_SIZE,
     START_POINTS,
@@ -90,6 +91,7 @@ def initial(seats: int, options: Mapping[str, str]) -> State:
         rooms=(HALLWAY,) * seats,  # no pawn is on the board before the first teacher
         lost=(0,) * seats,
         detentions=(0,) * seats,
+        rulings=Rulings.of(options),
     )
 
 
