@@ -5,7 +5,8 @@ behind the engine's game protocol), its screens, bots and notes.  ``GAME`` only
 forwards to the modules named for what they hold: ``cards`` (the rooms and the
 card lists, loaded from the data files), ``state`` (the frozen value), ``rules``
 (the transitions and the phase table), ``scoring``, ``view`` (what a seat sees,
-log phrases) and ``bots``; its screens are in ``ui/teachers_pet_screen.py``.
+log phrases), ``bots`` (the greedy bot) and ``strong`` (the strong bot, ``play``'s
+default against a person); its screens are in ``ui/teachers_pet_screen.py``.
 ``RULES.md`` is how to play and how p2ptable reads the rulebook wherever it leaves
 a choice (``rules_notes``, for players), then the phases and tests behind each
 decision (for developers).
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from p2ptable.engine.api import Action, Decision, OptionSpec, Outcome, normalize_options
 from p2ptable.games.notes import player_notes
 from p2ptable.games.package import GamePackage
-from p2ptable.games.teachers_pet import bots, flow, rules, rulings, scoring
+from p2ptable.games.teachers_pet import bots, flow, rules, rulings, scoring, strong
 from p2ptable.games.teachers_pet import view as views
 from p2ptable.games.teachers_pet.state import TeachersPetState
 
@@ -120,6 +121,13 @@ def _screens() -> GameScreens:
     )
 
 
-PACKAGE = GamePackage(GAME, _screens, {"greedy": bots.greedy_policy}, RULES_MD)
+# The strong bot makes the best game for a person (README, Bots): `play`'s default.
+PACKAGE = GamePackage(
+    GAME,
+    _screens,
+    {"greedy": bots.greedy_policy, "strong": strong.strong_policy},
+    RULES_MD,
+    opponent="strong",
+)
 
 __all__ = ["GAME", "PACKAGE", "TeachersPet", "TeachersPetState"]
