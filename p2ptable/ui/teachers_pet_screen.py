@@ -479,6 +479,8 @@ def describe_action_for_menu(view: View, action: Action, names: Sequence[str] | 
         return f"Cheat: take {PLAY[args[0]].name} from the discard pile"
     if verb == "tattle" and len(args) == 1:
         target = args[0]
+        if view["rooms"][target] == view["expected"]:
+            return f"Tattle on {pronoun_name(view, names, target)} (where expected: it fails)"
         words = f"Tattle on {pronoun_name(view, names, target)} (in {_the(view['rooms'][target])})"
         if any(owner == target for owner, _ in view["passes"]):
             words += f": {names[target]} has a Hall Pass in front, it will backfire"

@@ -506,6 +506,18 @@ def test_menu_words_for_the_special_rooms() -> None:
     # Principal's Office: "accuse another Player of wrongly leaving the School Room"
     s = school(rooms={ADA: PRINCIPALS_OFFICE, BEN: ART_ROOM, CLEO: NURSES_OFFICE})
     assert words(s, ADA)[-1] == "Tattle on Ben (in the Art Room)"
+    # ... "If that Player's Pawn is in a School Room that is not on the Active
+    # Teacher Card": one where expected may be accused, and the menu says it fails
+    s = school(rooms={ADA: PRINCIPALS_OFFICE, BEN: ART_ROOM})
+    assert words(s, ADA)[-2:] == [
+        "Tattle on Ben (in the Art Room)",
+        "Tattle on Cleo (where expected: it fails)",
+    ]
+    # "Standard Actions are always available": Study with nothing left to draw
+    s = replace(school(), deck=(), discard=())
+    assert words(s, ADA)[0] == (
+        "Study: nothing left to draw (the Play Deck and its discard pile are empty)"
+    )
     # The Classroom with the Homeroom Teacher: Turn In Assignment.
     s = school(teacher_name="Homeroom Teacher", hands={ADA: [math]})
     assert words(s, ADA)[-1] == "Turn in Assignment (Math): start a set of Math Assignments"
@@ -530,6 +542,11 @@ def test_menu_words_after_day_5() -> None:
         "Show Assignment (History) late: start a set (half points)",
         "Finish: play no more cards late",
     ]
+    # "half of the number of Pet Points shown on the cards rounded down": the total
+    # played late is halved once, so with 3 played late already a Music 3 adds 2
+    assert words(replace(s, late_total=3), ADA)[0] == "Play Music 3 late: +2 Pet Points"
+    per_card = replace(s, late_total=3, rulings=replace(s.rulings, late="per-card"))
+    assert words(per_card, ADA)[0] == "Play Music 3 late: +1 Pet Point"
 
 
 def test_the_sneak_words_agree_with_the_rules() -> None:
