@@ -13,7 +13,8 @@ and be caught; Bully opens the victim's Goody Two-Shoes window, then blind picks
 target's Hall Pass window and, if it backfires, the accuser's; Turn In and the
 late plays show a set one Assignment at a time (``add``, ``done``).  Every
 constant below quotes the rulebook line it comes from; RULES.md says how the
-open questions are settled.
+open questions are settled, and ``s.rulings`` (the game's options, ``rulings.py``)
+picks between the readings players may choose.
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ shows ``seat`` its own hand (cards by id with kind, subject and Pet Points) and
 every other hand only as a count; ``view(state, None)`` shows no hand at all.
 The Play Deck appears only as its size.  The rooms, the Hall Monitor, the Active
 Teacher, Pet Points, lost turns, Detentions, Hall Passes in front, the discard
-pile and the Assignments of a set being shown are public.  A reaction window
+pile, the Assignments of a set being shown and the game's options (``rulings``)
+are public.  A reaction window
 reads the same whether or not the asked seat holds the card: the view says
 whose window is open and for what, never what the seat holds.  A dealt or
 blindly taken card is never named in a log phrase (``card_name`` names one for a
