@@ -227,3 +227,15 @@ def test_the_golden_replay_shows_every_kind_of_hidden_card_step():
         assert words in texts, words
     kinds = {applied.kind for applied in report.events}
     assert {"commits", "choices", "shuffle", "open", "secrets"} <= kinds
+
+
+def test_every_combination_of_the_options_plays_to_the_end_keeping_every_card():
+    # hypothesis draws combinations above; here each of them once, at 2 to 6 seats.
+    import itertools
+
+    names = [spec.name for spec in GAME.options]
+    combinations = itertools.product(*(spec.choices for spec in GAME.options))
+    for n, values in enumerate(combinations):
+        *_, (state, decision) = walk(2 + n % 5, n, dict(zip(names, values, strict=True)))
+        assert decision == GameOver() and all_play_cards(state) == Counter(range(len(PLAY)))
+        assert state.rulings.options() == dict(zip(names, values, strict=True))
