@@ -17,6 +17,7 @@ from pathlib import Path
 
 import zmq
 
+from p2ptable.bots import opponent_for
 from p2ptable.bots.seat import BotFrontend, BotPlayer
 from p2ptable.engine.api import Outcome, normalize_options
 from p2ptable.games import get_game
@@ -287,7 +288,7 @@ def play(
     bots: int,
     name: str,
     options: dict[str, str],
-    bot_kind: str = "greedy",
+    bot_kind: str | None = None,
     you: str | None = None,
     replay: Path | None = None,
     quiet: bool = False,
@@ -296,10 +297,13 @@ def play(
     """You against ``bots`` local bot peers, each its own process on loopback.
 
     The bots live as long as this process: if you leave (Ctrl-C, a crash), they
-    leave too, and `p2ptable resume REPLAY` brings the whole table back."""
+    leave too, and `p2ptable resume REPLAY` brings the whole table back.  The bots
+    are ``bot_kind``, by default the game's choice (``GamePackage.opponent``)."""
     check_new_replay(replay)
     check_name(name)
     the_game = get_game(game)
+    if bot_kind is None:  # the game's choice: the bot that makes the best game
+        bot_kind = opponent_for(the_game)
     if not the_game.min_seats <= bots + 1 <= the_game.max_seats:
         low, high = max(1, the_game.min_seats - 1), the_game.max_seats - 1
         raise ValueError(

@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
-"""How much better the greedy bot plays: its win rate against random bots.
+"""How much better a bot plays: its win rate against other bots.
 
 Plays GAMES games (default 200) per configuration through the pure rules engine,
-with one greedy bot and the other seats random; the greedy seat rotates so no seat
-order favours it.  A shared victory counts as 1/k of a win for each of the k
-winners.  A bot as good as random would win 1/N of the games.
+with one bot of kind BOT (default greedy) and the other seats AGAINST (default
+random); the bot's seat rotates so no seat order favours it.  A shared victory
+counts as 1/k of a win for each of the k winners.  A bot as good as the others
+would win 1/N of the games.  ``--bot strong --against greedy`` measures
+Teacher's Pet's strong bot against its greedy one.
 
 Usage: scripts/bot_winrate.py [--games 200] [--seed 1] [--game pet-quartet]
-                              [--seats N ...]
+                              [--seats N ...] [--bot greedy] [--against random]
 
 A game not yet listed in ``p2ptable.games`` is found by its package name
 (``teachers-pet``: ``p2ptable.games.teachers_pet``), so its bot can be measured
@@ -56,15 +58,23 @@ def bot(pack: GamePackage, kind: str, rng: random.Random) -> Policy:
     return random_policy(rng) if factory is None else factory(rng)
 
 
-def win_rate(game_name: str, seats: int, options: dict, games: int, seed: int) -> float:
+def win_rate(
+    game_name: str,
+    seats: int,
+    options: dict,
+    games: int,
+    seed: int,
+    kind: str = "greedy",
+    against: str = "random",
+) -> float:
     pack = package(game_name)
     game = pack.rules
     rng = random.Random(seed)
     wins = 0.0
     for number in range(games):
-        greedy_seat = number % seats
+        seat = number % seats
         bots = {
-            s: bot(pack, "greedy" if s == greedy_seat else "random", random.Random(rng.random()))
+            s: bot(pack, kind if s == seat else against, random.Random(rng.random()))
             for s in range(seats)
         }
         final = play(
@@ -72,7 +82,7 @@ def win_rate(game_name: str, seats: int, options: dict, games: int, seed: int) -
         )
         outcome = game.outcome(final)
         assert outcome is not None
-        if greedy_seat in outcome.winners:
+        if seat in outcome.winners:
             wins += 1 / len(outcome.winners)
     return wins / games
 
@@ -83,14 +93,17 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--game", default="pet-quartet")
     parser.add_argument("--seats", type=int, nargs="*", help="only these seat counts")
+    parser.add_argument("--bot", default="greedy", help="the bot measured (default greedy)")
+    parser.add_argument("--against", default="random", help="the other seats' bot")
     args = parser.parse_args()
     configs = CONFIGS.get(args.game, [(n, {}) for n in DEFAULT_SEATS])
     if args.seats:
         configs = [(n, options) for n, options in configs if n in args.seats]
-    print(f"greedy bot vs random bots, {args.games} games each ({args.game})")
-    print(f"{'players':>7}  {'options':<34} {'greedy wins':>11}  {'fair share':>10}")
+    print(f"{args.bot} bot vs {args.against} bots, {args.games} games each ({args.game})")
+    wins = f"{args.bot} wins"
+    print(f"{'players':>7}  {'options':<34} {wins:>11}  {'fair share':>10}")
     for seats, options in configs:
-        rate = win_rate(args.game, seats, options, args.games, args.seed)
+        rate = win_rate(args.game, seats, options, args.games, args.seed, args.bot, args.against)
         label = ", ".join(f"{k}={v}" for k, v in options.items())
         print(f"{seats:>7}  {label:<34} {rate:>11.3f}  {1 / seats:>10.3f}")
 

@@ -321,6 +321,30 @@ def test_a_protocol_1_genesis_is_read_with_the_legacy_value_of_newer_options():
     refused(entry, "options must list every option explicitly")
 
 
+def test_a_genesis_without_an_option_that_came_later_is_read_with_its_before_value():
+    # Issue 23: Teacher's Pet's rulings became options; a genesis written before
+    # lists none of them (whatever its protocol) and was played with the rulings
+    # of then, so it is read with each option's ``before`` value.  Partly listed,
+    # the listed ones count.
+    from p2ptable.games.teachers_pet.rulings import BEFORE
+    from p2ptable.replay.genesis import read_genesis
+
+    seats = [authoring.SeatSecrets.from_seed(b"before", i, 8) for i in range(2)]
+    body = dict(
+        t="genesis", protocol="p2ptable/3", game="teachers-pet", options={},
+        seats=[{"name": n, "key": s.key.public, "chain": s.chain.head, "link": s.link_public,
+                "deck": s.deck_key(bytes(16))} for n, s in zip(("Ana", "Ben"), seats, strict=True)],
+        chain_len=8, nonce=bytes(16),
+    )  # fmt: skip
+    for given, read in (
+        ({}, BEFORE.options()),
+        ({"tie": "shared"}, {**BEFORE.options(), "tie": "shared"}),
+    ):
+        raw = make_body(**{**body, "options": given})
+        entry = authoring.assemble_genesis(raw, [authoring.sign_genesis(raw, s) for s in seats])
+        assert read_genesis(entry).options == read
+
+
 @pytest.mark.parametrize(
     "n, options, match",
     [

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import click
 
+from p2ptable.bots import BOT_KINDS
 from p2ptable.cli import _game_name, _options, main
 from p2ptable.cli.tables import interface_option, pick_table, wait_option
 from p2ptable.engine.api import RulesError
@@ -53,7 +54,7 @@ def _bot_options(delay: float = 0.0) -> Callable:
         )(f)
         return click.option(
             "--bot",
-            type=click.Choice(["random", "greedy"]),
+            type=click.Choice(BOT_KINDS),
             default=None,
             help="Let a bot play this seat (no prompts); exit 0 when the game ends.",
         )(f)
@@ -300,10 +301,10 @@ def join(
 @_game_options
 @click.option(
     "--opponents",
-    type=click.Choice(["random", "greedy"]),
-    default="greedy",
-    show_default=True,
-    help="Which bot plays the other seats.",
+    type=click.Choice(BOT_KINDS),
+    default=None,
+    help="Which bot plays the other seats (default: the game's best opponent for a "
+    "person: strong for Teacher's Pet, greedy for the others).",
 )
 @_replay_option
 @_quiet_option

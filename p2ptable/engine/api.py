@@ -187,13 +187,17 @@ class Outcome:
 class OptionSpec:
     """One game option: its name, allowed values and default.  ``legacy`` is the
     value a replay of protocol 1, written before the option existed, played
-    with (replay/genesis.py reads such a genesis with it)."""
+    with (replay/genesis.py reads such a genesis with it).  ``before`` is the
+    value a genesis of any protocol that does not list the option played with:
+    the rule of the game before the option came (a game that gains an option
+    names it, so that its older replays still verify under their own rules)."""
 
     name: str
     choices: tuple[str, ...]
     default: str
     help: str = ""
     legacy: str | None = None
+    before: str | None = None
 
 
 @runtime_checkable

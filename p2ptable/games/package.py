@@ -32,14 +32,17 @@ class GamePackage:
 
     * ``rules``: the ``engine.api.Game`` (its ``name`` is the package's);
     * ``bots``: bot kind -> factory, for every kind but ``random``, which every game
-      has (``bots.BOT_KINDS``);
+      has; the kinds of every game together are ``bots.BOT_KINDS``;
     * ``notes``: the game's RULES.md, whose "how to play" part and rule readings are
-      what ``p2ptable rules`` shows (the game's ``rules_notes``).
+      what ``p2ptable rules`` shows (the game's ``rules_notes``);
+    * ``opponent``: the bot kind ``p2ptable play`` seats against a person unless told
+      otherwise, the one that makes the best game for a person.
     """
 
     rules: Game
     bots: Mapping[str, BotFactory]
     notes: Path
+    opponent: str = "greedy"
 
     @property
     def name(self) -> str:

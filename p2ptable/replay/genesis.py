@@ -107,9 +107,12 @@ def read_genesis(genesis: Entry) -> GenesisInfo:
     seats = _parse_seats(body["seats"])
     n = len(seats)
     given = body["options"]
-    if body["protocol"] == LEGACY and isinstance(given, dict):
-        # Written before some options existed: they had the value of their rule then.
-        old = {o.name: o.legacy for o in game.options if o.legacy is not None}
+    if isinstance(given, dict):
+        # Written before some options existed: they had the value of their rule then
+        # (``before``, whatever the protocol; ``legacy``, for a protocol-1 genesis).
+        old = {o.name: o.before for o in game.options if o.before is not None}
+        if body["protocol"] == LEGACY:
+            old.update({o.name: o.legacy for o in game.options if o.legacy is not None})
         given = {**{k: v for k, v in old.items() if k not in given}, **given}
     try:
         options = normalize_options(game, n, given)

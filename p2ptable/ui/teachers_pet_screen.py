@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from p2ptable.engine.api import Action
+from p2ptable.games.teachers_pet.actions import late_points
 from p2ptable.games.teachers_pet.cards import (
     CAFETERIA,
     GYMNASIUM,
@@ -80,10 +81,19 @@ def _listed(words: Sequence[str]) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def _set_value(size: int, late: bool) -> int:
-    """What a set of ``size`` Assignments scores, halved (rounded down) when late."""
+def _set_value(view: View, size: int) -> int:
+    """What a set of ``size`` Assignments scores; late, what it adds once halved
+    (the late total halved once, or the set on its own: the ``late`` option)."""
     points = set_points(size)
-    return points // 2 if late else points
+    if not view["late"]:
+        return points
+    return late_points(view["late_total"], points, view["rulings"]["late"])
+
+
+def _cafeteria_succeeds(view: View, seat: int | None) -> bool:
+    """A Move from the Cafeteria is never caught (the ``cafeteria`` option)."""
+    safe = view["rulings"]["cafeteria"] == "succeeds"
+    return safe and seat is not None and view["rooms"][seat] == CAFETERIA
 
 
 # -- the parts of the screen ---------------------------------------------------------------
@@ -153,6 +163,8 @@ def _monitor_line(view: View) -> str:
     monitor, expected = view["monitor"], view["expected"]
     catches = monitor not in (expected, HALLWAY, NURSES_OFFICE)
     caught = f"; entering {_the(monitor)} is a catch, no roll" if catches else ""
+    if catches and view["rulings"]["cafeteria"] == "succeeds":
+        caught += " (not from the Cafeteria)"
     if not view["monitor_hallway"]:
         return (
             f"Hall Monitor: in {_the(monitor)} only (a Squeal sent it): no sneak rolls "
@@ -248,7 +260,7 @@ def _shown_lines(view: View, names: Sequence[str]) -> list[str]:
     if not shown or view["turn_of"] is None:
         return []
     how = " (late: half points)" if view["late"] else ""
-    value = _set_value(len(shown), view["late"])
+    value = _set_value(view, len(shown))
     text = (
         f"Set shown by {pronoun_name(view, names, view['turn_of'])}{how}: "
         f"{', '.join(_grouped(shown))}, {plural(value, 'Pet Point')} if turned in now."
@@ -314,9 +326,11 @@ def _now(view: View, names: Sequence[str]) -> str:
         subject = view["shown"][0]["subject"] if view["shown"] else "?"
         return f"{whose} turn: show more {subject} Assignments, or turn in the set."
     if phase == "late":
-        return (
-            f"Day {DAYS} is over. {whose} late plays: Art, Music, Gift and Assignment "
+        return f"Day {DAYS} is over. {whose} late plays: Art, Music, Gift and Assignment " + (
             "cards score half their Pet Points, rounded down."
+            if view["rulings"]["late"] == "per-card"
+            else "cards score half of their total Pet Points, rounded down once "
+            f"(played late so far: {view['late_total']})."
         )
     return f"{whose} turn ({phase})."
 
@@ -389,12 +403,15 @@ def _move_words(view: View, room: int) -> str:
     if seat is None:
         return words
     caught = room == monitor and room not in (expected, NURSES_OFFICE, HALLWAY)
+    caught = caught and not _cafeteria_succeeds(view, seat)
     roll = (
         room not in (expected, monitor)
         and view["monitor_hallway"]
         and view["rooms"][seat] != CAFETERIA
     )
-    if roll:
+    if roll and room == NURSES_OFFICE and view["rulings"]["nurse-catch"] == "free":
+        words += f" ({SNEAK_WORDS}; caught: no penalty)"
+    elif roll:
         words += f" ({SNEAK_WORDS})"
     if caught:
         words += " (the Hall Monitor is there!)"
@@ -438,6 +455,8 @@ def describe_action_for_menu(view: View, action: Action, names: Sequence[str] | 
     names = list(names) if names is not None else [f"player {n + 1}" for n in range(view["seats"])]
     seat = view["turn_of"]
     if verb == "study":
+        if not view["deck_left"] and not view["discard"]:
+            return "Study: nothing left to draw (the Play Deck and its discard pile are empty)"
         if seat is not None and view["rooms"][seat] == LIBRARY:
             return "Study: draw 2 cards (Library)"
         return "Study: draw 1 card"
@@ -449,17 +468,19 @@ def describe_action_for_menu(view: View, action: Action, names: Sequence[str] | 
         return f"Turn in {PLAY[args[1]].name}: start a set of {PLAY[args[1]].subject} Assignments"
     if verb == "add" and len(args) == 2:
         size = len(view["shown"]) + 1
-        value = _set_value(size, view["late"])
+        value = _set_value(view, size)
         return f"Show {PLAY[args[1]].name} too (a set of {size}: {plural(value, 'Pet Point')})"
     if verb == "done":
         size = len(view["shown"])
-        value = _set_value(size, view["late"])
+        value = _set_value(view, size)
         shown = plural(size, "Assignment")
         return f"Turn in the set shown: {shown}, {plural(value, 'Pet Point')}"
     if verb == "cheat" and len(args) == 1:
         return f"Cheat: take {PLAY[args[0]].name} from the discard pile"
     if verb == "tattle" and len(args) == 1:
         target = args[0]
+        if view["rooms"][target] == view["expected"]:
+            return f"Tattle on {pronoun_name(view, names, target)} (where expected: it fails)"
         words = f"Tattle on {pronoun_name(view, names, target)} (in {_the(view['rooms'][target])})"
         if any(owner == target for owner, _ in view["passes"]):
             words += f": {names[target]} has a Hall Pass in front, it will backfire"
@@ -483,7 +504,8 @@ def describe_action_for_menu(view: View, action: Action, names: Sequence[str] | 
         c = PLAY[args[1]]
         if c.kind == "assignment":
             return f"Show {c.name} late: start a set (half points)"
-        return f"Play {c.name} late: +{plural(c.points // 2, 'Pet Point')}"
+        points = late_points(view["late_total"], c.points, view["rulings"]["late"])
+        return f"Play {c.name} late: +{plural(points, 'Pet Point')}"
     if verb == "finish":
         return "Finish: play no more cards late"
     return action.text

@@ -34,11 +34,14 @@ def card(kind: str, subject: str = "", points: int | None = None) -> int:
 
 
 def set_up(
-    seats: int = 3, first: int = 0, teacher_name: str = "Homeroom Teacher"
+    seats: int = 3,
+    first: int = 0,
+    teacher_name: str = "Homeroom Teacher",
+    options: Mapping[str, str] | None = None,
 ) -> TeachersPetState:
     """A real set-up: ``first`` goes first, ``teacher_name`` is the Active Teacher,
-    and the deals take the lowest card left each time."""
-    s = GAME.initial(seats, {})
+    and the deals take the lowest card left each time; ``options`` the game's."""
+    s = GAME.initial(seats, options or {})
     s = GAME.resolve(s, (first,))
     s = GAME.resolve(s, (s.teacher_deck.index(teacher(teacher_name)),))
     while s.phase == "deal":
@@ -52,12 +55,13 @@ def school(
     hands: Mapping[int, Sequence[int]] | None = None,
     rooms: Mapping[int, int] | None = None,
     first: int = 0,
+    options: Mapping[str, str] | None = None,
     **fields: object,
 ) -> TeachersPetState:
     """A school at the first turn of Day 1 with the hands and rooms given; the
     cards taken out of other hands or the deck for them are moved so that every
     card stays somewhere (the rest of each hand keeps its dealt cards)."""
-    s = set_up(seats, first, teacher_name)
+    s = set_up(seats, first, teacher_name, options)
     hands = dict(hands or {})
     wanted = {c for hand in hands.values() for c in hand}
     pool = [c for c in s.deck if c not in wanted]

@@ -69,13 +69,22 @@ def test_a_registered_game_has_screens_and_the_terminal_uses_them(package):
     assert screens.describe(view, action, NAMES).strip()
 
 
+def test_the_bot_kinds_are_those_the_games_name():
+    # A game that brings a kind makes it a choice everywhere (``--bot``, ``sim``).
+    assert BOT_KINDS[:2] == ("random", "greedy")
+    assert set(BOT_KINDS) == {"random"} | {kind for p in PACKAGES for kind in p.bots}
+    assert "strong" in BOT_KINDS  # Teacher's Pet's
+
+
 @pytest.mark.parametrize("package", PACKAGES, ids=lambda p: p.name)
-def test_a_registered_game_has_a_bot_of_every_kind(package):
-    # "random" is every game's (engine.playout.random_policy); the others its own.
-    assert set(package.bots) == set(BOT_KINDS) - {"random"}
+def test_a_registered_game_plays_every_kind_with_its_own_bots(package):
+    # "random" is every game's (engine.playout.random_policy); the others its own,
+    # and a kind a game does not have is played by its greedy bot.
+    assert "greedy" in package.bots and package.opponent in BOT_KINDS
     state, seat = first_turn(package.rules, len(NAMES))
     legal = package.rules.legal_actions(state, seat)
-    for kind, factory in package.bots.items():
+    for kind in BOT_KINDS[1:]:
+        factory = package.bots.get(kind, package.bots["greedy"])
         bot = make_bot(package.rules, kind, random.Random(1))
         assert bot.__qualname__ == factory(random.Random(1)).__qualname__
         assert bot(package.rules, state, seat) in legal
@@ -121,7 +130,7 @@ def test_a_game_listed_once_is_found_by_the_log_the_screens_and_the_bots(monkeyp
 
 def test_a_game_without_a_bot_kind_plays_it_at_random_and_unknown_kinds_are_refused():
     assert make_bot(TOY, "greedy", random.Random(0)).__qualname__.startswith("random_policy")
-    with pytest.raises(ValueError, match="unknown bot 'clever' \\(known: random, greedy\\)"):
+    with pytest.raises(ValueError, match="unknown bot 'clever' \\(known: random, greedy, "):
         make_bot(TOY, "clever", random.Random(0))
 
 

@@ -19,6 +19,7 @@ from p2ptable.games.teachers_pet.cards import (
     TEACHER,
     TEACHERS_LOUNGE,
 )
+from p2ptable.games.teachers_pet.rulings import BEFORE
 from p2ptable.games.teachers_pet.state import all_play_cards
 from p2ptable.replay import authoring
 from p2ptable.replay.ledger import Ledger
@@ -31,15 +32,19 @@ from tests.budget import examples
 MAX_STEPS = 5_000  # a 6-seat game takes under a thousand
 
 
+#: any combination of the game's options (rulings.py): every invariant holds under each
+OPTIONS = st.fixed_dictionaries({spec.name: st.sampled_from(spec.choices) for spec in GAME.options})
+
+
 @st.composite
 def tables(draw):
-    return draw(st.integers(2, 6)), draw(st.integers(0, 2**32))
+    return draw(st.integers(2, 6)), draw(st.integers(0, 2**32)), draw(OPTIONS)
 
 
-def walk(seats, seed):
+def walk(seats, seed, options=None):
     """Yield (state, decision) at every step of a random playout, then the end."""
     rng = random.Random(seed)
-    state = GAME.initial(seats, {})
+    state = GAME.initial(seats, options or {})
     for _ in range(MAX_STEPS):
         decision = GAME.pending(state)
         yield state, decision
@@ -64,7 +69,8 @@ def test_no_card_is_ever_created_or_lost(table):
         )
         assert list(state.deck) == sorted(state.deck)
         assert list(state.discard) == sorted(state.discard)
-        assert all(p >= 0 for p in state.points)
+        if state.rulings.floor == "zero":
+            assert all(p >= 0 for p in state.points)
         if state.teacher is not None:
             assert all(room in PAWN_ROOMS for room in state.rooms)  # never in the Hallway
 
@@ -72,7 +78,7 @@ def test_no_card_is_ever_created_or_lost(table):
 @settings(max_examples=25, deadline=None)
 @given(tables())
 def test_every_playout_ends_after_day_five_with_a_winner(table):
-    seats, _ = table
+    seats, _, _ = table
     *_, (state, decision) = walk(*table)
     assert decision == GameOver() and state.day == 5 and state.period == 7
     assert not state.teacher_deck
@@ -132,9 +138,11 @@ def test_simulated_games_verify_and_audit(tmp_path):
     # Through the log, with the sealed deck: every deal, card shown, blind pick
     # and hand shuffle, the Cheat's known card and the free Move's commits.
     kinds = Counter()
-    for seats, bots in ((2, "random"), (4, "greedy"), (6, "random")):
+    old = BEFORE.options()  # the rulings of replays written before the options
+    for seats, bots, options in ((2, "random", {}), (4, "greedy", {}), (6, "random", {}),
+                                 (3, "random", old)):  # fmt: skip
         path = tmp_path / f"tp{seats}.p2pt"
-        simulate("teachers-pet", seats, f"props-{seats}", path, bots=[bots] * seats)
+        simulate("teachers-pet", seats, f"props-{seats}", path, options, bots=[bots] * seats)
         report = verify_bytes(path.read_bytes())
         assert report.valid, report.error
         assert report.audited
@@ -219,3 +227,15 @@ def test_the_golden_replay_shows_every_kind_of_hidden_card_step():
         assert words in texts, words
     kinds = {applied.kind for applied in report.events}
     assert {"commits", "choices", "shuffle", "open", "secrets"} <= kinds
+
+
+def test_every_combination_of_the_options_plays_to_the_end_keeping_every_card():
+    # hypothesis draws combinations above; here each of them once, at 2 to 6 seats.
+    import itertools
+
+    names = [spec.name for spec in GAME.options]
+    combinations = itertools.product(*(spec.choices for spec in GAME.options))
+    for n, values in enumerate(combinations):
+        *_, (state, decision) = walk(2 + n % 5, n, dict(zip(names, values, strict=True)))
+        assert decision == GameOver() and all_play_cards(state) == Counter(range(len(PLAY)))
+        assert state.rulings.options() == dict(zip(names, values, strict=True))

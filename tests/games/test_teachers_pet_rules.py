@@ -218,8 +218,7 @@ def test_an_empty_play_deck_is_replaced_by_the_discard_pile():
     s = replace(s, discard=tuple(sorted(s.deck)), deck=())
     s = act(s, 0, "study")
     assert s.phase == "deal" and len(s.deck) == len(PLAY) - 14 and not s.discard
-    s = replace(school(2), deck=(), discard=())
-    assert "study" not in legal(s, 0)  # nothing to draw: not on offer
+    # with both empty, Study draws nothing: test_teachers_pet_rulings.py
 
 
 # -- Move and the sneak roll ------------------------------------------------------------
@@ -302,11 +301,12 @@ def test_a_detention_moves_the_pawn_costs_five_points_and_a_turn():
     assert s.current == 1 and s.lost[0] == 0  # seat 0's turn was lost
 
 
-def test_pet_points_never_go_below_zero():
-    # "move down 5 Pet Points on the Pet Point Score Tracker": the track has no
-    # space below 0 (RULES.md).
-    s = act(school(2, hands={0: [card("gift")]}), 0, f"move {ART_ROOM}")
-    s = act(roll(s, 0), 0, "pass")
+def test_with_floor_zero_pet_points_never_go_below_zero():
+    # "move down 5 Pet Points on the Pet Point Score Tracker": ``floor=zero``, the
+    # ruling before the option, reads the track as having no space below 0
+    # (RULES.md; without the option: test_teachers_pet_rulings.py).
+    s = school(2, hands={0: [card("gift")]}, points=(3, 5), options={"floor": "zero"})
+    s = act(roll(act(s, 0, f"move {ART_ROOM}"), 0), 0, "pass")
     assert s.points[0] == 0
 
 
@@ -614,11 +614,13 @@ def test_the_accusers_own_hall_pass_cancels_the_backfire():
     assert s.detentions == (0, 0) and s.rooms[0] == PRINCIPALS_OFFICE
 
 
-def test_only_players_outside_the_expected_room_can_be_tattled_on():
+def test_with_tattle_outside_only_players_outside_the_expected_room_can_be_accused():
     # "accuse another Player of wrongly leaving the School Room on the Active
     # Teacher Card"; "A Player cannot be targeted by Tattle if they are in the
-    # Nurses Office."
-    s = school(3, rooms={0: PRINCIPALS_OFFICE, 1: CLASSROOM, 2: ART_ROOM})
+    # Nurses Office."  ``tattle=outside``, the ruling before the option (without
+    # it: test_teachers_pet_rulings.py).
+    rooms = {0: PRINCIPALS_OFFICE, 1: CLASSROOM, 2: ART_ROOM}
+    s = school(3, rooms=rooms, options={"tattle": "outside"})
     assert [a for a in legal(s, 0) if a.startswith("tattle")] == ["tattle 2"]
     with pytest.raises(IllegalAction):
         act(s, 0, "tattle 1")
@@ -629,10 +631,12 @@ def test_only_players_outside_the_expected_room_can_be_tattled_on():
 
 def test_late_plays_score_half_rounded_down():
     # "you may play your remaining cards from your hand 'late' to score half of
-    # the number of Pet Points shown on the cards rounded down".
+    # the number of Pet Points shown on the cards rounded down"; card by card
+    # with ``late=per-card`` (the total halved once: test_teachers_pet_rulings.py).
     art3, gift1, bully = card("art", points=3), card("gift", points=1), card("bully")
     maths = cards("assignment", 2, subject="Math")
-    s = school(2, hands={0: [art3, gift1, bully, *maths]}, day=5, period=7)
+    hands = {0: [art3, gift1, bully, *maths]}
+    s = school(2, hands=hands, day=5, period=7, options={"late": "per-card"})
     s = finish_turns(s, until_phase="late")
     assert s.current == 0
     assert f"late 2 {bully}" not in legal(s, 0)
@@ -648,11 +652,13 @@ def test_late_plays_score_half_rounded_down():
     assert s.phase == "over"
 
 
-def test_ties_go_to_fewer_detentions_then_are_shared():
-    # "the Player with the most Pet Points is the winner"; ties: RULES.md.
-    assert scoring.outcome((9, 9, 4), (2, 1, 0)).winners == (1,)
-    assert scoring.outcome((9, 9, 4), (1, 1, 0)).winners == (0, 1)
-    assert scoring.outcome((3, 9, 4), (5, 5, 0)).winners == (1,)
+def test_with_tie_fewer_detentions_ties_go_to_fewer_detentions_then_are_shared():
+    # "the Player with the most Pet Points is the winner"; ``tie=fewer-detentions``,
+    # the ruling before the option (RULES.md).
+    rule = "fewer-detentions"
+    assert scoring.outcome((9, 9, 4), (2, 1, 0), rule).winners == (1,)
+    assert scoring.outcome((9, 9, 4), (1, 1, 0), rule).winners == (0, 1)
+    assert scoring.outcome((3, 9, 4), (5, 5, 0), rule).winners == (1,)
 
 
 # -- hidden cards -----------------------------------------------------------------------

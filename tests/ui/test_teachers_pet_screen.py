@@ -159,7 +159,7 @@ School Rooms  (T: the Active Teacher's, M: the Hall Monitor, pawns by number)
   5 Gymnasium             M  2           10 Hallway               M
 Hall Monitor: overlaps the Hallway and the Gymnasium. Moves need a sneak roll
   (4+ on the D10), except to the Library or from the Cafeteria; entering the
-  Gymnasium is a catch, no roll.
+  Gymnasium is a catch, no roll (not from the Cafeteria).
 
   Players      Pet Points  cards  Hall Pass  lost turns  Detentions
 > 1 Ada (you)          12      7          -           -           0
@@ -306,8 +306,8 @@ def test_a_bully_says_who_takes_from_whom() -> None:
 
 
 def caught(hand: Sequence[int]) -> TeachersPetState:
-    """Ada walks from the Cafeteria (no sneak roll) into the Monitor's Gymnasium."""
-    s = school(hands={ADA: hand}, rooms={ADA: CAFETERIA}, monitor=GYMNASIUM)
+    """Ada walks into the Monitor's Gymnasium (no sneak roll: a catch)."""
+    s = school(hands={ADA: hand}, monitor=GYMNASIUM)
     return act(s, ADA, f"move {GYMNASIUM}")
 
 
@@ -483,7 +483,7 @@ def test_menu_words_for_a_turn_in_the_library() -> None:
         "Move to the Gymnasium (the Hall Monitor is there!)",
         "Move to the Cafeteria (sneak roll: 4+ on the D10)",
         "Move to the Principal's Office (sneak roll: 4+ on the D10)",
-        "Move to the Nurse's Office (sneak roll: 4+ on the D10)",
+        "Move to the Nurse's Office (sneak roll: 4+ on the D10; caught: no penalty)",
         "Move to the Teachers Lounge (sneak roll: 4+ on the D10)",
         "Play Gift 2: +2 Pet Points",
         *(f"Squeal: send the Hall Monitor to the {room}" for room in (
@@ -507,6 +507,18 @@ def test_menu_words_for_the_special_rooms() -> None:
     # Principal's Office: "accuse another Player of wrongly leaving the School Room"
     s = school(rooms={ADA: PRINCIPALS_OFFICE, BEN: ART_ROOM, CLEO: NURSES_OFFICE})
     assert words(s, ADA)[-1] == "Tattle on Ben (in the Art Room)"
+    # ... "If that Player's Pawn is in a School Room that is not on the Active
+    # Teacher Card": one where expected may be accused, and the menu says it fails
+    s = school(rooms={ADA: PRINCIPALS_OFFICE, BEN: ART_ROOM})
+    assert words(s, ADA)[-2:] == [
+        "Tattle on Ben (in the Art Room)",
+        "Tattle on Cleo (where expected: it fails)",
+    ]
+    # "Standard Actions are always available": Study with nothing left to draw
+    s = replace(school(), deck=(), discard=())
+    assert words(s, ADA)[0] == (
+        "Study: nothing left to draw (the Play Deck and its discard pile are empty)"
+    )
     # The Classroom with the Homeroom Teacher: Turn In Assignment.
     s = school(teacher_name="Homeroom Teacher", hands={ADA: [math]})
     assert words(s, ADA)[-1] == "Turn in Assignment (Math): start a set of Math Assignments"
@@ -531,6 +543,11 @@ def test_menu_words_after_day_5() -> None:
         "Show Assignment (History) late: start a set (half points)",
         "Finish: play no more cards late",
     ]
+    # "half of the number of Pet Points shown on the cards rounded down": the total
+    # played late is halved once, so with 3 played late already a Music 3 adds 2
+    assert words(replace(s, late_total=3), ADA)[0] == "Play Music 3 late: +2 Pet Points"
+    per_card = replace(s, late_total=3, rulings=replace(s.rulings, late="per-card"))
+    assert words(per_card, ADA)[0] == "Play Music 3 late: +1 Pet Point"
 
 
 def test_the_sneak_words_agree_with_the_rules() -> None:
@@ -593,8 +610,9 @@ def test_an_unknown_verb_is_shown_as_its_text() -> None:
 
 def test_final_screen_with_the_tie_break() -> None:
     # "the Player with the most Pet Points is the winner"; tied, the fewest Detentions
-    # (RULES.md).
+    # with the option tie=fewer-detentions (RULES.md).
     s = school(phase="over", current=None, points=(7, 7, 3), detentions=(2, 1, 0))
+    s = replace(s, rulings=replace(s.rulings, tie="fewer-detentions"))
     expected = """\
 Teacher's Pet | final Pet Points
 --------------------------------------------------------------------------------
@@ -609,9 +627,10 @@ Ben is the Teacher's Pet: 7 Pet Points like Ada, and the fewest Detentions (1)."
 
 
 def test_final_screen_with_a_shared_victory_and_before_the_end() -> None:
-    s = school(phase="over", current=None, points=(7, 7, 3), detentions=(1, 1, 0))
+    s = school(phase="over", current=None, points=(7, 7, 3), detentions=(2, 1, 0))
     out = screen.render_final(GAME.view(s, None), NAMES)
-    assert out.endswith("Ada and Ben share the victory with 7 Pet Points and 1 Detentions each.")
+    # "the Player with the most Pet Points is the winner": tied, they share it
+    assert out.endswith("Ada and Ben share the victory with 7 Pet Points each.")
     assert out.count("winner") == 2 and "seat" not in out
     assert screen.render_final(GAME.view(busy_school(), ADA), NAMES).endswith(
         "The game is not over yet."

@@ -5,7 +5,8 @@ behind the engine's game protocol), its bots and notes.  ``GAME`` only
 forwards to the modules named for what they hold: ``cards`` (the rooms and the
 card lists, loaded from the data files), ``state`` (the frozen value), ``rules``
 (the transitions and the phase table), ``scoring``, ``view`` (what a seat sees,
-log phrases) and ``bots``; its screens are in ``ui/teachers_pet_screen.py``.
+log phrases), ``bots`` (the greedy bot) and ``strong`` (the strong bot, ``play``'s
+default against a person); its screens are in ``ui/teachers_pet_screen.py``.
 ``RULES.md`` is how to play and how p2ptable reads the rulebook wherever it leaves
 a choice (``rules_notes``, for players), then the phases and tests behind each
 decision (for developers).
@@ -20,7 +21,7 @@ from typing import Any
 from p2ptable.engine.api import Action, Decision, OptionSpec, Outcome, normalize_options
 from p2ptable.games.notes import player_notes
 from p2ptable.games.package import GamePackage
-from p2ptable.games.teachers_pet import bots, flow, rules, scoring
+from p2ptable.games.teachers_pet import bots, flow, rules, rulings, scoring, strong
 from p2ptable.games.teachers_pet import view as views
 from p2ptable.games.teachers_pet.state import TeachersPetState
 
@@ -35,7 +36,8 @@ class TeachersPet:
     hidden_hands = True  # the Play Deck is sealed (engine.api.HiddenHands)
     min_seats = 2
     max_seats = 6  # "up to 6 Players"
-    options: tuple[OptionSpec, ...] = ()
+    # every ruling players may choose (rulings.py; RULES.md quotes the rulebook)
+    options: tuple[OptionSpec, ...] = rulings.OPTIONS
 
     def initial(self, seats: int, options: Mapping[str, str]) -> TeachersPetState:
         return rules.initial(seats, normalize_options(self, seats, options))
@@ -58,7 +60,7 @@ class TeachersPet:
     def outcome(self, state: TeachersPetState) -> Outcome | None:
         if state.phase != "over":
             return None
-        return scoring.outcome(state.points, state.detentions)
+        return scoring.outcome(state.points, state.detentions, state.rulings.tie)
 
     def describe(self, state: TeachersPetState, seat: int, action: Action) -> str:
         return views.describe(state, seat, action)
@@ -106,6 +108,12 @@ class TeachersPet:
 GAME = TeachersPet()
 
 
-PACKAGE = GamePackage(GAME, {"greedy": bots.greedy_policy}, RULES_MD)
+# The strong bot makes the best game for a person (README, Bots): `play`'s default.
+PACKAGE = GamePackage(
+    GAME,
+    {"greedy": bots.greedy_policy, "strong": strong.strong_policy},
+    RULES_MD,
+    opponent="strong",
+)
 
 __all__ = ["GAME", "PACKAGE", "TeachersPet", "TeachersPetState"]

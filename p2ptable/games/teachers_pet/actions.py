@@ -13,7 +13,8 @@ and be caught; Bully opens the victim's Goody Two-Shoes window, then blind picks
 target's Hall Pass window and, if it backfires, the accuser's; Turn In and the
 late plays show a set one Assignment at a time (``add``, ``done``).  Every
 constant below quotes the rulebook line it comes from; RULES.md says how the
-open questions are settled.
+open questions are settled, and ``s.rulings`` (the game's options, ``rulings.py``)
+picks between the readings players may choose.
 """
 
 from __future__ import annotations
@@ -69,7 +70,10 @@ SCORING_KINDS = frozenset({"art", "music", "gift", "assignment"})
 
 
 def can_study(s: State) -> bool:
-    return bool(s.deck or s.discard)
+    """ "Standard Actions are always available for you to Perform on your Turns":
+    Study draws what is left, nothing when nothing is (``study=with-cards``, the
+    ruling before: only while a card is left to draw)."""
+    return s.rulings.study == "always" or bool(s.deck or s.discard)
 
 
 def _cheat_cards(s: State) -> list[int]:
@@ -84,12 +88,13 @@ def _cheat_cards(s: State) -> list[int]:
 
 
 def tattle_targets(s: State, seat: int) -> list[int]:
-    """Players "wrongly leaving the School Room on the Active Teacher Card",
-    never one in the Nurse's Office."""
+    """ "accuse another Player of wrongly leaving the School Room on the Active
+    Teacher Card": any other player (the accusation fails against one in the
+    expected room), never one in the Nurse's Office; ``tattle=outside``, the
+    ruling before: only a player outside the expected room."""
+    unreachable = (NURSES_OFFICE, s.expected) if s.rulings.tattle == "outside" else (NURSES_OFFICE,)
     return [
-        other
-        for other in range(s.seats)
-        if other != seat and s.rooms[other] not in (s.expected, NURSES_OFFICE)
+        other for other in range(s.seats) if other != seat and s.rooms[other] not in unreachable
     ]
 
 
@@ -198,7 +203,11 @@ def _move(s: State, seat: int, action: Action) -> State:
     room = action.args[0]
     if needs_sneak_roll(s, seat, room):
         return replace(s, phase="sneak", moving=room)
-    return _arrive(s, seat, room)
+    # "While in the Cafeteria you may perform the Move Standard Action
+    # successfully": never caught, into the Monitor's room too (``cafeteria=no-roll``,
+    # the ruling before: no roll, but the Monitor's room is still a catch)
+    safe = s.rooms[seat] == CAFETERIA and s.rulings.cafeteria == "succeeds"
+    return _arrive(s, seat, room, watched=not safe)
 
 
 def needs_sneak_roll(s: State, seat: int, room: int) -> bool:
@@ -211,10 +220,12 @@ def needs_sneak_roll(s: State, seat: int, room: int) -> bool:
     )
 
 
-def _arrive(s: State, seat: int, room: int) -> State:
-    """The pawn enters ``room``; entering the Monitor's room is a catch."""
+def _arrive(s: State, seat: int, room: int, watched: bool = True) -> State:
+    """The pawn enters ``room``; entering the Monitor's room is a catch (unless
+    the Move cannot be caught: ``watched`` False)."""
     s = s.with_room(seat, room)
-    caught = (seat,) if room == s.monitor and seat in found_in(s, room, seat) else ()
+    seen = watched and room == s.monitor
+    caught = (seat,) if seen and seat in found_in(s, room, seat) else ()
     return catch(s, caught, then="turn-end")
 
 
@@ -230,8 +241,18 @@ def _resolve_sneak(s: State, outcome: tuple[int, ...]) -> State:
         return _arrive(
             s.told(f"{seat_name(seat)} sneaks past the Hall Monitor ({roll})"), seat, room
         )
-    # caught on the way: a Hall Pass shown lets the Move go through (RULES.md)
-    s = s.with_room(seat, room).told(f"{seat_name(seat)} is caught sneaking ({roll})")
+    # Caught in the room the pawn sneaks into, by that room's rule: in the Nurse's
+    # Office "carries no penalty" (``nurse-catch=detention``, the ruling before: a
+    # Detention wherever).  A Hall Pass shown lets the Move go through (RULES.md).
+    s = s.with_room(seat, room)
+    if s.rulings.nurse_catch == "free" and seat not in found_in(s, room, seat):
+        return end_turn(
+            s.told(
+                f"{seat_name(seat)} is caught sneaking ({roll}) into the {ROOMS[room - 1]}: "
+                "no penalty there"
+            )
+        )
+    s = s.told(f"{seat_name(seat)} is caught sneaking ({roll})")
     return catch(s, (seat,), then="turn-end")
 
 
@@ -348,9 +369,7 @@ def _done(s: State, seat: int, action: Action) -> State:
     """ "Scoring their combined Pet Point value, then putting them in the Play
     Deck Discard Pile"; late, half of it rounded down."""
     points = set_points(len(s.shown))
-    if s.late:
-        points //= 2
-    s = s.with_points(seat, s.points[seat] + points)
+    s = _score_late(s, seat, points) if s.late else s.with_points(seat, s.points[seat] + points)
     s = replace(s, discard=tuple(sorted((*s.discard, *s.shown))), shown=())
     if s.late:
         return replace(s, phase="late", late=False)
@@ -367,7 +386,13 @@ def _cheat(s: State, seat: int, action: Action) -> State:
 
 
 def _tattle(s: State, seat: int, action: Action) -> State:
+    """ "If that Player's Pawn is in a School Room that is not on the Active Teacher
+    Card, then ... that Player suffers a Detention": a player in the expected room
+    was not "wrongly leaving" it, and the accusation fails; a Hall Pass has no
+    Detention there to turn on the accuser "instead of the accused Player"."""
     target = action.args[0]
+    if s.rooms[target] == s.expected:
+        return end_turn(s.told(f"{seat_name(target)} is where expected: the Tattle fails"))
     s = replace(s, tattle=(seat, target))
     if s.has_pass(target):
         return _tattle_backfires(s.told(f"{seat_name(target)} has a Hall Pass in front"))
@@ -439,12 +464,25 @@ def _late(s: State, seat: int, action: Action) -> State:
     slot, card = action.args
     if PLAY[card].kind == "assignment":
         return _turn_in(s, seat, action)
-    s = _discard(s, seat, slot, card)
-    return s.with_points(seat, s.points[seat] + PLAY[card].points // 2)
+    return _score_late(_discard(s, seat, slot, card), seat, PLAY[card].points)
+
+
+def late_points(total: int, more: int, rule: str) -> int:
+    """What ``more`` Pet Points played late add to a seat's score, ``total``
+    already played late: the total is halved once, rounded down (``late=total``),
+    or each card and set on its own (``late=per-card``, the ruling before)."""
+    if rule == "per-card":
+        return more // 2
+    return (total + more) // 2 - total // 2
+
+
+def _score_late(s: State, seat: int, points: int) -> State:
+    s = s.with_points(seat, s.points[seat] + late_points(s.late_total, points, s.rulings.late))
+    return replace(s, late_total=s.late_total + points)
 
 
 def _finish(s: State, seat: int, action: Action) -> State:
-    return next_late(replace(s, turn=s.turn + 1, current=None))
+    return next_late(replace(s, turn=s.turn + 1, current=None, late_total=0))
 
 
 # -- the phases of a turn (rules.TABLE lists them) --------------------------------------

@@ -160,6 +160,8 @@ def _tattle(view: View, action: Action) -> float:
     """A Detention for the target unless it shows a Hall Pass; then the bot's own,
     unless it holds one."""
     target = action.args[0]
+    if view["rooms"][target] == view["expected"]:
+        return -CARD_VALUE  # nobody is "wrongly leaving" the expected room: it fails
     if _has_pass_in_front(view, target):
         return -DETENTION if not _holds(view, "hall-pass") else -CARD_VALUE
     backfire = CARD_VALUE if _holds(view, "hall-pass") else DETENTION

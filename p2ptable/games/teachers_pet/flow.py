@@ -58,7 +58,8 @@ def deal_next(s: State) -> State:
         return carry_on(s)
     if not s.deck:
         if not s.discard:
-            return carry_on(replace(s, dealing=()).told("the Play Deck is empty"))
+            told = "the Play Deck and its discard pile are empty: nothing left to draw"
+            return carry_on(replace(s, dealing=()).told(told))
         s = replace(s, deck=s.discard, discard=()).told(
             "the discard pile is shuffled into a new Play Deck"
         )
@@ -162,10 +163,12 @@ def found_in(s: State, room: int, start: int) -> tuple[int, ...]:
 
 def detention(s: State, seat: int) -> State:
     """ "If you suffer a Detention, you are Moved to the Active Teacher's School
-    Room, lose a Turn, and move down 5 Pet Points" (not below 0: RULES.md)."""
+    Room, lose a Turn, and move down 5 Pet Points" (below 0 too, unless
+    ``floor=zero``: RULES.md)."""
     assert s.expected is not None
     s = s.with_room(seat, s.expected)
-    s = s.with_points(seat, max(0, s.points[seat] - DETENTION_POINTS))
+    points = s.points[seat] - DETENTION_POINTS
+    s = s.with_points(seat, max(0, points) if s.rulings.floor == "zero" else points)
     lost = s.lost[:seat] + (s.lost[seat] + 1,) + s.lost[seat + 1 :]
     counted = s.detentions[:seat] + (s.detentions[seat] + 1,) + s.detentions[seat + 1 :]
     return replace(s, lost=lost, detentions=counted).told(

@@ -29,10 +29,13 @@ one seat (``state.decider``) or by several seats at once in secret; ``TABLE``
    teacher, every pawn to its room, every hand refilled to 7 (``deal``).
 6. After Day 5: ``late``: each seat from the first player plays any of its
    Art, Music, Gift and Assignment cards "late" for half their Pet Points,
-   rounded down (Assignments as sets, ``turn-in``), then ``over``.
+   rounded down (Assignments as sets, ``turn-in``; the total halved once, or
+   each on its own: the ``late`` option), then ``over``.
 
 Every decision the rulebook leaves open is settled in RULES.md, "How p2ptable
-settles what the rulebook leaves open", and tested there by name.
+settles what the rulebook leaves open", and tested there by name; where players
+could read it otherwise, the reading is a game option (``rulings.py``), kept in
+the state as ``s.rulings``.
 
 A played card is a *claim*: ``work <slot> <card> ...`` is accepted when the slot
 exists, the card fits the action and the card at that slot, if this state knows
@@ -65,6 +68,7 @@ from p2ptable.games.teachers_pet.flow import (
     refills,
     room_name,
 )
+from p2ptable.games.teachers_pet.rulings import Rulings
 from p2ptable.games.teachers_pet.state import (
     HAND_SIZE,
     START_POINTS,
@@ -90,6 +94,7 @@ def initial(seats: int, options: Mapping[str, str]) -> State:
         rooms=(HALLWAY,) * seats,  # no pawn is on the board before the first teacher
         lost=(0,) * seats,
         detentions=(0,) * seats,
+        rulings=Rulings.of(options),
     )
 
 

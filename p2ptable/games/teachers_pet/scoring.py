@@ -1,11 +1,13 @@
-"""Teacher's Pet's result: most Pet Points wins; a tie goes to fewer Detentions.
+"""Teacher's Pet's result: the most Pet Points wins; ties are shared (option ``tie``).
 
 How it works
 ------------
 "After Final Scores have been tallied, the Player with the most Pet Points is the
-winner."  The rulebook has no tie-break; p2ptable's (RULES.md): among the seats
-tied on the most Pet Points, the one with the fewest Detentions is the Teacher's
-Pet (the best-behaved student); still tied, they share the victory.
+winner."  The rulebook has no tie-break, so by default (``tie=shared``) every
+seat tied on the most Pet Points shares the victory.  ``tie=fewer-detentions``
+is the ruling p2ptable played before the option (and replays of then still do):
+among the tied seats the one with the fewest Detentions is the Teacher's Pet (the
+best-behaved student); still tied, they share it.
 """
 
 from __future__ import annotations
@@ -20,15 +22,19 @@ def _names(seats: Sequence[int]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def outcome(points: Sequence[int], detentions: Sequence[int]) -> Outcome:
+def outcome(points: Sequence[int], detentions: Sequence[int], tie: str = "shared") -> Outcome:
     """Scores (Pet Points), winners and how they were decided."""
     best = max(points)
     tied = [seat for seat, p in enumerate(points) if p == best]
+    if len(tied) == 1:
+        text = f"seat {tied[0]} is the Teacher's Pet with {best} Pet Points"
+        return Outcome(tuple(points), tuple(tied), text)
+    if tie == "shared":
+        text = f"{_names(tied)} share the victory with {best} Pet Points each"
+        return Outcome(tuple(points), tuple(tied), text)
     fewest = min(detentions[seat] for seat in tied)
     winners = tuple(seat for seat in tied if detentions[seat] == fewest)
-    if len(tied) == 1:
-        text = f"seat {winners[0]} is the Teacher's Pet with {best} Pet Points"
-    elif len(winners) == 1:
+    if len(winners) == 1:
         text = (
             f"seat {winners[0]} is the Teacher's Pet: {best} Pet Points like "
             f"{_names([s for s in tied if s != winners[0]])}, and the fewest Detentions "

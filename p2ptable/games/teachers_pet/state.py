@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from p2ptable.engine.frozen import replace
 from p2ptable.games.teachers_pet.cards import HALLWAY, PLAY, TEACHER
+from p2ptable.games.teachers_pet.rulings import Rulings
 
 #: "Place your Score Cube on the 5 Pet Points space"
 START_POINTS = 5
@@ -56,7 +57,9 @@ class TeachersPetState:
     Assignments shown so far in a set being Turned In (``late`` for the late plays
     after Day 5, which score half).  ``choosing``: seats asked whether to take the
     free Move to the new Active Teacher's room, and ``chosen`` their choices once
-    all are revealed.
+    all are revealed.  ``rulings``: the game's options (``rulings.py``);
+    ``late_total``: the Pet Points of the cards the seat now playing late has
+    played so far, before halving (``late=total``).
     """
 
     seats: int
@@ -91,6 +94,8 @@ class TeachersPetState:
     choosing: tuple[int, ...] = ()
     chosen: tuple[tuple[int, str], ...] = ()
     news: tuple[str, ...] = ()
+    rulings: Rulings = Rulings()
+    late_total: int = 0
 
     @property
     def teacher(self) -> int | None:

@@ -7,7 +7,8 @@ shows ``seat`` its own hand (cards by id with kind, subject and Pet Points) and
 every other hand only as a count; ``view(state, None)`` shows no hand at all.
 The Play Deck appears only as its size.  The rooms, the Hall Monitor, the Active
 Teacher, Pet Points, lost turns, Detentions, Hall Passes in front, the discard
-pile and the Assignments of a set being shown are public.  A reaction window
+pile, the Assignments of a set being shown and the game's options (``rulings``)
+are public.  A reaction window
 reads the same whether or not the asked seat holds the card: the view says
 whose window is open and for what, never what the seat holds.  A dealt or
 blindly taken card is never named in a log phrase (``card_name`` names one for a
@@ -22,6 +23,7 @@ from typing import Any
 
 from p2ptable.engine.api import Action, Simultaneous, Turn
 from p2ptable.games.teachers_pet import rules, scoring
+from p2ptable.games.teachers_pet.actions import late_points
 from p2ptable.games.teachers_pet.cards import HALLWAY, PLAY, ROOMS, TEACHER, set_points
 from p2ptable.games.teachers_pet.state import DAYS, TeachersPetState
 
@@ -65,7 +67,7 @@ def view(state: TeachersPetState, seat: int | None) -> dict[str, Any]:
     """Everything ``seat`` may see (``None``: the public view, no hand)."""
     decision = rules.pending(state)
     over = state.phase == "over"
-    result = scoring.outcome(state.points, state.detentions) if over else None
+    result = scoring.outcome(state.points, state.detentions, state.rulings.tie) if over else None
     return {
         "game": "teachers-pet",
         "seats": state.seats,
@@ -103,6 +105,10 @@ def view(state: TeachersPetState, seat: int | None) -> dict[str, Any]:
         # the set being shown is a late play (it scores half)
         "moving": state.moving,
         "late": state.late,
+        # the Pet Points of the cards played late so far by the seat playing late,
+        # before halving, and the game's options (rulings.py)
+        "late_total": state.late_total,
+        "rulings": state.rulings.options(),
         "news": list(state.news),
         "outcome": None if result is None else result.to_view(),
     }
@@ -138,19 +144,22 @@ def describe(state: TeachersPetState, seat: int, action: Action) -> str:
     if verb == "done":
         points = set_points(len(state.shown))
         if state.late:
-            points //= 2
+            points = late_points(state.late_total, points, state.rulings.late)
         cards = "1 Assignment" if len(state.shown) == 1 else f"{len(state.shown)} Assignments"
         return f"turns in {cards} for {points} Pet Points"
     if verb == "late" and len(args) == 2:
         card = PLAY[args[1]]
         if card.kind == "assignment":
             return f"shows {card.name} late"
-        return f"plays {card.name} late for {card.points // 2} Pet Points"
+        points = late_points(state.late_total, card.points, state.rulings.late)
+        return f"plays {card.name} late for {points} Pet Points"
     if verb == "finish":
         return "has no more cards to play late"
     if verb == "cheat" and args:
         return f"cheats: takes {PLAY[args[0]].name} from the discard pile"
     if verb == "tattle" and args:
+        if 0 <= args[0] < state.seats and state.rooms[args[0]] == state.expected:
+            return f"tattles on seat {args[0]}, who is where expected: the Tattle fails"
         return f"tattles on seat {args[0]}"
     if verb == "react" and len(args) == 2:
         return f"shows {PLAY[args[1]].name}"
