@@ -35,6 +35,19 @@ every seat) on loopback, with faults chosen by a seeded random generator:
   or abort libzmq's ROUTER: harmless since the inboxes are DEALERs;
 * ``cut``: the man in the middle drops one of the seat's TCP connections (frames
   in flight are lost; ZeroMQ reconnects and catch-up repairs the log);
+* ``knock``: strangers without the code knocking at the host at full rate from
+  six loopback addresses of their own (127.0.0.2-7), each knock a fresh SPAKE2
+  guess, with junk frames, for 8 s from the host's start, while the joiners
+  come: every joiner with the code must still be seated (the game completes);
+* ``lobby``: the man in the middle sits in front of the host while the table
+  fills, with a spectator watching (``host --spectators``, ``watch``): the
+  joiners' ``here`` and the spectator's ``feed`` frames are recorded and sent
+  again, inside the connections and from one of its own; the spectator's
+  replay must be byte-identical to the seats' (issue 22, 3);
+* ``forged``: before the joiners come, a stranger at 127.0.0.2 forges the host's
+  announcement (goodbyes for its names, its table id and names copied to its
+  own address, 200 fake tables) while ``p2ptable tables`` listens: the real
+  table must still be listed at the host's address (issue 22, 4);
 * ``choice`` (Vorsicht Lehrer!): a kill -9 or power cut of a seat just after it
   kept a secret choice and sent its commit (moment ``commit``: its
   ``REPLAY.choice`` names the entry its replay is waiting on), and its choice
@@ -91,6 +104,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
 import random
 import re
@@ -119,7 +133,7 @@ NAMES = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay"]
 GAMES = ("pet-quartet", "vorsicht-lehrer")
 FAULTS = (
     "kill", "early-kill", "power", "blackout", "freeze", "junk", "replay", "takeover", "cut",
-    "choice",
+    "choice", "knock", "lobby", "forged",
 )  # fmt: skip
 DEFAULT_FAULTS = tuple(f for f in FAULTS if f != "freeze")  # a freeze costs 20 s or more
 CRASHES = ("kill", "power", "blackout", "freeze")  # what happens to seat processes
@@ -127,6 +141,7 @@ MOMENTS = ("start", "shuffle", "play", "end")  # when a crash comes, after the g
 CODE = "TST-CDE"
 TAP_HOST = "127.0.0.3"  # where a tapped seat really listens; its endpoint is the proxy's
 POLL = 0.01  # seconds between looks at the table
+ROOT = Path(__file__).resolve().parent.parent  # where tests.integration's strangers live
 MAX_RECORDED = 4000  # frames the man in the middle keeps
 MAX_INJECTED = 300  # recorded frames it inserts into connections, per game
 INJECT_CHANCE = 0.03  # per frame it forwards
@@ -202,6 +217,9 @@ class Plan:
     replay: bool  # it sends recorded frames again
     cuts: int  # connections it drops
     takeover: bool
+    knock: bool = False  # strangers knocking at the host while the table fills
+    watched: bool = False  # a spectator follows the game (with the lobby fault)
+    forged: bool = False  # the host's announcement forged before the joiners come
 
 
 def make_plan(
@@ -261,6 +279,13 @@ def make_plan(
     replay = "replay" in faults and rng.random() < 0.6
     cuts = rng.randint(1, 3) if "cut" in faults and rng.random() < 0.5 else 0
     tapped = rng.randrange(n) if replay or cuts else None
+    watched = "lobby" in faults and rng.random() < 0.4
+    if watched:  # the host tapped from the start: the lobby's frames are recorded
+        replay, tapped = True, 0
+    knock = "knock" in faults and rng.random() < 0.4
+    forged = (
+        "forged" in faults and rng.random() < 0.3 and not any(c.moment == "lobby" for c in crashes)
+    )
     return Plan(
         game=game,
         seats=n,
@@ -271,6 +296,9 @@ def make_plan(
         replay=replay,
         cuts=cuts,
         takeover="takeover" in faults and rng.random() < 0.5,
+        knock=knock,
+        watched=watched,
+        forged=forged,
     )
 
 
@@ -350,6 +378,7 @@ class Table:
                 "host", self.plan.game, "--seats", str(self.plan.seats), "--name", name,
                 "--port", str(self.ports[0]), "--code", CODE, "--advertise", "127.0.0.1",
                 "--replay", replay, *self._bot(0),
+                *(["--spectators"] if self.plan.watched else []),
             ])  # fmt: skip
         else:
             self._start(seat, [
@@ -359,6 +388,32 @@ class Table:
 
     def resume(self, seat: int) -> None:
         self._start(seat, ["resume", str(self.replay(seat)), *self._bot(seat)])
+
+    def watch(self) -> subprocess.Popen:
+        """A spectator of the table (its replay: Watcher.p2pt)."""
+        with open(self.workdir / "Watcher.out", "wb") as out:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "p2ptable", "watch", f"127.0.0.1:{self.ports[0]}",
+                 "--code", CODE, "--name", "Watcher", "--quiet",
+                 "--replay", str(self.workdir / "Watcher.p2pt")],
+                stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                env=self.env, cwd=self.workdir, start_new_session=True,
+            )  # fmt: skip
+        self.started.append(proc)
+        return proc
+
+    def knocker(self) -> subprocess.Popen:
+        """Strangers knocking at the host from six addresses of their own, for
+        8 s (tests/integration/knocker.py; it ends by itself)."""
+        with open(self.workdir / "knocker.out", "wb") as out:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "tests.integration.knocker", "--port", str(self.ports[0]),
+                 "--addresses", "6", "--seconds", "8", "--every", "0.01"],
+                stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                env=self.env, cwd=ROOT, start_new_session=True,
+            )  # fmt: skip
+        self.started.append(proc)
+        return proc
 
     def running(self, seat: int) -> bool:
         proc = self.current.get(seat)
@@ -430,6 +485,59 @@ class Tail:
             return Entry.decode(self.last).kind if self.last else ""
         except ValueError:
             return ""
+
+
+def listed(wait: float) -> list[dict]:
+    """What `p2ptable tables --json` lists, heard on loopback only."""
+    run = subprocess.run(
+        [sys.executable, "-m", "p2ptable", "tables", "--json", "--wait", str(wait),
+         "--interface", "127.0.0.1"],
+        capture_output=True, text=True, timeout=wait + 30,
+    )  # fmt: skip
+    return json.loads(run.stdout) if run.returncode == 0 else []
+
+
+def forge_listing(port: int) -> str:
+    """Forge the announcement of the host at 127.0.0.1:``port`` from 127.0.0.2
+    (goodbyes for its names, its id and names copied to the stranger's address,
+    200 fakes) while `tables` listens: "kept" if the real table is still listed
+    at the host's address (issue 22, 4), else what went wrong."""
+    sys.path.insert(0, str(ROOT))
+    from p2ptable.net.announce_record import announcement
+    from tests.integration.forged_mdns import Forger, goodbye, table_records
+
+    where = f"127.0.0.1:{port}"
+    row = next((t for _ in range(5) for t in listed(1.0) if t["address"] == where), None)
+    if row is None:
+        return "the host's table was never heard (before any forgery)"
+    ad = announcement(bytes.fromhex(row["table"]) * 2, row["game"], row["options"], row["host"],
+                      row["seats_taken"], row["seats"], port)  # fmt: skip
+    fakes = [
+        announcement(i.to_bytes(8, "big") * 2, "pet-quartet", {}, f"Fake{i:03}", 1, 3, 9)
+        for i in range(200)
+    ]
+    records = goodbye(table_records(ad, "127.0.0.1")) + table_records(ad, "127.0.0.2")
+    records += [r for fake in fakes for r in table_records(fake, "127.0.0.2")]
+    try:
+        forger = Forger("127.0.0.2")
+    except OSError as exc:
+        return f"cannot send from 127.0.0.2 ({exc})"
+    try:
+        forger.keep_sending(records, every=0.2)
+        rows = [t for t in listed(1.5) if t["table"] == ad.table_id]
+    finally:
+        forger.close()
+    if where not in [t["address"] for t in rows]:
+        return f"the real table was not listed (rows for its id: {rows})"
+    return "kept"
+
+
+def knocks_sent(path: Path) -> int:
+    """How many knocks the strangers sent (the knocker's last line, JSON)."""
+    try:
+        return int(json.loads(path.read_text().strip().splitlines()[-1])["sent"])
+    except (OSError, ValueError, KeyError, IndexError):
+        return 0
 
 
 def committed_at(replay: Path) -> int | None:
@@ -849,6 +957,9 @@ class GameReport:
     takeovers: int = 0
     cuts: int = 0
     kept: Path | None = None
+    knocks: int = 0  # strangers' knocks sent (the knock fault)
+    listing: str = ""  # the forged fault: "kept" when the real table stayed listed
+    watcher: str = ""  # the lobby fault: what came of the spectator
 
     def line(self) -> str:
         plan, names = self.plan, NAMES[: self.plan.seats]
@@ -862,6 +973,12 @@ class GameReport:
             )
         if plan.takeover:
             faults.append(f"takeover {self.takeovers}")
+        if plan.knock:
+            faults.append(f"knocks {self.knocks}")
+        if plan.forged:
+            faults.append(f"forged listing: {self.listing or 'not checked'}")
+        if plan.watched:
+            faults.append(f"spectator: {self.watcher or 'not judged'}")
         status = self.status
         if self.reasons:
             status += ": " + "; ".join(self.reasons)
@@ -893,6 +1010,8 @@ class Game:
         self.table_gone = False  # the host died in the lobby
         self.starts: list[tuple[float, int]] = []  # (when, a joiner still to come)
         self.rejoins: dict[int, tuple[float, float | None]] = {}  # seat: (until, next try)
+        self.watcher: subprocess.Popen | None = None
+        self.knocker: subprocess.Popen | None = None
         self.report = GameReport(number, plan)
 
     def play(self) -> GameReport:
@@ -903,6 +1022,12 @@ class Game:
                 self.tap = Wiretap(self.table.ports[self.plan.tapped], seed, self.plan.replay)
                 self.tap.start()
             self._run(start + self.args.game_timeout)
+            for proc in (self.watcher, self.knocker):  # each ends by itself
+                try:
+                    if proc is not None:
+                        proc.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    pass
         finally:
             self.strangers.close()
             if self.tap is not None:
@@ -928,6 +1053,8 @@ class Game:
                 self.starts.append((time.monotonic() + self.rng.uniform(0.0, 10.0), seat))
                 continue
             table.start(seat)
+            if seat == 0:
+                self._lobby_strangers()
             if lobby is not None and seat == kill_after:
                 self._sleep(self.rng.uniform(0.0, 0.6), deadline)
                 self._fire(crashes.pop(0))
@@ -961,6 +1088,20 @@ class Game:
                 return
             time.sleep(POLL)
         self.report.reasons.append(f"not over after {self.args.game_timeout:.0f} s")
+
+    def _lobby_strangers(self) -> None:
+        """Once the host is up: the knocking strangers, the spectator, and the
+        forged listing (before any joiner comes: the table is listed while open)."""
+        plan = self.plan
+        if plan.knock:
+            self.knocker = self.table.knocker()
+        if plan.watched:
+            time.sleep(0.3)  # the host is listening
+            self.watcher = self.table.watch()
+        if plan.forged:
+            self.report.listing = forge_listing(self.table.ports[0])
+            if self.report.listing != "kept":
+                self.report.reasons.append(f"forged listing: {self.report.listing}")
 
     def _sleep(self, seconds: float, deadline: float) -> None:
         time.sleep(max(0.0, min(seconds, deadline - time.monotonic())))
@@ -1106,6 +1247,19 @@ class Game:
 
     # -- what came of it ------------------------------------------------------------
 
+    def _judge_watcher(self, blobs: dict[int, bytes]) -> str:
+        """The spectator must have followed to the end with the seats' replay."""
+        proc, path = self.watcher, self.table.workdir / "Watcher.p2pt"
+        if proc is None:
+            return "never started"
+        data = path.read_bytes() if path.exists() else b""
+        same = data in set(blobs.values())
+        if proc.returncode != 0 or not same:
+            why = f"exited {proc.returncode}, replay {'identical' if same else 'differs'}"
+            self.report.reasons.append(f"the spectator: {why}")
+            return why
+        return "followed to the end, replay identical"
+
     def _judge(self) -> None:
         report, table, plan = self.report, self.table, self.plan
         report.junk = self.strangers.junk_sent
@@ -1114,6 +1268,8 @@ class Game:
         if self.tap is not None:
             report.injected, report.cuts = self.tap.injected, self.tap.cuts
         report.refusals = refusals(table)
+        if plan.knock:
+            report.knocks = knocks_sent(table.workdir / "knocker.out")
         for seat in range(plan.seats):
             for run in range(1, table.runs[seat] + 1):
                 out = (table.workdir / f"{NAMES[seat]}.{run}.out").read_text(errors="replace")
@@ -1133,6 +1289,8 @@ class Game:
             if code != 0:
                 report.reasons.append(f"{NAMES[seat]} exited {code}")
         report.identical = all(blobs.values()) and len(set(blobs.values())) == 1
+        if plan.watched:
+            report.watcher = self._judge_watcher(blobs)
         if not report.identical and all(blobs.values()):
             heads = {NAMES[s]: len(parse_frames(b).payloads) for s, b in blobs.items()}
             report.reasons.append(f"replays differ (entries: {heads})")
@@ -1206,6 +1364,10 @@ def summary(reports: list[GameReport], seed: int, seconds: float, min_games: int
     fired = [c for c in crashes if c.fired]
     kills = Counter(c.phase for c in fired if c.kind == "kill")
     spoiled = Counter(c.choice_file for c in fired if c.choice_file)
+    knocked = [r for r in reports if r.plan.knock]
+    seated = sum(r.status == "completed" for r in knocked)
+    forged = [r for r in reports if r.plan.forged]
+    watched = [r for r in reports if r.plan.watched]
     cuts = [c for c in fired if c.kind in ("power", "blackout")]
     kinds = Counter(c.kind for c in fired)
     refused = sum((r.refusals for r in reports), Counter())
@@ -1230,6 +1392,12 @@ def summary(reports: list[GameReport], seed: int, seconds: float, min_games: int
         f"links cut {sum(r.cuts for r in reports)}, "
         "choice files after a kill at a commit: "
         + (", ".join(f"{k} {n}" for k, n in sorted(spoiled.items())) or "none"),
+        f"lobby: {len(knocked)} games with strangers knocking ({sum(r.knocks for r in knocked)} "
+        f"knocks and junk frames; every joiner seated in {seated}), "
+        f"{len(watched)} watched with the host's lobby and feed frames replayed "
+        f"(spectator identical in {sum(r.watcher.startswith('followed') for r in watched)}), "
+        f"{len(forged)} with a forged listing (real table kept in "
+        f"{sum(r.listing == 'kept' for r in forged)})",
         "refused by the peers: "
         + (", ".join(f"{k} {n}" for k, n in refused.most_common(8)) or "nothing"),
         f"wall time: {seconds:.0f} s",
