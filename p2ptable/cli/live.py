@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 
 from p2ptable.bots import BOT_KINDS
-from p2ptable.cli import _game_name, _options, main
+from p2ptable.cli.app import _game_name, _options, main
 from p2ptable.cli.tables import interface_option, pick_table, wait_option
 from p2ptable.engine.api import RulesError
 from p2ptable.net.lobby import LobbyError

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from p2ptable.cli import _game_name, _options, main
+from p2ptable.cli.app import _game_name, _options, main
 from p2ptable.engine.api import RulesError
 from p2ptable.games import all_games, get_game
 from p2ptable.ui import text

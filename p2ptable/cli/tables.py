@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 import click
 
-from p2ptable.cli import main
+from p2ptable.cli.app import main
 
 MAX_TRIES = 10  # wrong answers at the menu before `join` gives up
 WAIT = click.FloatRange(0.5, 60)

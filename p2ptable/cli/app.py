@@ -1,0 +1,119 @@
+"""The ``p2ptable`` command group itself: the group that turns every error into
+one line and every interrupt into exit status 130, and what its commands share
+(the game and option arguments).  The commands are registered on :data:`main`
+by their modules (``cli/live.py``, ``cli/records.py``, ``cli/tables.py``),
+which import this one; ``cli/__init__.py`` imports them all, so nothing here
+imports a command (no import circle).
+
+Every command ends the same way when it is interrupted (Ctrl-C: exit status 130,
+as shells report SIGINT, never click's "Aborted!" and 1, which for ``verify``
+means INVALID) and when the reader of its output goes away (``verify --events |
+head -1``: exit 141, as shells report SIGPIPE, with nothing on the standard
+error; the output was cut short, so the status is neither verify's 0 nor its 1).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from pathlib import Path
+
+import click
+
+from p2ptable import __version__
+from p2ptable.games import get_game
+
+
+def _game_name(value: str) -> str:
+    try:
+        return get_game(value).name
+    except KeyError as exc:
+        raise click.BadParameter(str(exc.args[0])) from None
+
+
+def _options(variant: str | None, scoring: str | None, option: tuple[str, ...]) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for item in option:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise click.BadParameter(f"expected NAME=VALUE, got {item!r}", param_hint="--option")
+        options[name] = value
+    if variant is not None:
+        options["variant"] = variant
+    if scoring is not None:
+        options["scoring"] = scoring
+    return options
+
+
+class _Commands(click.Group):
+    """The group that never lets a traceback reach a person.
+
+    Commands turn the errors they expect into ``click.ClickException``.  Anything
+    else that escapes is either the machine's (a disk full, a file that vanished:
+    an ``OSError``, said in one line) or a bug in p2ptable, said as one: the
+    exception and where it was raised, in one line.  ``P2PTABLE_DEBUG=1`` lets the
+    whole traceback through instead.
+    """
+
+    def invoke(self, ctx: click.Context):  # noqa: ANN201 - whatever the command returns
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            _interrupted()
+        except click.Abort as exc:
+            # click.prompt turns Ctrl-C and the end of the input alike into Abort,
+            # the one it caught kept as the context.
+            if isinstance(exc.__context__, KeyboardInterrupt):
+                _interrupted()
+            raise
+        except BrokenPipeError:
+            _pipe_closed()
+        except (click.ClickException, click.exceptions.Exit, EOFError):
+            raise
+        except Exception as exc:
+            if os.environ.get("P2PTABLE_DEBUG"):
+                raise
+            raise click.ClickException(_unexpected(exc)) from exc
+
+
+INTERRUPTED = 130  # 128 + SIGINT: what a shell reports for a program Ctrl-C stopped
+PIPE_CLOSED = 141  # 128 + SIGPIPE: what it reports for one whose reader went away
+
+
+def _interrupted() -> None:
+    click.echo(err=True)  # the terminal echoed "^C": end that line
+    raise click.exceptions.Exit(INTERRUPTED)
+
+
+def _pipe_closed() -> None:
+    """The reader of our output is gone: stop, saying nothing (there is nobody to
+    tell), and send what is still buffered for the standard output nowhere, so
+    that flushing it at exit does not fail again (the recipe of Python's docs for
+    SIGPIPE)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass  # not a real file (a test's buffer): nothing will be flushed to it
+    raise click.exceptions.Exit(PIPE_CLOSED)
+
+
+def _unexpected(exc: Exception) -> str:
+    if isinstance(exc, OSError):
+        where = f"{exc.filename}: " if exc.filename else ""
+        return f"{where}{exc.strerror or exc}"
+    frame = traceback.extract_tb(exc.__traceback__)[-1]
+    place = f"{Path(frame.filename).name}:{frame.lineno}"
+    said = " ".join(str(exc).split())  # one line, whatever the exception holds
+    return (
+        f"unexpected {type(exc).__name__}: {said} (at {place}). This is a bug in p2ptable: "
+        "please report it with the command you ran (P2PTABLE_DEBUG=1 shows the traceback)."
+    )
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="p2ptable")
+def main() -> None:
+    """Serverless, cheat-proof card and dice games between peers on a LAN."""
