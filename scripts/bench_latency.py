@@ -66,10 +66,7 @@ sys.path.insert(0, sys.argv.pop(1))
 module = __import__(sys.argv.pop(1), fromlist=["GAME"])
 from p2ptable import games
 from p2ptable.games.package import GamePackage
-from p2ptable.ui.screens import GENERIC
-games._BY_NAME[module.GAME.name] = GamePackage(
-    module.GAME, lambda: GENERIC, {}, Path(module.__file__)
-)
+games._BY_NAME[module.GAME.name] = GamePackage(module.GAME, {}, Path(module.__file__))
 sys.argv[0] = "p2ptable"
 from p2ptable.cli import main
 main()
