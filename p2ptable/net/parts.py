@@ -170,8 +170,16 @@ class PartsRound(Gathering):
                     return None
             return authoring.choice_part(ledger, seat, secrets, chosen[1])
         if expected.kind == "choices":
-            hint = self.our_choice(ledger.position.commits_at)  # type: ignore[arg-type]
+            at = ledger.position.commits_at
+            hint = self.our_choice(at)  # type: ignore[arg-type]
             action = authoring.committed_choice(ledger, seat, secrets, hint)
+            if hint != action or self._from_file:
+                # Found again from the log's commit (our choice file lost, damaged
+                # or wrong): kept again before our reveal leaves, so that a crash
+                # of every seat, which may lose the unsynced commits bundle with
+                # it, finds the choice on disk and commits to it again.
+                self.remember(at, action)  # type: ignore[arg-type]
+                table.keep_choice(at, action.text)  # type: ignore[arg-type]
             return authoring.choice_part(ledger, seat, secrets, action)
         return authoring.part_entry(ledger, seat, secrets)
 
@@ -357,6 +365,10 @@ class PartsRound(Gathering):
         self.remember(index, action)
         if kept == action:
             return
+        # Kept again before anything else leaves: should every seat crash at once
+        # (their memories, and a commits bundle not yet synced, lost), the file
+        # then holds the commit's choice, not none or a wrong one.
+        table.keep_choice(index, action.text)
         if kept is None:
             why = "the choice file held none for it (lost or damaged)"
         else:

@@ -58,6 +58,11 @@ class RoundSession(Protocol):
 
     def accuse(self, accusation: accusations.Accusation) -> None: ...
 
+    def keep_choice(self, index: int, action: str) -> None:
+        """Our secret choice for the commits entry at ``index``, to be kept on
+        stable storage before any frame of this batch leaves."""
+        ...
+
     def report(self, event: object) -> None:
         """An event for the peer (and the player) that changes nothing in the log."""
         ...

@@ -535,6 +535,9 @@ class Session:
     def report(self, event: Event) -> None:
         self.events.append(event)
 
+    def keep_choice(self, index: int, action: str) -> None:
+        self.choices.append(Choice(index, action))
+
     def append(self, entry: Entry) -> None:
         """Validate and apply ``entry``, persist it, and take what waited for it."""
         self._apply(entry)

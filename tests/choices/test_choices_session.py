@@ -435,11 +435,17 @@ def test_a_seat_that_lost_its_kept_choice_takes_its_commit_back_from_the_others(
     net.pump()
     sessions[1].submit(Action("bid", (3,)), net.now)
     net.pump()  # Ben's commit reached the others (the collector alone at five)
+    before = len(net.kept[1])
     back = sessions[1] = resumed_without(seats, genesis, logs, net, 1)
     assert not back.my_turn()  # not before every other seat has answered
     net.pump()
     assert not back.my_turn()  # asked nothing: its commit was given back
     assert back.secret_choice()[0] == Action("bid", (3,))
+    # And kept again, before anything else leaves: a later crash of every seat
+    # at once (their memories, and a bundle not yet synced, lost) finds it on
+    # disk.  Found by the fault drill (seed 20261205, game 43): without it, the
+    # seat asked its player again after a blackout and committed differently.
+    assert [(c.index, c.action) for c in net.kept[1][before:]] == [(1, "bid 3")]
     for _ in range(3):
         net.advance(1.0)
     assert not back.my_turn() and not stops(sessions)
@@ -569,3 +575,34 @@ def test_a_welcome_holding_parts_we_did_not_sign_is_refused_and_changes_nothing(
         assert rejected and rejected[0].seat == 0, yours[:1]
         assert back.my_turn() and back.secret_choice()[0] is None
     assert not stops(sessions)
+
+
+def test_a_choice_found_again_from_the_commits_entry_is_kept_again():
+    # The fault drill (seed 20261205, game 43, again): Ana's commit was already
+    # bundled into the commits entry when her process died and her choice file
+    # was lost; she revealed from the log's commit, but kept nothing, so when
+    # every seat then lost power (a bundle is not synced: nobody's disk had it)
+    # she was asked again and committed differently.  Whatever way a seat finds
+    # its choice again, it keeps it before its reveal leaves.
+    seats, genesis, sessions, logs = sessions_for(3, "bundled")
+    net = MemoryNet(sessions, logs)
+    net.pump()
+
+    def reveal_held(sender: int, target: int, frame: bytes) -> bytes | None:
+        has_commits = any(Entry.decode(r).kind == "commits" for r in logs[1])
+        held = 1 in (sender, target) and kind_of(frame) == "part" and has_commits
+        return None if held else frame
+
+    net.filter = reveal_held
+    sessions[1].submit(Action("bid", (3,)), net.now)
+    sessions[0].submit(Action("bid", (1,)), net.now)
+    sessions[2].submit(Action("bid", (2,)), net.now)
+    net.pump()
+    assert Entry.decode(logs[1][-1]).kind == "commits"  # Ben's reveal never left
+    net.filter = None
+    before = len(net.kept[1])
+    back = sessions[1] = resumed_without(seats, genesis, logs, net, 1)
+    net.pump()
+    assert [(c.index, c.action) for c in net.kept[1][before:]] == [(1, "bid 3")]
+    play_out(sessions, net, random.Random(8))
+    assert back.finished and not stops(sessions)
