@@ -28,7 +28,9 @@ from p2ptable.replay.entries import (
 from p2ptable.replay.genesis import sealed_rules
 from p2ptable.replay.ledger import Ledger
 from p2ptable.replay.sealed_book import sealed_rand
-from p2ptable.replay.seat_secrets import SeatSecrets
+
+# Re-exported: callers make their seats with ``authoring.SeatSecrets``.
+from p2ptable.replay.seat_secrets import SeatSecrets as SeatSecrets
 from p2ptable.sealed import deck
 from p2ptable.sealed.errors import SealedDeckError
 from p2ptable.sealed.group import Rand
