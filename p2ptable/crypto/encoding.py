@@ -11,7 +11,7 @@ Callers that know their message's shape (log entries, see replay/entries.py) use
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 import msgpack
 
@@ -29,7 +29,12 @@ class EncodingError(ValueError):
 # Packer each time, which costs more than packing a log entry.  Packing runs in C
 # without calling back into Python (no ``default`` hook), so it is never re-entered,
 # and it resets its buffer after every value, even one it could not pack.
-_PACKER = msgpack.Packer(use_bin_type=True)
+class _Packer(Protocol):
+    # The one method we use of msgpack's Packer (msgpack ships no type hints).
+    def pack(self, obj: Any) -> bytes: ...
+
+
+_PACKER: _Packer = msgpack.Packer(use_bin_type=True)
 
 
 def _canonical(value: Any) -> Any:

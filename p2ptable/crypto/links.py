@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from typing import TypeGuard
 
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
@@ -50,7 +51,7 @@ def link_key(private: bytes, mine: bytes, theirs: bytes, game_id: bytes) -> byte
 _PROBE = X25519PrivateKey.from_private_bytes(bytes(range(1, 33)))
 
 
-def is_usable_link(public: bytes) -> bool:
+def is_usable_link(public: object) -> TypeGuard[bytes]:
     """False for a malformed or low-order X25519 public key.
 
     A low-order point gives the all-zero shared secret with every private key, so

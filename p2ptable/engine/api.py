@@ -290,7 +290,7 @@ class HiddenHands(Protocol[S]):
     def given_card_seen(self, state: S, seat: Seat, card: int) -> S: ...
 
 
-def normalize_options(game: Game, seats: int, options: Mapping[str, str]) -> dict[str, str]:
+def normalize_options(game: Game[Any], seats: int, options: Mapping[str, str]) -> dict[str, str]:
     """Fill defaults and reject unknown names or values (a user-input error)."""
     if not game.min_seats <= seats <= game.max_seats:
         raise BadOptions(

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from p2ptable.engine.api import (
     Action,
@@ -31,7 +31,15 @@ from p2ptable.engine.api import (
     Turn,
 )
 
-S = TypeVar("S")
+
+class Phased(Protocol):
+    """A state a phase table can drive: it names its phase."""
+
+    @property
+    def phase(self) -> str: ...
+
+
+S = TypeVar("S", bound=Phased)
 Handler = Callable[[Any, int, Action], Any]
 
 
@@ -76,7 +84,7 @@ class TogetherPhase(Generic[S]):
     verbs: Mapping[str, Callable[[S, int, Action], S]]
 
 
-Phase = SeatPhase | ChancePhase | TogetherPhase | None
+Phase = SeatPhase[S] | ChancePhase[S] | TogetherPhase[S] | None
 
 
 def _refusal(name: str, seat: int, action: Action, why: str) -> IllegalAction:
@@ -99,12 +107,12 @@ def _turn(seat: int) -> Turn:
 class PhaseTable(Generic[S]):
     """The rules API for a state with a ``phase`` attribute and a table of phases."""
 
-    phases: Mapping[str, Phase]
+    phases: Mapping[str, Phase[S]]
     decider: Callable[[S], int | None]  # the seat that decides a seat phase
 
     def pending(self, s: S) -> Decision:
         """Whose decision it is: a seat, chance, or nobody (the game is over)."""
-        phase = self.phases[s.phase]  # type: ignore[attr-defined]
+        phase = self.phases[s.phase]
         if phase is None:
             return GameOver()
         if isinstance(phase, ChancePhase):
@@ -117,7 +125,7 @@ class PhaseTable(Generic[S]):
 
     def legal_actions(self, s: S, seat: int) -> tuple[Action, ...]:
         """The actions ``seat`` may take now (empty unless it is that seat's decision)."""
-        phase = self.phases[s.phase]  # type: ignore[attr-defined]
+        phase = self.phases[s.phase]
         if isinstance(phase, TogetherPhase):
             return tuple(phase.choices(s, seat)) if seat in phase.seats(s) else ()
         if not isinstance(phase, SeatPhase) or seat != self.decider(s):
@@ -126,7 +134,7 @@ class PhaseTable(Generic[S]):
 
     def apply(self, s: S, seat: int, action: Action) -> S:
         """The state after ``seat`` takes ``action``; IllegalAction if it may not."""
-        name = s.phase  # type: ignore[attr-defined]
+        name = s.phase
         phase = self.phases[name]
         if isinstance(phase, TogetherPhase):
             if seat not in phase.seats(s):
@@ -146,9 +154,9 @@ class PhaseTable(Generic[S]):
         if action.verb not in verbs:
             raise _refusal(name, seat, action, f"this phase allows only {', '.join(verbs)}")
         if phase.check is not None:
-            why = phase.check(s, seat, action)
-            if why is not None:
-                raise _refusal(name, seat, action, why)
+            refused = phase.check(s, seat, action)
+            if refused is not None:
+                raise _refusal(name, seat, action, refused)
         else:
             legal = phase.choices(s)
             if action not in legal:
@@ -158,7 +166,7 @@ class PhaseTable(Generic[S]):
 
     def resolve(self, s: S, outcome: tuple[int, ...]) -> S:
         """The state after the pending chance step came out as ``outcome``."""
-        name = s.phase  # type: ignore[attr-defined]
+        name = s.phase
         phase = self.phases[name]
         if not isinstance(phase, ChancePhase):
             raise IllegalAction(f"phase {name}: chance may not act: no chance step is pending")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from p2ptable.engine.api import (
     Action,
@@ -25,7 +25,8 @@ from p2ptable.engine.api import (
     chooser,
 )
 
-Policy = Callable[[Game, Any, Seat], Action]
+S = TypeVar("S")
+Policy = Callable[[Game[Any], Any, Seat], Action]
 ChanceSource = Callable[[ChanceStep], tuple[int, ...]]
 
 
@@ -52,13 +53,13 @@ def random_policy(rng: random.Random) -> Policy:
 
 
 def play(
-    game: Game,
-    state: Any,
+    game: Game[S],
+    state: S,
     policies: Mapping[Seat, Policy] | Callable[[Seat], Policy],
     chance: ChanceSource,
     max_steps: int = 100_000,
     history: History | None = None,
-) -> Any:
+) -> S:
     """Drive ``state`` to the end; return the final state."""
     policy_for = policies.__getitem__ if isinstance(policies, Mapping) else policies
     for _ in range(max_steps):
@@ -81,7 +82,7 @@ def play(
     raise PlayoutTooLong(f"{game.name} did not end within {max_steps} steps")
 
 
-def replay(game: Game, state: Any, history: History) -> Any:
+def replay(game: Game[S], state: S, history: History) -> S:
     """Re-apply a recorded history from ``state``."""
     for kind, seat, payload in history.events:
         if kind == "chance":
@@ -92,7 +93,7 @@ def replay(game: Game, state: Any, history: History) -> Any:
     return state
 
 
-def final_outcome(game: Game, state: Any) -> Outcome:
+def final_outcome(game: Game[S], state: S) -> Outcome:
     outcome = game.outcome(state)
     if outcome is None:
         raise ValueError("the game is not over")

@@ -40,9 +40,9 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from p2ptable.engine.api import Action
-from p2ptable.engine.phases import SeatPhase
+from p2ptable.engine.phases import Phased, SeatPhase
 
-S = TypeVar("S")
+S = TypeVar("S", bound=Phased)
 
 PASS = Action("pass")
 REACT = "react"

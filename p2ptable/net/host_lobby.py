@@ -228,6 +228,7 @@ class HostLobby:
             ip, _ = parse_endpoint(endpoint)
         except ValueError as exc:
             raise LobbyError(f"knock with a bad endpoint: {exc}") from None
+        assert isinstance(endpoint, str)  # parse_endpoint takes nothing else
         if ip != address:
             # We answer at the endpoint: never point a socket at a machine other
             # than the one that knocked.

@@ -51,10 +51,11 @@ class MemoryNet:
         while self.queue and count < max_frames:
             sender, target, frame = self.queue.popleft()
             if self.filter is not None:
-                frame = self.filter(sender, target, frame)
-                if frame is None:
+                filtered = self.filter(sender, target, frame)
+                if filtered is None:
                     self.collect()  # the filter may have sent something instead
                     continue
+                frame = filtered
             if target in self.sessions:
                 self.sessions[target].receive(frame, self.now)
             count += 1

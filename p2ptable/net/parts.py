@@ -44,7 +44,7 @@ COLLECT_FROM = 5
 CHOICE_KINDS = ("commits", "choices")
 
 
-class PartsRound(Gathering):
+class PartsRound(Gathering[Entry]):
     """Every seat's signed part of an ``open`` (shares) or ``secrets`` entry, and
     every asked seat's of a ``commits`` or ``choices`` entry (replay/choices.py).
 
@@ -80,8 +80,7 @@ class PartsRound(Gathering):
     message = "part"
 
     def __init__(self) -> None:
-        super().__init__()
-        self.pending: dict[int, dict[int, Entry]] = {}  # index -> seat -> its part
+        super().__init__()  # pending: index -> seat -> its part
         self._checked: set[tuple[int, int]] = set()
         self._chosen: tuple[int, Action] | None = None  # our secret choice: (index, action)
         # Whether _chosen was read back from our choice file after a resume: a
@@ -171,15 +170,15 @@ class PartsRound(Gathering):
             return authoring.choice_part(ledger, seat, secrets, chosen[1])
         if expected.kind == "choices":
             at = ledger.position.commits_at
-            hint = self.our_choice(at)  # type: ignore[arg-type]
+            hint = self.our_choice(at)
             action = authoring.committed_choice(ledger, seat, secrets, hint)
             if hint != action or self._from_file:
                 # Found again from the log's commit (our choice file lost, damaged
                 # or wrong): kept again before our reveal leaves, so that a crash
                 # of every seat, which may lose the unsynced commits bundle with
                 # it, finds the choice on disk and commits to it again.
-                self.remember(at, action)  # type: ignore[arg-type]
-                table.keep_choice(at, action.text)  # type: ignore[arg-type]
+                self.remember(at, action)
+                table.keep_choice(at, action.text)
             return authoring.choice_part(ledger, seat, secrets, action)
         return authoring.part_entry(ledger, seat, secrets)
 
@@ -332,6 +331,7 @@ class PartsRound(Gathering):
             body = entry.body if entry is not None else None
             if body is None or body["t"] != "part" or body["seat"] != table.seat:
                 raise RemoteProtocolError("a welcome must hold our own parts")
+            assert entry is not None  # its body is not None
             index = body["i"]
             if index < ledger.next_index:
                 continue  # for an entry we hold: nothing to take back

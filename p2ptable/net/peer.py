@@ -55,7 +55,7 @@ from p2ptable.net.session import (
 from p2ptable.net.zmq_transport import BAD, GAME, LOBBY, ZmqTransport
 from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry, game_id_of
-from p2ptable.replay.ledger import Ledger
+from p2ptable.replay.ledger import Applied, Ledger
 from p2ptable.replay.logfile import LogWriter
 
 __all__ = ["FAILED", "LEFT", "NO_ANSWER", "Frontend", "Peer", "PeerConfig", "deliver"]
@@ -254,7 +254,12 @@ class Peer:
         ledger the session holds (an agreed abort may replace it)."""
         lobby = self.arrival.lobby
         if isinstance(lobby, lobbies.HostLobby) and lobby.gallery is not None:
-            lobby.gallery.entries = lambda: EncodedLog(self.session.ledger.entries)
+
+            def entries() -> EncodedLog:
+                assert self.session is not None  # spectators come once a game is on
+                return EncodedLog(self.session.ledger.entries)
+
+            lobby.gallery.entries = entries
 
     def _resume(self, resume: Resume) -> None:
         ledger = resume.ledger
@@ -293,6 +298,7 @@ class Peer:
             self._feed_spectators()
             self._comeback_until = time.monotonic() + COMEBACK_WAIT
             self.ui.say("Spectators may watch again (the same code).")
+        assert self.session is not None  # _open_session opened it
         self.ui.show(self.session, list(resume.applied), now)  # the story so far
         self._flush_session(now)
 
@@ -555,7 +561,7 @@ class Peer:
         if events:
             self._keep_peer_boots()
             for event in events:
-                if hasattr(event, "index"):
+                if isinstance(event, Applied):
                     self._stats.append({"i": event.index, "kind": event.kind, "applied": stamp})
                 elif isinstance(event, Rejected):
                     who = "unknown sender" if event.seat is None else self._name(event.seat)

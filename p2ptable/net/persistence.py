@@ -382,7 +382,7 @@ def _read_secrets(path: Path) -> dict:
         # bool is an int to Python, never to us.
         if type(value) is not kind:
             raise ResumeError(f"the secrets file's {name!r} is not a {kind.__name__}")
-        if kind is str and not _HEX32.fullmatch(value):
+        if isinstance(value, str) and not _HEX32.fullmatch(value):  # kind is str
             raise ResumeError(f"the secrets file's {name!r} is not 64 hex digits")
     if saved["chain_len"] < 1:
         raise ResumeError(f"the secrets file's chain_len {saved['chain_len']} is not positive")

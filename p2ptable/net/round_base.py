@@ -5,7 +5,7 @@ bounds on what is gathered."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from p2ptable.net import accusations
 from p2ptable.net.wire import Message, RemoteProtocolError
@@ -13,7 +13,10 @@ from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry
 
 if TYPE_CHECKING:
+    from p2ptable.net.events import Event
     from p2ptable.replay.ledger import Expected, Ledger
+
+T = TypeVar("T")  # what one seat contributes to a gathering round
 
 # Contributions are kept only for entries at most this far ahead of our log: a
 # peer further ahead has the entry itself, which catch-up brings, and a window
@@ -63,7 +66,7 @@ class RoundSession(Protocol):
         stable storage before any frame of this batch leaves."""
         ...
 
-    def report(self, event: object) -> None:
+    def report(self, event: Event) -> None:
         """An event for the peer (and the player) that changes nothing in the log."""
         ...
 
@@ -104,13 +107,13 @@ class Round:
         return wake
 
 
-class Gathering(Round):
+class Gathering(Round, Generic[T]):
     """A round in which every seat contributes something, kept per log index."""
 
     def __init__(self) -> None:
-        self.pending: dict[int, dict[int, object]] = {}
+        self.pending: dict[int, dict[int, T]] = {}
 
-    def have(self, index: int) -> dict[int, object]:
+    def have(self, index: int) -> dict[int, T]:
         return self.pending.get(index, {})
 
     def awaited(self, table: RoundSession, expected: Expected) -> set[int]:

@@ -166,7 +166,7 @@ class ShuffleRound(Round):
             table.send(ALL, "entry", {"entry": early.encode()})
 
 
-class ChanceRound(Gathering):
+class ChanceRound(Gathering[tuple[bytes, bytes, int]]):  # (pre, prev, step)
     """Every seat's next chain value, gathered by the collector (wire.md 6.3)."""
 
     message = "reveal"
@@ -210,7 +210,7 @@ class ChanceRound(Gathering):
                     self._send(table, collector, index)
                 self._revealed = (index, now)  # RELAY_WAIT starts
         valid: dict[int, bytes] = {}
-        for seat, (pre, prev, step) in list(bucket.items()):  # type: ignore[misc]
+        for seat, (pre, prev, step) in list(bucket.items()):
             problem = self._problem(ledger, seat, pre, prev, step)
             if problem is None:
                 valid[seat] = pre
@@ -241,7 +241,7 @@ class ChanceRound(Gathering):
         return None
 
     def _send(self, table: RoundSession, dest: int | None, index: int) -> None:
-        pre, prev, step = self.pending[index][table.seat]  # type: ignore[misc]
+        pre, prev, step = self.pending[index][table.seat]
         table.send(dest, "reveal", {"i": index, "prev": prev, "step": step, "pre": pre})
 
     def resend(self, table: RoundSession, dest: int) -> None:
@@ -277,7 +277,7 @@ class ChanceRound(Gathering):
         return relay_wake(self._revealed, wake, now)
 
 
-class ResultRound(Gathering):
+class ResultRound(Gathering[bytes]):  # its signature
     """Every seat's signature on the result the rules computed."""
 
     message = "rsig"
@@ -292,12 +292,12 @@ class ResultRound(Gathering):
             table.send(ALL, "rsig", {"i": index, "sig": sigs[table.seat]})
         message = signed_message(ledger.game_id, body)
         for seat, sig in list(sigs.items()):
-            if not verify_signature(table.keys[seat], sig, message):  # type: ignore[arg-type]
+            if not verify_signature(table.keys[seat], sig, message):
                 del sigs[seat]
                 table.reject(seat, "result signature does not match the rules' result")
         if len(sigs) < table.n:
             return False
-        table.append(Entry(body, tuple(sorted(sigs.items()))))  # type: ignore[arg-type]
+        table.append(Entry(body, tuple(sorted(sigs.items()))))
         return True
 
     def resend(self, table: RoundSession, dest: int) -> None:

@@ -120,7 +120,8 @@ class Choice(NamedTuple):
     back after a crash commits to the same action, never to a second one (two
     commits for one position are equivocation)."""
 
-    index: int
+    # A field named like tuple.index: the name is what every caller reads.
+    index: int  # type: ignore[assignment]
     action: str
 
 
@@ -270,7 +271,8 @@ class Session:
         if expected.kind != "commits" or self.stopped is not None:
             return None, [], []
         waiting = self._parts.awaited(self, expected) - {self.seat}
-        chosen = set(expected.targets) - waiting - {self.seat}
+        asked = {seat for seat in expected.targets if seat is not None}  # all are seats
+        chosen = asked - waiting - {self.seat}
         return self._parts.our_choice(self.ledger.next_index), sorted(waiting), sorted(chosen)
 
     def take_writes(self) -> list[Write]:

@@ -67,6 +67,7 @@ def _recv_one(sock: zmq.Socket) -> tuple[bytes, int, str] | None:
     first, count = part.bytes, 1
     try:
         address = part.get("Peer-Address")
+        assert isinstance(address, str)  # a text property (only "fd" is a number)
     except zmq.ZMQError:  # no such property on this transport
         address = ""
     while part.more:
@@ -84,7 +85,7 @@ class Incoming:
 
 class ZmqTransport:
     def __init__(self, bind_host: str = "0.0.0.0", port: int = 0) -> None:
-        self.ctx = zmq.Context.instance()
+        self.ctx: zmq.Context[zmq.Socket[bytes]] = zmq.Context.instance()
         self.inbox = self._socket()
         if port:
             self.inbox.bind(f"tcp://{bind_host}:{port}")

@@ -10,6 +10,7 @@ here is exactly what :meth:`Ledger.append` accepts.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from p2ptable.engine.api import Action, normalize_options
 from p2ptable.games import get_game
@@ -24,11 +25,15 @@ from p2ptable.replay.entries import (
     sign_body,
     signed_message,
 )
+from p2ptable.replay.genesis import sealed_rules
 from p2ptable.replay.ledger import Ledger
 from p2ptable.replay.sealed_book import sealed_rand
-from p2ptable.replay.seat_secrets import SeatSecrets
+
+# Re-exported: callers make their seats with ``authoring.SeatSecrets``.
+from p2ptable.replay.seat_secrets import SeatSecrets as SeatSecrets
 from p2ptable.sealed import deck
 from p2ptable.sealed.errors import SealedDeckError
+from p2ptable.sealed.group import Rand
 from p2ptable.sealed.messages import ShuffleMessage, message_from_value
 
 
@@ -41,11 +46,11 @@ def genesis_body(
     links: Sequence[bytes],
     chain_len: int,
     nonce: bytes,
-    decks: Sequence[dict] | None = None,
+    decks: Sequence[dict[str, Any]] | None = None,
 ) -> bytes:
     """``decks``: each seat's deck key field (``SeatSecrets.deck_key``), for games
     with hidden hands only."""
-    seats = [
+    seats: list[dict[str, Any]] = [
         {"name": name, "key": key, "chain": head, "link": link}
         for name, key, head, link in zip(names, keys, chain_heads, links, strict=True)
     ]
@@ -97,7 +102,7 @@ def assemble_genesis(body_bytes: bytes, signatures: Sequence[bytes]) -> Entry:
     return Entry(body_bytes, tuple(enumerate(signatures)))
 
 
-def _rand(ledger: Ledger, secrets: SeatSecrets, purpose: str):
+def _rand(ledger: Ledger, secrets: SeatSecrets, purpose: str) -> Rand:
     return sealed_rand(secrets.deck, ledger.game_id, ledger.head, purpose)
 
 
@@ -105,13 +110,14 @@ def action_entry(ledger: Ledger, seat: int, secrets: SeatSecrets, action: Action
     """Our action, with the proof of the hand card it plays in a hidden-hand game."""
     fields = dict(t="action", i=ledger.next_index, prev=ledger.head, seat=seat, action=action.text)
     if ledger.book is not None:
-        given = ledger.game.hand_card_given(ledger.state, seat, action)
+        rules = sealed_rules(ledger.game)
+        given = rules.hand_card_given(ledger.state, seat, action)
         if given is not None:
             rand = _rand(ledger, secrets, f"transfer {action.text}")
             fields["transfer"] = ledger.book.make_transfer(
                 seat, secrets.deck, given[0], given[1], rand
             )
-        shown = ledger.game.hand_card_played(ledger.state, seat, action)
+        shown = rules.hand_card_played(ledger.state, seat, action)
         if shown is not None:
             # The purpose names the move: a proof's nonce must differ for any
             # two different statements, or two plays at one position would
@@ -207,7 +213,9 @@ def choice_part(ledger: Ledger, seat: int, secrets: SeatSecrets, action: Action)
     at = ledger.next_index if expected.kind == "commits" else ledger.position.commits_at
     salt = choices.salt_for(secrets, ledger.game_id, at)
     if expected.kind == "commits":
-        msg: dict = {"commit": choices.commitment(ledger.game_id, at, seat, action.text, salt)}
+        msg: dict[str, Any] = {
+            "commit": choices.commitment(ledger.game_id, at, seat, action.text, salt)
+        }
     else:
         msg = {"action": action.text, "salt": salt}
     # Its one map's keys are in order, so part_body writes make_body's bytes.
@@ -243,12 +251,13 @@ def choices_bundle(ledger: Ledger, parts: Mapping[int, Entry]) -> Entry:
     its seat's signature, or, for a ``choices`` entry from protocol 3, the
     opening alone (replay/choices.py, ``signed_parts``)."""
     expected = ledger.expected()
-    if tuple(sorted(parts)) != expected.targets:
+    seats = tuple(sorted(parts))  # the asked seats, once equal to the targets
+    if seats != expected.targets:
         raise ValueError("a bundle of choices needs the part of every asked seat")
     if ledger.signed_parts(expected.kind):
-        items: list = [[parts[s].body["msg"], parts[s].sigs[0][1]] for s in expected.targets]
+        items: list[Any] = [[parts[s].body["msg"], parts[s].sigs[0][1]] for s in seats]
     else:
-        items = [parts[s].body["msg"] for s in expected.targets]
+        items = [parts[s].body["msg"] for s in seats]
     body = make_body(
         t=expected.kind,
         i=ledger.next_index,

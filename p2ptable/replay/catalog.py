@@ -53,7 +53,7 @@ def list_replays(folder: Path) -> list[Saved]:
     return sorted(found, key=lambda s: (-s.modified, s.path.name))
 
 
-def _is_dir(item: os.DirEntry) -> bool:
+def _is_dir(item: os.DirEntry[str]) -> bool:
     try:
         return item.is_dir()
     except OSError:  # cannot tell: describe() will say what is wrong with it

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from p2ptable.crypto.encoding import pack
 from p2ptable.engine.api import Action, IllegalAction
@@ -182,7 +182,12 @@ def _opens(info: GenesisInfo, position: Position, seat: int, msg: object) -> boo
 
 
 def commits(
-    info: GenesisInfo, position: Position, index: int, entry: Entry, body: dict, expected: Expected
+    info: GenesisInfo,
+    position: Position,
+    index: int,
+    entry: Entry,
+    body: dict[str, Any],
+    expected: Expected,
 ) -> tuple[Applied, Position]:
     parts = _parts(info, position, expected, index, entry)
     sealed = tuple((p.body["seat"], _commit_of(p.body["msg"])) for p in parts)
@@ -193,7 +198,12 @@ def commits(
 
 
 def choices(
-    info: GenesisInfo, position: Position, index: int, entry: Entry, body: dict, expected: Expected
+    info: GenesisInfo,
+    position: Position,
+    index: int,
+    entry: Entry,
+    body: dict[str, Any],
+    expected: Expected,
 ) -> tuple[Applied, Position]:
     parts = _parts(info, position, expected, index, entry)
     game, state = info.game, position.state

@@ -109,7 +109,7 @@ class Entry:
     def body(self) -> dict[str, Any]:
         """The decoded body; MalformedEntry if it is not a body of a known kind."""
         try:
-            body = unpack_canonical(self.body_bytes)
+            body: dict[str, Any] = unpack_canonical(self.body_bytes)  # shape checked below
         except EncodingError as exc:
             raise MalformedEntry(f"body: {exc}") from None
         check_body_shape(body)
@@ -117,7 +117,8 @@ class Entry:
 
     @property
     def kind(self) -> str:
-        return self.body["t"]
+        kind: str = self.body["t"]  # check_body_shape: "t" is the text of a known kind
+        return kind
 
     def encode(self) -> bytes:
         return self.encoded
@@ -149,7 +150,7 @@ class Entry:
         body_bytes, sig_list = outer
         if not isinstance(sig_list, list):
             raise MalformedEntry("signatures must be a list")
-        sigs = []
+        pairs: list[tuple[int, bytes]] = []
         for item in sig_list:
             if not (
                 isinstance(item, list)
@@ -159,8 +160,8 @@ class Entry:
                 and isinstance(item[1], bytes)
             ):
                 raise MalformedEntry("a signature is [seat, bytes]")
-            sigs.append((item[0], item[1]))
-        entry = cls(body_bytes, tuple(sigs))
+            pairs.append((item[0], item[1]))
+        entry = cls(body_bytes, tuple(pairs))
         entry.body  # noqa: B018 - decode and shape-check now, so decode() fails early
         entry.__dict__["encoded"] = data  # canonical, so identical to a re-encoding
         return entry
@@ -248,7 +249,7 @@ def _layouts() -> dict[tuple[str, tuple[str, ...]], tuple[tuple[type, ...], tupl
 _LAYOUTS = _layouts()
 
 
-def _decode_fast(data: bytes) -> tuple[bytes, tuple[tuple[int, bytes], ...], dict] | None:
+def _decode_fast(data: bytes) -> tuple[bytes, tuple[tuple[int, bytes], ...], dict[str, Any]] | None:
     """``(body bytes, signatures, body)`` when ``data`` is an entry that the full
     checks (unpack_canonical on the entry and its body, check_body_shape) would
     accept with that result; None when it is not, or not quickly seen to be, so
@@ -334,7 +335,7 @@ def bundled_parts(bundle: dict[str, Any]) -> list[Entry]:
 def unsigned_bundle(bundle: dict[str, Any]) -> bool:
     """Whether ``bundle`` (a decoded body) holds its parts without signatures: a
     ``choices`` entry of protocol 3, whose openings prove themselves."""
-    parts = bundle.get("parts")
+    parts: Any = bundle.get("parts")  # a list for a bundle's kinds (check_body_shape)
     return bundle["t"] == "choices" and bool(parts) and isinstance(parts[0], dict)
 
 

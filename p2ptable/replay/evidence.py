@@ -29,7 +29,7 @@ ledger.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from p2ptable.crypto.signing import verify_signature
 from p2ptable.replay.entries import Entry, MalformedEntry, signed_message
@@ -73,7 +73,11 @@ def _signed_by(ledger: LogView, entry: Entry, culprit: int) -> bool:
 
 
 def check_equivocation(
-    ledger: LogView, culprit: int, evidence: list, detector: int | None, index: int | None = None
+    ledger: LogView,
+    culprit: int,
+    evidence: list[Any],
+    detector: int | None,
+    index: int | None = None,
 ) -> None:
     index = ledger.next_index if index is None else index
 
@@ -109,7 +113,11 @@ def check_equivocation(
 
 
 def check_cheat(
-    ledger: LogView, culprit: int, evidence: list, detector: int | None, index: int | None = None
+    ledger: LogView,
+    culprit: int,
+    evidence: list[Any],
+    detector: int | None,
+    index: int | None = None,
 ) -> None:
     index = ledger.next_index if index is None else index
 

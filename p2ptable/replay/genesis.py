@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, cast
 
 from p2ptable.crypto.links import is_usable_link
 from p2ptable.crypto.signing import verify_signature
-from p2ptable.engine.api import Game, RulesError, normalize_options
+from p2ptable.engine.api import Game, HiddenHands, RulesError, normalize_options
 from p2ptable.games import get_game
 from p2ptable.replay.entries import (
     LEGACY,
@@ -53,7 +53,7 @@ class GenesisInfo:
     """A checked genesis: the game, its seats and options, the state it starts
     from, and what every later entry is bound to."""
 
-    game: Game
+    game: Game[Any]
     seats: list[SeatInfo]
     options: dict[str, str]
     state: Any
@@ -101,7 +101,7 @@ def read_genesis(genesis: Entry) -> GenesisInfo:
             f"protocol {body['protocol']!r} is not one this version reads ({known})"
         )
     try:
-        game: Game = get_game(body["game"])
+        game: Game[Any] = get_game(body["game"])
     except KeyError as exc:
         raise _genesis_error(str(exc.args[0])) from None
     seats = _parse_seats(body["seats"])
@@ -131,6 +131,31 @@ def read_genesis(genesis: Entry) -> GenesisInfo:
     return GenesisInfo(
         game, seats, options, state, body["chain_len"], body["nonce"], game_id, body["protocol"]
     )
+
+
+class ShufflesHands(Protocol):
+    """What a game with ``"pick"`` chance steps adds to :class:`HiddenHands`."""
+
+    def hand_shuffled(self, state: Any, seat: int, hand: tuple[int | None, ...]) -> Any: ...
+
+
+def sealed_rules(game: Game[Any]) -> HiddenHands[Any]:
+    """``game`` as the hidden-hands rules that a sealed deck plays with.
+
+    Only for the game of a ledger with a sealed book: :func:`sealed_book_for` makes
+    one for a game with ``hidden_hands`` alone, and such a game implements
+    :class:`HiddenHands` (engine/api.py).  A book that is not None proves the type;
+    a type checker cannot follow that link, so it is a cast (no check at run time:
+    this is on the path of every move)."""
+    return cast("HiddenHands[Any]", game)
+
+
+def hand_shuffling_rules(game: Game[Any]) -> ShufflesHands:
+    """``game`` as rules whose hands are shuffled before a blind pick: only for a
+    ledger that expects a hand shuffle, which only a ``"pick"`` chance step of such a
+    game asks for (replay/ledger.py, ``expected``).  A cast for the same reason as
+    :func:`sealed_rules`."""
+    return cast(ShufflesHands, game)
 
 
 def sealed_book_for(info: GenesisInfo, readers: Mapping[int, int] | None) -> SealedBook | None:
@@ -169,7 +194,7 @@ def check_genesis_signatures(genesis: Entry, info: GenesisInfo) -> None:
 _SEAT_FIELDS = {"name", "key", "chain", "link"}
 
 
-def _parse_seats(raw: list) -> list[SeatInfo]:
+def _parse_seats(raw: list[Any]) -> list[SeatInfo]:
     seats = []
     for number, item in enumerate(raw):
         if not (isinstance(item, dict) and set(item) - {"deck"} == _SEAT_FIELDS):

@@ -109,7 +109,7 @@ class Ledger:
         book = sealed_book_for(info, readers)
         check_genesis_signatures(genesis, info)
         self._info: GenesisInfo = info
-        self.game: Game = info.game
+        self.game: Game[Any] = info.game
         self.seats = info.seats
         self.options = info.options
         self.chain_len = info.chain_len
@@ -258,7 +258,7 @@ class Ledger:
         return _HANDLERS[kind](self._info, position, index, entry, body, expected)
 
     def _abort(
-        self, position: Position, index: int, entry: Entry, body: dict
+        self, position: Position, index: int, entry: Entry, body: dict[str, Any]
     ) -> tuple[Applied, Position]:
         n = len(self.seats)
         culprit, reason = body["culprit"], body["reason"]
@@ -312,14 +312,14 @@ class Ledger:
         return choices.signed_parts(self._info, kind)
 
     def check_equivocation(
-        self, culprit: int, evidence: list, detector: int | None, index: int | None = None
+        self, culprit: int, evidence: list[Any], detector: int | None, index: int | None = None
     ) -> None:
         """Raise InvalidEntry unless ``evidence`` proves that ``culprit`` signed two
         different entries for one position (see replay/evidence.py)."""
         evidence_rules.check_equivocation(self, culprit, evidence, detector, index)
 
     def check_cheat(
-        self, culprit: int, evidence: list, detector: int | None, index: int | None = None
+        self, culprit: int, evidence: list[Any], detector: int | None, index: int | None = None
     ) -> None:
         """Raise InvalidEntry unless ``evidence`` is a message signed by ``culprit``
         for this position that fails its check (see replay/evidence.py)."""
@@ -332,7 +332,12 @@ class Ledger:
 
 
 def _action(
-    info: GenesisInfo, position: Position, index: int, entry: Entry, body: dict, expected: Expected
+    info: GenesisInfo,
+    position: Position,
+    index: int,
+    entry: Entry,
+    body: dict[str, Any],
+    expected: Expected,
 ) -> tuple[Applied, Position]:
     seat = body["seat"]
     if seat != expected.seat:
@@ -359,7 +364,12 @@ def _action(
 
 
 def _chance(
-    info: GenesisInfo, position: Position, index: int, entry: Entry, body: dict, expected: Expected
+    info: GenesisInfo,
+    position: Position,
+    index: int,
+    entry: Entry,
+    body: dict[str, Any],
+    expected: Expected,
 ) -> tuple[Applied, Position]:
     step, number = expected.chance, expected.step_number
     assert step is not None and number is not None
@@ -393,7 +403,12 @@ def _chance(
 
 
 def _result(
-    info: GenesisInfo, position: Position, index: int, entry: Entry, body: dict, expected: Expected
+    info: GenesisInfo,
+    position: Position,
+    index: int,
+    entry: Entry,
+    body: dict[str, Any],
+    expected: Expected,
 ) -> tuple[Applied, Position]:
     outcome = expected.outcome
     assert outcome is not None

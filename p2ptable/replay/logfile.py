@@ -30,6 +30,7 @@ import zlib
 from dataclasses import dataclass
 from io import FileIO
 from pathlib import Path
+from typing import Literal
 
 MAGIC = b"P2PTABLE\x00\x01"
 MAX_FRAME = 1 << 20
@@ -226,7 +227,7 @@ class LogWriter:
     ) -> None:
         self.path = Path(path)
         self.fsync = fsync
-        mode = "xb" if new else "ab"
+        mode: Literal["xb", "ab"] = "xb" if new else "ab"
         # Unbuffered: each write is one system call, so there is nothing to flush.
         self._file: FileIO = open(self.path, mode, buffering=0)  # noqa: SIM115 - closed in close()
         self._dirty = False

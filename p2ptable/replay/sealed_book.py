@@ -92,7 +92,7 @@ DECK_KEY_DOMAIN = "p2ptable/deck-key/v1"
 RAND_DOMAIN = b"p2ptable/sealed-rand/v1\x00"
 
 
-def _key_context(nonce: bytes, signing_key: bytes) -> list:
+def _key_context(nonce: bytes, signing_key: bytes) -> list[str | bytes]:
     return [DECK_KEY_DOMAIN, nonce, signing_key]
 
 
@@ -205,13 +205,14 @@ class SealedBook:
         book = self._with(deck.apply_shuffle(self.state, msg))
         return replace(book, fresh=self.fresh | {seat}) if hand else book
 
-    def check_part(self, kind: str, to: Targets, seat: int, value: Any) -> Any:
+    def check_part(self, kind: str, to: Targets | None, seat: int, value: Any) -> Any:
         """Check one seat's part of an ``open`` (card k to ``to[k]``) or ``secrets``
         entry; SealedDeckError naming the seat if it is wrong.  Returns the message."""
         msg = message_from_value(value, seat)
         if kind == "open":
             if not isinstance(msg, SharesMessage):
                 raise SealedDeckError(seat, "its part of an opening is not decryption shares")
+            assert to is not None  # an open's targets: None only for the secrets
             add_shares(begin_open(self.state, to), msg)
         else:
             if not isinstance(msg, SecretMessage):
@@ -234,12 +235,12 @@ class SealedBook:
         state, faces = finish_open(round_)
         fresh = self.fresh - {seat for seat in to if seat is not None}
         dealt = []
-        for k, seat in enumerate(to):
+        for k, target in enumerate(to):
             card = faces[k]
-            if seat is not None and seat in self.readers:
-                later = sum(1 for s in to[k + 1 :] if s == seat)  # its cards dealt after
-                card = self._read(state, seat, len(state.hands[seat]) - 1 - later)
-            dealt.append(Dealt(seat, card))
+            if target is not None and target in self.readers:
+                later = sum(1 for s in to[k + 1 :] if s == target)  # its cards dealt after
+                card = self._read(state, target, len(state.hands[target]) - 1 - later)
+            dealt.append(Dealt(target, card))
         return replace(self, state=state, fresh=fresh), dealt
 
     def _read(self, state: SealedState, seat: int, slot: int) -> int:
@@ -286,7 +287,7 @@ class SealedBook:
 
     # -- making our own messages --------------------------------------------------------
 
-    def make_shuffle(self, seat: int, rand: Rand, hand: bool = False) -> dict:
+    def make_shuffle(self, seat: int, rand: Rand, hand: bool = False) -> dict[str, Any]:
         return deck.make_shuffle(self.state, seat, rand, hand=hand).to_value()
 
     def seen_hand(self, seat: int) -> tuple[int | None, ...]:
@@ -295,16 +296,20 @@ class SealedBook:
             return self.hand(seat)
         return (None,) * len(self.state.hands[seat])
 
-    def make_part(self, kind: str, to: Targets, seat: int, secret: int, rand: Rand) -> dict:
+    def make_part(
+        self, kind: str, to: Targets, seat: int, secret: int, rand: Rand
+    ) -> dict[str, Any]:
         if kind == "open":
             return make_shares(self.state, seat, secret, to, rand).to_value()
         deck.own_key(self.state, seat, secret)
         return SecretMessage(seat, secret).to_value()
 
-    def make_reveal(self, seat: int, secret: int, slot: int, rand: Rand) -> dict:
+    def make_reveal(self, seat: int, secret: int, slot: int, rand: Rand) -> dict[str, Any]:
         return deck.make_reveal(self.state, seat, secret, slot, rand).to_value()
 
-    def make_transfer(self, seat: int, secret: int, slot: int, to: int, rand: Rand) -> dict:
+    def make_transfer(
+        self, seat: int, secret: int, slot: int, to: int, rand: Rand
+    ) -> dict[str, Any]:
         return deck.make_transfer(self.state, seat, secret, slot, to, rand).to_value()
 
     def hand(self, seat: int) -> tuple[int, ...]:

@@ -27,14 +27,19 @@ from p2ptable.engine.api import Action, Chance, ChanceStep, Game
 from p2ptable.engine.frozen import replace
 from p2ptable.replay.entries import Entry, MalformedEntry, bundled_parts
 from p2ptable.replay.errors import InvalidEntry
-from p2ptable.replay.genesis import GenesisInfo, check_signed_by
+from p2ptable.replay.genesis import (
+    GenesisInfo,
+    check_signed_by,
+    hand_shuffling_rules,
+    sealed_rules,
+)
 from p2ptable.replay.position import Applied, Expected, Position, advanced
 from p2ptable.replay.sealed_book import SealedBook
 from p2ptable.sealed.errors import SealedDeckError
 
 
 def settle(
-    game: Game,
+    game: Game[Any],
     state: Any,
     book: SealedBook | None,
     chain_tips: tuple[bytes, ...],
@@ -43,45 +48,46 @@ def settle(
     """The position after an entry that moved the rules to ``state``: the sealed
     deck ``book`` takes any cards the rules put face down since."""
     if book is not None:
-        book = book.filled(game.face_down(state))
+        book = book.filled(sealed_rules(game).face_down(state))
     return advanced(state, chain_tips, chance_steps, book)
 
 
-def deals(game: Game, position: Position, step: ChanceStep) -> tuple[int | None, ...]:
+def deals(game: Game[Any], position: Position, step: ChanceStep) -> tuple[int | None, ...]:
     """The seats of the deals the rules make in a row from here, for one open:
     each resolved with an unknown card, as every peer but the receiver does."""
     assert position.book is not None
     if step.seat is None:
         return (None,)  # a face-up card may change what the rules do next
+    rules = sealed_rules(game)  # a book: hidden hands
     targets: list[int | None] = [step.seat]
-    state = game.deal_from_sealed(position.state, None)
+    state = rules.deal_from_sealed(position.state, None)
     left = len(position.book.state.deck)
     while len(targets) < left:
         decision = game.pending(state)
         if not (isinstance(decision, Chance) and decision.step.kind == "deal"):
             break
-        if decision.step.seat is None or len(game.face_down(state)) != left - len(targets):
+        if decision.step.seat is None or len(rules.face_down(state)) != left - len(targets):
             break  # a face-up card, or new cards going into the deck
         targets.append(decision.step.seat)
-        state = game.deal_from_sealed(state, None)
+        state = rules.deal_from_sealed(state, None)
     return tuple(targets)
 
 
 def hand_card_proofs(
-    game: Game,
+    game: Game[Any],
     book: SealedBook | None,
     before: Any,
     after: Any,
     seat: int,
     action: Action,
-    body: dict,
+    body: dict[str, Any],
     index: int,
 ) -> tuple[SealedBook | None, Any]:
     """Check the ``transfer`` and ``reveal`` of seat's legal ``action`` (the rules
     went from ``before`` to ``after``): the next book and rules state.  A game
     without a sealed deck (``book`` None) plays and gives no hand card."""
-    shown = None if book is None else game.hand_card_played(before, seat, action)
-    given = None if book is None else game.hand_card_given(before, seat, action)
+    shown = None if book is None else sealed_rules(game).hand_card_played(before, seat, action)
+    given = None if book is None else sealed_rules(game).hand_card_given(before, seat, action)
     if shown is None and "reveal" in body:
         raise InvalidEntry(index, "carries a reveal but plays no hand card", seat)
     if given is None and "transfer" in body:
@@ -97,12 +103,13 @@ def hand_card_proofs(
             why = f"transfer of {action.text!r}: {exc.reason}"
             raise InvalidEntry(index, why, seat) from None
         if seen is not None:
-            after = game.given_card_seen(after, given[1], seen)
+            after = sealed_rules(game).given_card_seen(after, given[1], seen)
     taken = None if book is None else getattr(game, "hand_card_taken", None)
     if taken is not None:
         card = taken(before, seat, action)
         if card is not None:  # a face-up card, into the seat's hidden hand
-            book = book.take_known(seat, card)  # type: ignore[union-attr]
+            assert book is not None  # ``taken`` is None without a book
+            book = book.take_known(seat, card)
     if shown is not None:
         assert book is not None
         if "reveal" not in body:
@@ -117,7 +124,12 @@ def hand_card_proofs(
 
 
 def shuffle(
-    info: GenesisInfo, position: Position, index: int, entry: Entry, body: dict, expected: Expected
+    info: GenesisInfo,
+    position: Position,
+    index: int,
+    entry: Entry,
+    body: dict[str, Any],
+    expected: Expected,
 ) -> tuple[Applied, Position]:
     seat = body["seat"]
     if seat != expected.seat:
@@ -131,7 +143,8 @@ def shuffle(
     if expected.hand:
         # Only the seat knows its new order: every other state forgets where its
         # cards are (a reader, the seat itself, reads them again).
-        state = info.game.hand_shuffled(position.state, seat, book.seen_hand(seat))
+        shuffled = hand_shuffling_rules(info.game)  # a hand shuffle is expected
+        state = shuffled.hand_shuffled(position.state, seat, book.seen_hand(seat))
         cards = len(book.state.hands[seat])
         applied = Applied(index, "shuffle", seat, f"shuffles its hand ({cards} cards, proved)")
         return applied, replace(position, book=book, state=state)
@@ -141,7 +154,12 @@ def shuffle(
 
 
 def open_cards(
-    info: GenesisInfo, position: Position, index: int, entry: Entry, body: dict, expected: Expected
+    info: GenesisInfo,
+    position: Position,
+    index: int,
+    entry: Entry,
+    body: dict[str, Any],
+    expected: Expected,
 ) -> tuple[Applied, Position]:
     if entry.sigs:
         raise InvalidEntry(index, "an open entry carries no signatures (its proofs prove it)")
@@ -155,7 +173,7 @@ def open_cards(
     game, seats = info.game, info.seats
     state = position.state
     for card in dealt:
-        state = game.deal_from_sealed(state, card.card)
+        state = sealed_rules(game).deal_from_sealed(state, card.card)
     after = settle(game, state, book, position.chain_tips, position.chance_steps)
     if dealt[0].to is None:
         return Applied(index, "open", None, f"a card is drawn face up: {dealt[0].card}"), after
@@ -172,7 +190,12 @@ def open_cards(
 
 
 def secrets(
-    info: GenesisInfo, position: Position, index: int, entry: Entry, body: dict, expected: Expected
+    info: GenesisInfo,
+    position: Position,
+    index: int,
+    entry: Entry,
+    body: dict[str, Any],
+    expected: Expected,
 ) -> tuple[Applied, Position]:
     if entry.sigs:
         raise InvalidEntry(index, "a secrets entry carries no signatures (keys prove it)")
@@ -187,7 +210,7 @@ def secrets(
     return Applied(index, "secrets", None, text), replace(position, book=book)
 
 
-def _bundled_parts(info: GenesisInfo, index: int, body: dict) -> list:
+def _bundled_parts(info: GenesisInfo, index: int, body: dict[str, Any]) -> list[Entry]:
     """The messages of a bundle's parts, each signed by its seat (checked)."""
     try:
         parts = bundled_parts(body)

@@ -7,6 +7,7 @@ entries, which imports the ledger."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from p2ptable.crypto.links import link_public
 from p2ptable.crypto.signing import SigningKey, sha256
@@ -26,7 +27,7 @@ class SeatSecrets:
     link: bytes
     deck: int
 
-    def deck_key(self, nonce: bytes) -> dict:
+    def deck_key(self, nonce: bytes) -> dict[str, Any]:
         """The genesis ``deck`` field for this seat at the table with ``nonce``."""
         rand = sealed_rand(self.deck, nonce, self.key.public, "deck-key")
         return make_deck_key(nonce, self.key.public, self.deck, rand)
@@ -49,7 +50,7 @@ class SeatSecrets:
         key = SigningKey(sha256(b"p2ptable/sim/key\x00", seed, bytes([seat])))
         chain = HashChain(sha256(b"p2ptable/sim/chain\x00", seed, bytes([seat])), chain_len)
         link = sha256(b"p2ptable/sim/link\x00", seed, bytes([seat]))
-        deck = 1 + int.from_bytes(sha256(b"p2ptable/sim/deck\x00", seed, bytes([seat]))) % (
+        deck = 1 + int.from_bytes(sha256(b"p2ptable/sim/deck\x00", seed, bytes([seat])), "big") % (
             _ORDER - 1
         )
         return cls(key, chain, link, deck)

@@ -15,6 +15,7 @@ and :func:`audit_states` can show every hand at every moment.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -144,7 +145,9 @@ def secrets_in_log(payloads: list[bytes]) -> tuple[int, ...] | None:
     return None
 
 
-def audit_states(payloads: list[bytes], secrets: tuple[int, ...]):
+def audit_states(
+    payloads: list[bytes], secrets: tuple[int, ...]
+) -> Iterator[tuple[Applied, Ledger]]:
     """Replay a log reading every seat's hidden cards: yields (Applied, ledger)
     after each entry; InvalidEntry if anything fails with every hand known."""
     ledger = Ledger(Entry.decode(payloads[0]), readers=dict(enumerate(secrets)))

@@ -119,7 +119,9 @@ class AuditReport:
         return self.snapshots[-1].hands
 
 
-def _snapshot(state: SealedState, secrets: Sequence[int], op: str, faces) -> Snapshot:
+def _snapshot(
+    state: SealedState, secrets: Sequence[int], op: str, faces: Sequence[int | None]
+) -> Snapshot:
     total = sum(secrets)
     hands = tuple(
         tuple(decode_plaintext(state, elgamal.decrypt(ct, secrets[seat])) for ct in hand)

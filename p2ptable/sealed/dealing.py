@@ -117,6 +117,7 @@ def finish_open(round_: OpenRound) -> tuple[SealedState, tuple[int | None, ...]]
     state, to = round_.state, round_.to
     shares_of: list[list[Point]] = [[] for _ in to]
     for seat, got in enumerate(round_.received):
+        assert got is not None  # nobody is missing (checked above)
         for k, d in zip(_positions(to, seat), got, strict=True):
             shares_of[k].append(d)
     hands = list(state.hands)

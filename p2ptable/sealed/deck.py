@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import Any
 
 from p2ptable.sealed import elgamal
 from p2ptable.sealed.elgamal import Ciphertext, card_table, decode_card
@@ -48,7 +49,7 @@ from p2ptable.sealed.proofs import verify_transfer as _verify_transfer
 from p2ptable.sealed.shuffle import prove_shuffle, verify_shuffle
 
 
-def context(game_id: bytes, step: int, seat: int, purpose: str, *items: object) -> list:
+def context(game_id: bytes, step: int, seat: int, purpose: str, *items: object) -> list[object]:
     """What every Fiat–Shamir challenge is bound to."""
     return [game_id, step, seat, purpose, list(items)]
 
@@ -114,7 +115,7 @@ def new_state(table: Table) -> SealedState:
     return SealedState(table, 0, (), hands, frozenset(), frozenset())
 
 
-def advance(state: SealedState, **changes) -> SealedState:
+def advance(state: SealedState, **changes: Any) -> SealedState:
     """The state after one more accepted operation."""
     return replace(state, step=state.step + 1, **changes)
 
@@ -142,7 +143,9 @@ def _check_seat(state: SealedState, seat: int) -> None:
 # -- shuffle ----------------------------------------------------------------
 
 
-def _shuffle_target(state: SealedState, seat: int, hand: bool) -> tuple:
+def _shuffle_target(
+    state: SealedState, seat: int, hand: bool
+) -> tuple[tuple[Ciphertext, ...], Point]:
     if hand:
         return state.hands[seat], state.table.keys[seat]
     return state.deck, state.table.joint

@@ -32,7 +32,7 @@ class KeyMessage:
     key: Point
     proof: SigmaProof
 
-    def to_value(self) -> dict:
+    def to_value(self) -> dict[str, Any]:
         return {
             "key": self.key.to_bytes(),
             "proof": self.proof.to_value(),
@@ -54,7 +54,7 @@ class ShuffleMessage:
     cards: tuple[Ciphertext, ...]
     proof: ShuffleProof
 
-    def to_value(self) -> dict:
+    def to_value(self) -> dict[str, Any]:
         return {
             "cards": [ct.to_value() for ct in self.cards],
             "hand": self.hand,
@@ -76,7 +76,7 @@ class SharesMessage:
     step: int
     shares: tuple[tuple[Point, SigmaProof], ...]
 
-    def to_value(self) -> dict:
+    def to_value(self) -> dict[str, Any]:
         shares = [[d.to_bytes(), proof.to_value()] for d, proof in self.shares]
         return {"seat": self.seat, "shares": shares, "step": self.step, "t": "sealed-shares"}
 
@@ -95,7 +95,7 @@ class RevealMessage:
     share: Point
     proof: SigmaProof
 
-    def to_value(self) -> dict:
+    def to_value(self) -> dict[str, Any]:
         return {
             "card": self.card,
             "index": self.index,
@@ -121,7 +121,7 @@ class TransferMessage:
     card: Ciphertext
     proof: SigmaProof
 
-    def to_value(self) -> dict:
+    def to_value(self) -> dict[str, Any]:
         return {
             "card": self.card.to_value(),
             "index": self.index,
@@ -143,7 +143,7 @@ class SecretMessage:
     seat: int
     secret: int
 
-    def to_value(self) -> dict:
+    def to_value(self) -> dict[str, Any]:
         return {"seat": self.seat, "secret": scalar_bytes(self.secret), "t": "sealed-secret"}
 
     def encode(self) -> bytes:
@@ -211,8 +211,8 @@ def _from_value(value: Any) -> Message:
         if type(value["hand"]) is not bool or type(value["cards"]) is not list:
             raise GroupError("hand must be a boolean and cards a list")
         cards = tuple(Ciphertext.from_value(ct) for ct in value["cards"])
-        proof = ShuffleProof.from_value(value["proof"], len(cards))
-        return ShuffleMessage(seat, step, value["hand"], cards, proof)
+        shuffle_proof = ShuffleProof.from_value(value["proof"], len(cards))
+        return ShuffleMessage(seat, step, value["hand"], cards, shuffle_proof)
     if kind == "sealed-shares":
         if type(value["shares"]) is not list:
             raise GroupError("shares must be a list")

@@ -64,7 +64,9 @@ class SigmaProof:
         return cls(c, tuple(z))
 
 
-def _challenge(label: str, context: Context, statement: list, commitments: list) -> int | None:
+def _challenge(
+    label: str, context: Context, statement: list[Any], commitments: list[Any]
+) -> int | None:
     try:
         return hash_to_scalar(label, list(context), statement, commitments)
     except GroupError:  # an identity commitment or statement point
@@ -106,7 +108,7 @@ def verify_dleq(context: Context, key: Point, base: Point, share: Point, proof: 
 
 def _transfer_statement(
     key_from: Point, ct_from: Ciphertext, key_to: Point, ct_to: Ciphertext
-) -> list:
+) -> list[Point]:
     return [G, key_from, ct_from.a, ct_from.b, key_to, ct_to.a, ct_to.b]
 
 

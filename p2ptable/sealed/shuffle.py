@@ -25,9 +25,10 @@ Its cost is about ``8n`` scalar multiplications (and ``n`` by ``G``), 45 ms for 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from p2ptable.sealed.elgamal import Ciphertext, reencrypt
 from p2ptable.sealed.group import (
@@ -76,9 +77,13 @@ class ShuffleProof:
     k_b: tuple[int, ...]
     k_e: tuple[int, ...]
 
-    def to_value(self) -> dict:
-        pts = lambda ps: [p.to_bytes() for p in ps]  # noqa: E731
-        scs = lambda ks: [scalar_bytes(k) for k in ks]  # noqa: E731
+    def to_value(self) -> dict[str, list[bytes]]:
+        def pts(ps: Iterable[Point]) -> list[bytes]:
+            return [p.to_bytes() for p in ps]
+
+        def scs(ks: Iterable[int]) -> list[bytes]:
+            return [scalar_bytes(k) for k in ks]
+
         return {
             "c": pts(self.c_hat),
             "k": scs(self.k),
@@ -98,12 +103,24 @@ class ShuffleProof:
         for name, size in sizes.items():
             if type(value[name]) is not list or len(value[name]) != size:
                 raise GroupError(f"shuffle proof field {name} must have {size} items")
-        pts = lambda name: tuple(decode_point(v) for v in value[name])  # noqa: E731
-        scs = lambda name: tuple(decode_scalar(v) for v in value[name])  # noqa: E731
+        fields: dict[str, list[Any]] = value  # a map of lists, checked just above
+
+        def pts(name: str) -> tuple[Point, ...]:
+            return tuple(decode_point(v) for v in fields[name])
+
+        def scs(name: str) -> tuple[int, ...]:
+            return tuple(decode_scalar(v) for v in fields[name])
+
         return cls(pts("u"), pts("c"), pts("t"), pts("th"), scs("k"), scs("kb"), scs("ke"))
 
 
-def _challenges(context, key, inputs, outputs, u) -> tuple[bytes, tuple[int, ...]]:
+def _challenges(
+    context: Context,
+    key: Point,
+    inputs: Sequence[Ciphertext],
+    outputs: Sequence[Ciphertext],
+    u: Sequence[Point],
+) -> tuple[bytes, tuple[int, ...]]:
     statement = [[ct.a, ct.b] for ct in inputs], [[ct.a, ct.b] for ct in outputs]
     data = transcript("shuffle-seed", [list(context), key, *statement, list(u)])
     seed = hashlib.sha512(data).digest()
@@ -111,7 +128,7 @@ def _challenges(context, key, inputs, outputs, u) -> tuple[bytes, tuple[int, ...
     return seed, e
 
 
-def _v(seed: bytes, c_hat, t, t_hat) -> int:
+def _v(seed: bytes, c_hat: Sequence[Point], t: Sequence[Point], t_hat: Sequence[Point]) -> int:
     return hash_to_scalar("shuffle-v", seed, list(c_hat), list(t), list(t_hat))
 
 

@@ -82,7 +82,7 @@ def _conductor_lines(view: dict[str, Any], names: Sequence[str], st: Style) -> l
         cards = [str(c) for c in conductor["cards"]]
         slots = " ".join(f"{c:>2}" for c in cards + ["."] * (conductor["limit"] - len(cards)))
         details = f"max {plural(conductor['limit'], 'card')}"
-        tile = conductor["tile"] or tile_kind
+        tile: str = conductor["tile"] or tile_kind or ""  # "": no tile
         if tile == "limit-2" or tile_kind:
             details += f" ({TILE_WORDS.get(tile, tile)})"
         elif tile:

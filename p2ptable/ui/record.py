@@ -263,10 +263,10 @@ def _moved(
     if entry.kind == "open":
         dealt = {}
         for seat in sorted(readers):
-            old = set(before.seen_hand(seat))
-            new = [card for card in after.seen_hand(seat) if card not in old]
-            if new:
-                dealt[seat] = new  # type: ignore[assignment]
+            known = set(before.seen_hand(seat))
+            got = [card for card in after.seen_hand(seat) if card not in known]
+            if got:
+                dealt[seat] = got
         return dealt  # type: ignore[return-value]
     if entry.kind != "action" or "transfer" not in entry.body or actor is None:
         return {}

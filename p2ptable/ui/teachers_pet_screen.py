@@ -210,7 +210,7 @@ def _player_lines(
         if status_w:
             status = statuses[seat]
             row += "  " + st.paint(status, "bold", "yellow") + " " * (status_w - len(status))
-        values = [scores[seat]]
+        values: list[object] = [scores[seat]]
         if not final:
             values += [
                 view["hand_sizes"][seat],

@@ -33,7 +33,7 @@ class PetQuartet:
     title = "Pet Quartet"
     min_seats = 2
     max_seats = 6
-    options = (
+    options: tuple[OptionSpec, ...] = (
         OptionSpec(
             "variant",
             VARIANTS,

@@ -182,9 +182,10 @@ def _return_from_pile(s: State, seat: int, action: Action) -> State:
 def _return_collected(s: State, seat: int, action: Action) -> State:
     (value,) = action.args
     assert s.focus is not None
+    focus = s.focus  # the replace below keeps it
     collections = replaced(s.collections, seat, remove_card(s.collections[seat], value))
     s = replace(s, collections=collections, returned=add_cards(s.returned, [value]))
-    return _collect(s, seat, s.focus, s.conductors[s.focus])
+    return _collect(s, seat, focus, s.conductors[focus])
 
 
 def _collect(s: State, seat: int, c: int, pile: Conductor) -> State:

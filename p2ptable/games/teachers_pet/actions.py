@@ -309,6 +309,7 @@ def _resolve_pick(s: State, outcome: tuple[int, ...]) -> State:
 
 
 def _give_choices(s: State) -> list[Action]:
+    assert s.picked is not None  # the blind pick that led here (_resolve_pick)
     return [Action("give", (s.picked,))]
 
 

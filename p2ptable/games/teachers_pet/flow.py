@@ -166,13 +166,14 @@ def detention(s: State, seat: int) -> State:
     Room, lose a Turn, and move down 5 Pet Points" (below 0 too, unless
     ``floor=zero``: RULES.md)."""
     assert s.expected is not None
-    s = s.with_room(seat, s.expected)
+    expected = s.expected  # with_room and with_points keep it
+    s = s.with_room(seat, expected)
     points = s.points[seat] - DETENTION_POINTS
     s = s.with_points(seat, max(0, points) if s.rulings.floor == "zero" else points)
     lost = s.lost[:seat] + (s.lost[seat] + 1,) + s.lost[seat + 1 :]
     counted = s.detentions[:seat] + (s.detentions[seat] + 1,) + s.detentions[seat + 1 :]
     return replace(s, lost=lost, detentions=counted).told(
-        f"{seat_name(seat)} gets a Detention: back to the {room_name(s.expected)}, "
+        f"{seat_name(seat)} gets a Detention: back to the {room_name(expected)}, "
         f"-{DETENTION_POINTS} Pet Points, loses a turn"
     )
 

@@ -97,7 +97,7 @@ class Week:
 
 def week_ahead(view: View) -> Week:
     """Every Teacher card not yet turned over is one Period still to come."""
-    seen = Counter(view["teacher_discard"])
+    seen: Counter[str] = Counter(view["teacher_discard"])
     total = Counter(c.teacher for c in TEACHER)
     left = {name: total[name] - seen[name] for name in total}
     turns = max(0, view["teacher_deck_left"] - view["lost"][view["you"]])
@@ -142,9 +142,9 @@ def potential(hand: list[PlayCard], week: Week, pool: list[PlayCard]) -> float:
             value += set_points(count) / 2
     used = min(len(sets), week.homeroom)
     for kind, periods in (("art", week.art), ("music", week.music)):
-        played, late = _best_first((c.points for c in hand if c.kind == kind), periods)
-        value += sum(max(KEEP * p - TURN_COST, p / 2) for p in played) + sum(late) / 2
-        used += len(played)
+        kept, late = _best_first((c.points for c in hand if c.kind == kind), periods)
+        value += sum(max(KEEP * p - TURN_COST, p / 2) for p in kept) + sum(late) / 2
+        used += len(kept)
     free = max(0, week.turns - used)
     # Gifts and Bullies share the turns left: each takes one, the best gain first
     uses = [(c.points / 2, "gift", c.points) for c in hand if c.kind == "gift"]

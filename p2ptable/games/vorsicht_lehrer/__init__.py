@@ -36,7 +36,7 @@ class VorsichtLehrer:
     hidden_hands = True
     min_seats = 2
     max_seats = 6
-    options = (
+    options: tuple[OptionSpec, ...] = (
         OptionSpec(
             "track",
             TRACKS,

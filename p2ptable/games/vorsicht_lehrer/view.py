@@ -19,7 +19,7 @@ from typing import Any
 
 from p2ptable.engine.api import Action, Simultaneous, Turn
 from p2ptable.games.vorsicht_lehrer import rules, scoring
-from p2ptable.games.vorsicht_lehrer.cards import SCHOOL, TEACHER
+from p2ptable.games.vorsicht_lehrer.cards import SCHOOL, TEACHER, SchoolCard, TeacherCard
 from p2ptable.games.vorsicht_lehrer.state import VorsichtLehrerState, markers
 
 
@@ -112,7 +112,7 @@ def describe(state: VorsichtLehrerState, seat: int, action: Action) -> str:
     if action.verb == "play" and len(action.args) == 2:
         c = SCHOOL[action.args[1]]
         return f"plays {c.name} ({card_numbers(c.patience, c.negative, c.risk)})"
-    card = None
+    card: SchoolCard | TeacherCard | None = None
     if state.phase == "choose" and state.played is not None:
         card = SCHOOL[state.played]
     elif state.phase in ("teacher-choose", "teacher-together") and state.teacher is not None:
