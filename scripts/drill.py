@@ -79,8 +79,8 @@ over at least 50 games):
   falsely.
 
 The power cut.  The peer writes an entry it signed and syncs the replay before
-sending it (wire.md 6.10), syncs the genesis, and syncs the entry that ends the
-game before it tells anyone it holds the whole log; what others signed is
+sending it (wire.md 6.10), syncs the genesis, a commits entry, and the entry
+that ends the game before it tells anyone it holds the whole log; what others signed is
 written without a sync of its own.  So all a power cut can take, as far as one
 can tell from outside, is the tail after the last of those: the drill cuts
 exactly that (conservatively: a chance entry the seat assembled, also synced,
@@ -579,8 +579,10 @@ def power_cut(data: bytes, seat: int, tail: str, rng: random.Random) -> tuple[by
     """What a power cut can leave of ``seat``'s replay ``data``, and how many
     entries it took: everything up to and including the last entry that was
     synced, the genesis (synced when it was written), an entry the seat signed
-    alone (synced before it was sent), or the entry that ends the game (a result
-    or an abort, synced before the seat tells anyone it holds the whole log);
+    alone (synced before it was sent), a commits entry (every seat's signed
+    commits to a secret choice, synced by every seat: net/session.py), or the
+    entry that ends the game (a result or an abort, synced before the seat
+    tells anyone it holds the whole log);
     then nothing, a torn prefix of the next frame, or zeros (a size that reached
     the disk without its data)."""
     payloads = intact_entries(data)
@@ -588,7 +590,7 @@ def power_cut(data: bytes, seat: int, tail: str, rng: random.Random) -> tuple[by
     for index, payload in enumerate(payloads[1:], start=1):
         entry = Entry.decode(payload)
         ours = len(entry.sigs) == 1 and entry.sigs[0][0] == seat
-        if ours or entry.kind in ("result", "abort"):
+        if ours or entry.kind in ("result", "abort", "commits"):
             keep = index + 1
     offsets = frame_offsets(payloads)
     end = offsets[keep] if keep < len(payloads) else offsets[-1] + 8 + len(payloads[-1])

@@ -546,7 +546,7 @@ class Session:
         # Durable if we signed it alone (our shuffle): we send it at once; and the
         # result, whose ping tells everyone we hold the whole log (they may leave).
         ours = _signer(entry) == self.seat
-        self.writes.append(Write(entry.encode(), ours or self._at_end()))
+        self.writes.append(Write(entry.encode(), ours or self._at_end() or _holds_commits(entry)))
         self.catch_up.drain(self)
 
     # -- the CatchUpSession that catch-up is handed (net/catch_up.py) -------------------------
@@ -557,8 +557,10 @@ class Session:
     def persist(self, raw: bytes) -> None:
         # Another seat's entry: a peer sends it again if we lose it, so no sync of
         # its own, except the last: once we say we hold the whole log, the others
-        # may leave, and nobody would be there to send it again.
-        self.writes.append(Write(raw, self._at_end()))
+        # may leave, and nobody would be there to send it again.  And a commits
+        # entry (see _holds_commits): it was just applied, the last of our log.
+        commits = _holds_commits(self.ledger.entries[-1])
+        self.writes.append(Write(raw, self._at_end() or commits))
 
     def before_apply(self, entry: Entry) -> None:
         self.rounds["shuffle"].arrived(self, entry)  # type: ignore[attr-defined]
@@ -571,7 +573,8 @@ class Session:
         # assembled from others' signed parts or chain values (a collector's
         # chance entry or bundle) proves itself, and we would make the same bytes
         # again: no sync of its own on the collector's path.
-        self.writes.append(Write(entry.encode(), _signer(entry) == self.seat))
+        durable = _signer(entry) == self.seat or _holds_commits(entry)
+        self.writes.append(Write(entry.encode(), durable))
         self.send(ALL, kind, data)
         self._own = entry
 
@@ -728,6 +731,16 @@ class Session:
         ours = dict(self.ledger.entries[0].sigs).get(self.seat)
         if ours is not None and self.peers[message.sender].their_len == 0:
             self.send(message.sender, "gsig", {"sig": ours})
+
+
+def _holds_commits(entry: Entry) -> bool:
+    """A commits entry holds every asked seat's signed commit to a secret choice
+    (replay/choices.py): synced by every seat, like an entry it signed.  A seat
+    that lost its choice file finds its commit again in the others' logs; were
+    their copies unsynced, a power cut could take them and it would be asked
+    again, and one disk that kept the bundle after all would then prove an
+    equivocation against an honest seat (found by the fault drill)."""
+    return entry.kind == "commits"
 
 
 def _signer(entry: Entry) -> int | None:

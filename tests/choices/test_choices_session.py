@@ -606,3 +606,34 @@ def test_a_choice_found_again_from_the_commits_entry_is_kept_again():
     assert [(c.index, c.action) for c in net.kept[1][before:]] == [(1, "bid 3")]
     play_out(sessions, net, random.Random(8))
     assert back.finished and not stops(sessions)
+
+
+@pytest.mark.parametrize("n", [3, 5])
+def test_a_commits_entry_is_on_stable_storage_at_every_seat_before_anything_leaves(n):
+    # The fault drill (seed 20261205, game 43, a third time): a seat's commit is
+    # in the others' logs (the commits bundle) before that seat reveals; if the
+    # others' copies were not synced, a power cut of theirs could lose it while
+    # the seat itself had lost its choice file, and the seat would be asked
+    # again: if one disk had kept the bundle after all, its second commit would
+    # prove an equivocation against an honest seat.  So every seat syncs a
+    # commits entry, as it does an entry it signed (at five seats, the collector
+    # sends it first; the others take it as a relay).
+    _, _, sessions, logs = sessions_for(n, f"durable{n}")
+    seen: dict[int, list] = {i: [] for i in sessions}
+    for i, session in sessions.items():
+        real = session.take_writes
+
+        def take(real=real, i=i):  # noqa: ANN001, ANN202 - a recording wrapper
+            out = real()
+            seen[i].extend(out)
+            return out
+
+        session.take_writes = take
+    net = MemoryNet(sessions, logs)
+    net.pump()
+    for session in sessions.values():
+        session.submit(Action("bid", (2,)), net.now)
+    net.pump()
+    for i in sessions:
+        durable = {Entry.decode(w.payload).kind: w.durable for w in seen[i]}
+        assert durable["commits"] is True, (i, durable)
