@@ -268,10 +268,12 @@ def _read_key(prompt: str) -> str:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["text", "json"]),
+    type=click.Choice(["text", "json", "html"]),
     default="text",
     show_default=True,
-    help="A header of tag pairs and one numbered line per entry, or the same as JSON.",
+    help="A header of tag pairs and one numbered line per entry, the same as JSON, or "
+    "one self-contained HTML page that draws the table at every entry and re-checks "
+    "every signature and link in the browser.",
 )
 @click.option(
     "--seat",
@@ -321,12 +323,16 @@ def export(file: Path, fmt: str, seat: str | None, out: Path | None, force: bool
             except ValueError as exc:
                 raise click.BadParameter(str(exc), param_hint="--seat") from None
         made = record(checked, index)
+        if fmt == "html":
+            from p2ptable.ui.html_page import page
+
+            written = page(checked, index)
+        elif fmt == "json":
+            written = json.dumps(made.to_json(), indent=2, ensure_ascii=False)
+        else:
+            written = made.to_text()
     except RecordRefused as exc:
         raise click.ClickException(str(exc)) from None
-    if fmt == "json":
-        written = json.dumps(made.to_json(), indent=2, ensure_ascii=False)
-    else:
-        written = made.to_text()
     if out is None:
         click.echo(written)
     else:
