@@ -14,7 +14,8 @@ exactly the ones the terminal screens draw from (``game.view(state, seat)``):
 * ``all``: the public view with every seat's hand (audited logs only).
 
 A log that is not audited has only the public view (or, with ``seat``, refuses as
-``export --seat`` does: no secret to read that seat's cards with).  Each view is drawn
+``export --seat`` does: no secret to read that seat's cards with); with ``seat``, an
+audited log's page has the public view and that seat's.  Each view is drawn
 by ``ui/svg_table.py`` as a few SVG fragments; a fragment is stored once and every
 entry of every view lists the fragments it is made of, so the board that every view
 shares, or a hand that did not change, costs its bytes once.  The words are
@@ -37,7 +38,7 @@ from p2ptable.replay.ledger import Ledger
 from p2ptable.replay.verify import secrets_in_log
 from p2ptable.ui.narrative import entry_words, genesis_words
 from p2ptable.ui.record import Checked, RecordRefused, _moved, record
-from p2ptable.ui.svg_table import draw
+from p2ptable.ui.svg_table import WIDTH, draw, height
 
 
 def page_data(checked: Checked, seat: int | None = None) -> dict[str, Any]:
@@ -58,7 +59,8 @@ def page_data(checked: Checked, seat: int | None = None) -> dict[str, Any]:
     words = [genesis_words(names, game.title).sentence]
     own_words: dict[str, dict[str, str]] = {v["id"]: {} for v in views}
     moments: list[str | None] = [None]
-    _picture(game, ledger, names, views, pieces, frames)
+    most = [0]  # the most cards in one hand, for the audit picture's height
+    _picture(game, ledger, names, views, pieces, frames, most)
     for payload in payloads[1:]:
         entry = Entry.decode(payload)
         moments.append(None if moment is None else moment(ledger.state))
@@ -76,7 +78,7 @@ def page_data(checked: Checked, seat: int | None = None) -> dict[str, Any]:
                     text = entry_words(applied, names, seen).sentence
                     if text != words[-1]:
                         own_words[v["id"]][str(applied.index)] = text
-        _picture(game, ledger, names, views, pieces, frames)
+        _picture(game, ledger, names, views, pieces, frames, most)
     return {
         "game": game.name,
         "title": game.title,
@@ -89,6 +91,8 @@ def page_data(checked: Checked, seat: int | None = None) -> dict[str, Any]:
         "views": views,
         "pieces": sorted(pieces, key=pieces.__getitem__),
         "frames": frames,
+        "width": WIDTH,
+        "heights": {v["id"]: height(v["id"], len(names), most[0]) for v in views},
         "words": words,
         "own_words": {k: v for k, v in own_words.items() if v},
         "moments": moments,
@@ -103,8 +107,8 @@ def _views(names: list[str], hidden: bool, audited: bool, seat: int | None) -> l
     if not audited:
         return [public]
     seats = [{"id": f"seat-{k}", "label": f"{name}'s view"} for k, name in enumerate(names)]
-    if seat is not None:
-        seats = [seats[seat]]
+    if seat is not None:  # a seat sharing the game as it saw it
+        return [public, seats[seat]]
     return [public, *seats, {"id": "all", "label": "Every card (audit)"}]
 
 
@@ -129,10 +133,12 @@ def table_views(game: Any, state: Any, seats: int, view_id: str) -> dict[str, An
     return game.view(state, int(view_id.removeprefix("seat-")))
 
 
-def _picture(game, ledger, names, views, pieces, frames) -> None:  # noqa: ANN001
+def _picture(game, ledger, names, views, pieces, frames, most) -> None:  # noqa: ANN001
     """Append the table after the ledger's last entry to every view's frames."""
     for v in views:
         view = table_views(game, ledger.state, len(names), v["id"])
+        for hand in view.get("hands") or ():
+            most[0] = max(most[0], len(hand or ()))
         ids = []
         for fragment in draw(view, names, finished=ledger.finished):
             if fragment not in pieces:

@@ -21,7 +21,6 @@ from typing import Any
 
 from p2ptable.ui.html_data import page_data
 from p2ptable.ui.record import Checked
-from p2ptable.ui.svg_table import HEIGHT, WIDTH
 
 CHECKS = (
     "This page checks, in your browser, every entry's Ed25519 signatures (and the "
@@ -46,7 +45,6 @@ def script_json(value: Any) -> str:
 def page(checked: Checked, seat: int | None = None) -> str:
     """The whole HTML document for a checked log."""
     data = page_data(checked, seat)
-    data["width"], data["height"] = WIDTH, HEIGHT
     names = ", ".join(data["names"])
     title = f"{data['title']}: {names}"
     noble = files("p2ptable.ui").joinpath("vendor", "noble-ed25519.js").read_text("utf-8")

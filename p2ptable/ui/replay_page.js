@@ -181,7 +181,7 @@
     state.entry = Math.max(0, Math.min(last, index));
     const ids = data.frames[state.view][state.entry];
     $("table").innerHTML =
-      `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${data.width} ${data.height}" role="img">` +
+      `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${data.width} ${data.heights[state.view]}" role="img">` +
       ids.map((k) => data.pieces[k]).join("") + "</svg>";
     const own = (data.own_words[state.view] || {})[String(state.entry)];
     const moment = data.moments[state.entry];

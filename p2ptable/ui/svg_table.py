@@ -28,7 +28,7 @@ View = dict[str, Any]
 def _t(x: float, y: float, text: object, cls: str = "", anchor: str = "") -> str:
     klass = f' class="{cls}"' if cls else ""
     middle = f' text-anchor="{anchor}"' if anchor else ""
-    return f'<text x="{x:g}" y="{y:g}"{klass}{middle}>{escape(str(text))}</text>'
+    return f'<text x="{x:g}" y="{y:g}"{klass}{middle}>{escape(str(text), quote=False)}</text>'
 
 
 def _r(x: float, y: float, w: float, h: float, cls: str) -> str:
@@ -69,27 +69,40 @@ def _players(view: View, names: Sequence[str], cols: Sequence[tuple[str, Callabl
 
 
 def _hands(view: View, names: Sequence[str], label: Callable[[dict], str]) -> str:
-    """The hands this view may read: every seat's (``hands``), the viewer's own, or none."""
+    """The hands this view may read: the viewer's own, to the right of the players;
+    every seat's (``hands``, the audit), below them across the page; or none."""
     hands = view.get("hands")
+    you = view.get("you")
+    if hands is None and (you is None or view.get("hand") is None):
+        return _g([_t(420, 300, "Hands are hidden in this view", "note")])
     if hands is None:
-        you = view.get("you")
-        if you is None or view.get("hand") is None:
-            return _g([_t(420, 300, "Hands are hidden in this view", "note")])
-        hands = [view["hand"] if s == you else None for s in range(len(names))]
+        x, y, across, step, shown = 420, 300, 2, 148, [(you, view["hand"])]
+    else:
+        x, y, across, step, shown = 10, _below_players(len(names)), 4, 175, enumerate(hands)
     out = []
-    y = 300
-    for s, hand in enumerate(hands):
-        if hand is None:
-            continue
-        out.append(_t(420, y, f"{names[s][:18]}'s hand ({len(hand)})", "head"))
+    for s, hand in shown:
+        out.append(_t(x, y, f"{names[s][:18]}'s hand ({len(hand)})", "head"))
         for k, card in enumerate(hand):
-            x, row = 420 + 148 * (k % 2), y + 6 + 15 * (k // 2)
             text = "a card" if card is None else label(card)
-            out.append(_t(x, row + 11, text[:24], "card-t"))
-        y += 22 + 15 * ((len(hand) + 1) // 2)
-        if y > HEIGHT - 10:
-            break
+            out.append(
+                _t(x + step * (k % across), y + 17 + 15 * (k // across), text[:24], "card-t")
+            )
+        y += HAND_ROW + 15 * ((len(hand) - 1) // across)
     return _g(out)
+
+
+HAND_ROW = 38  # a hand's title and its first row of cards
+
+
+def _below_players(seats: int) -> int:
+    return 300 + 20 * seats + 30
+
+
+def height(view_id: str, seats: int, most_cards: int = 12) -> int:
+    """How tall a view's picture is: the audit's holds every hand below the players."""
+    if view_id != "all":
+        return HEIGHT
+    return _below_players(seats) + seats * (HAND_ROW + 15 * ((most_cards - 1) // 4))
 
 
 # -- Teacher's Pet --------------------------------------------------------------
@@ -260,10 +273,10 @@ def draw(view: View, names: Sequence[str], finished: bool = False) -> list[str]:
     return parts
 
 
-def svg(fragments: Sequence[str]) -> str:
+def svg(fragments: Sequence[str], tall: int = HEIGHT) -> str:
     """A whole picture, as the page assembles it."""
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}">'
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {tall}">'
         + "".join(fragments)
         + "</svg>"
     )
