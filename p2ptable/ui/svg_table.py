@@ -197,8 +197,9 @@ def vorsicht_lehrer(view: View, names: Sequence[str]) -> list[str]:
         lines.append("Last throw: " + " ".join(map(str, view["last_throw"])))
     if view["chosen"]:
         lines.append("Chosen: " + ", ".join(f"{names[s]} {v}" for s, v in view["chosen"]))
+    lines.append("Cards read: name (patience / negative points / risk)")
     for k, line in enumerate(lines):
-        board.append(_t(10, 228 + 18 * k, line[:100]))
+        board.append(_t(10, 228 + 18 * k, line[:100], "note" if k == len(lines) - 1 else ""))
     players = _players(
         view,
         names,
@@ -211,7 +212,9 @@ def vorsicht_lehrer(view: View, names: Sequence[str]) -> list[str]:
 
 
 def _school(card: dict) -> str:
-    return f"{card['name']} ({card['patience']}/{card['negative']}/{card['risk']})"
+    """A school or teacher card: its name, then patience/negative/risk."""
+    name = card["name"] if len(card["name"]) <= 14 else card["name"][:13] + "…"
+    return f"{name} ({card['patience']}/{card['negative']}/{card['risk']})"
 
 
 # -- Pet Quartet ----------------------------------------------------------------
