@@ -22,7 +22,7 @@ import msgpack
 import pytest
 
 from p2ptable.crypto.encoding import pack
-from p2ptable.replay.logfile import parse_frames
+from p2ptable.replay.logfile import MAGIC, encode_frame, parse_frames
 from p2ptable.sim import simulate
 from p2ptable.ui.html_page import page as html_page
 from p2ptable.ui.record import check
@@ -204,7 +204,12 @@ def test_a_tampered_page_names_the_first_entry_that_fails(tab, pages, tmp_path: 
         sigs[0][1] = bytes([sigs[0][1][0] ^ 1]) + sigs[0][1][1:]
         return pack([body, sigs])
 
+    def long_form(payload: bytes) -> bytes:  # the same value, not in its one encoding
+        assert payload[0] == 0x92
+        return b"\xdc\x00\x02" + payload[1:]  # array16 of 2 for fixarray 2
+
     cases = [
+        (action, long_form, f"entry {action} fails: malformed (not canonical)"),
         (action, other_move, f"entry {action} fails: the signature of"),
         (action, cut_link, f"entry {action} fails: its link (prev)"),
         (chance, other_dice, f"entry {chance + 1} fails: its link (prev)"),
@@ -217,6 +222,20 @@ def test_a_tampered_page_names_the_first_entry_that_fails(tab, pages, tmp_path: 
         tab.goto(target.as_uri())
         assert verdict(tab).startswith(said)
         assert tab.get_attribute("#verdict", "class") == "invalid"
+
+
+def test_a_game_cut_short_has_its_page_with_the_public_view(tab, tmp_path: Path) -> None:
+    # "in a log that is not audited only the public view"
+    payloads = parse_frames((REPLAYS / "vorsicht-lehrer-4p.p2pt").read_bytes()).payloads[:60]
+    cut = tmp_path / "cut.p2pt"
+    cut.write_bytes(MAGIC + b"".join(encode_frame(p) for p in payloads))
+    target = tmp_path / "cut.html"
+    target.write_text(html_page(check(str(cut), cut.read_bytes())), encoding="utf-8")
+    tab.goto(target.as_uri())
+    assert verdict(tab) == f"{VALID} (60 entries)"
+    assert tab.locator("#views button").all_inner_texts() == ["Everyone (public)"]
+    tab.keyboard.press("End")
+    assert number(tab) == 59
 
 
 def test_a_seat_name_with_markup_shows_as_text(tab, tmp_path: Path) -> None:
