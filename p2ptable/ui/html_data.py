@@ -4,8 +4,9 @@ How it works
 ------------
 :func:`page_data` takes a log that verified (``ui/record.check``) and reads it once
 more through a ledger, as ``show`` does: with every seat's deck secret when the log
-is audited, with none otherwise.  After every entry it asks the game for its views,
-exactly the ones the terminal screens draw from (``game.view(state, seat)``):
+is audited, with the exporting seat's own (below) or none otherwise.  After every
+entry it asks the game for its views, exactly the ones the terminal screens draw
+from (``game.view(state, seat)``):
 
 * ``public``: ``view(state, None)``, what everyone saw;
 * ``seat-k``: ``view(state, k)``, what seat k knew then (its own hand; a seat's view
@@ -13,12 +14,14 @@ exactly the ones the terminal screens draw from (``game.view(state, seat)``):
   more than that seat's own ledger would have);
 * ``all``: the public view with every seat's hand (audited logs only).
 
-A log that is not audited has only the public view (or, with ``seat``, refuses as
-``export --seat`` does: no secret to read that seat's cards with); with ``seat``, an
-audited log's page has the public view and that seat's.  Each view is drawn
-by ``ui/svg_table.py`` as a few SVG fragments; a fragment is stored once and every
-entry of every view lists the fragments it is made of, so the board that every view
-shares, or a hand that did not change, costs its bytes once.  The words are
+With ``seat``, the page has the public view and that seat's only: from the audit's
+secrets, or, in a log that is not audited (a game cut short), from the exporting
+seat's own secrets file next to the replay (:func:`own_deck_secret`, refused when it
+is not there).  Without ``seat`` a log that is not audited has the public view only.
+
+Each view is drawn by ``ui/svg_table.py`` as a few SVG fragments; a fragment is
+stored once and every entry of every view lists the fragments it is made of, so the
+board that every view shares, or a hand that did not change, costs its bytes once.  The words are
 ``ui/narrative.py``'s: the public sentence for every view, and, where a view could
 read a hidden card the entry moved, that view's own sentence ("[Gift 2]").
 
@@ -29,15 +32,18 @@ in the file (base64), never re-encoded.
 from __future__ import annotations
 
 import base64
+import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from p2ptable.games import get_game
 from p2ptable.replay.entries import Entry
-from p2ptable.replay.ledger import Ledger
+from p2ptable.replay.ledger import InvalidEntry, Ledger
 from p2ptable.replay.verify import secrets_in_log
+from p2ptable.sealed.errors import SealedUsageError
 from p2ptable.ui.narrative import entry_words, genesis_words
-from p2ptable.ui.record import Checked, RecordRefused, _moved, record
+from p2ptable.ui.record import Checked, RecordRefused, _moved
 from p2ptable.ui.svg_table import WIDTH, draw, height
 
 
@@ -47,10 +53,10 @@ def page_data(checked: Checked, seat: int | None = None) -> dict[str, Any]:
     game = get_game(str(report.game))
     hidden = bool(getattr(game, "hidden_hands", False))
     secrets = secrets_in_log(list(payloads)) if hidden and report.audited else None
-    if seat is not None and hidden and secrets is None:
-        record(checked, seat)  # raises RecordRefused, with export's own words
     readers = dict(enumerate(secrets)) if secrets else {}
-    views = _views(names, hidden, secrets is not None, seat)
+    if seat is not None and hidden and secrets is None:  # the exporting seat's own secret
+        readers = {seat: own_deck_secret(checked, seat)}
+    views = _views(names, hidden, bool(readers), seat)
     ledger = Ledger(Entry.decode(payloads[0]), readers=readers)
     moment = getattr(game, "moment", None)
     name_card = getattr(game, "card_name", None) or (lambda c: f"card {c}")
@@ -99,16 +105,45 @@ def page_data(checked: Checked, seat: int | None = None) -> dict[str, Any]:
     }
 
 
-def _views(names: list[str], hidden: bool, audited: bool, seat: int | None) -> list[dict]:
+def own_deck_secret(checked: Checked, seat: int) -> int:
+    """Seat ``seat``'s deck secret from its secrets file next to the replay
+    (``REPLAY.secrets``, which a seat keeps to resume), for a log that holds no
+    secrets; RecordRefused unless the file is there and its secret is behind that
+    seat's deck key in the signed genesis."""
+    name = checked.names[seat]
+    path = Path(checked.path + ".secrets")
+    refused = (
+        f"cannot show what {name} saw: the log holds no deck secrets (every seat "
+        "publishes its own at the end of the game), and {why}; export it without --seat"
+    )
+    try:
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        deck = int(saved["deck"], 16) if saved["seat"] == seat else None
+    except (OSError, ValueError, KeyError, TypeError):
+        raise RecordRefused(
+            refused.format(why=f"no secrets file of {name}'s is at {path}")
+        ) from None
+    if deck is None:
+        raise RecordRefused(refused.format(why=f"{path.name} is another seat's"))
+    try:
+        Ledger(Entry.decode(checked.payloads[0]), readers={seat: deck})
+    except (InvalidEntry, SealedUsageError, ValueError):
+        raise RecordRefused(
+            refused.format(why=f"{path.name} is not {name}'s for this game")
+        ) from None
+    return deck
+
+
+def _views(names: list[str], hidden: bool, readable: bool, seat: int | None) -> list[dict]:
     """Which views the page offers, in the order its switch lists them."""
-    public = {"id": "public", "label": "Everyone (public)"}
     if not hidden:  # every card is face up: a seat knows what everyone knows
         return [{"id": "public", "label": "Everyone (every card is face up)"}]
-    if not audited:
-        return [public]
+    public = {"id": "public", "label": "Everyone (public)"}
     seats = [{"id": f"seat-{k}", "label": f"{name}'s view"} for k, name in enumerate(names)]
-    if seat is not None:  # a seat sharing the game as it saw it
+    if seat is not None:  # a seat sharing the game as it saw it (the audit's or its own secret)
         return [public, seats[seat]]
+    if not readable:  # no secret to read any hand with
+        return [public]
     return [public, *seats, {"id": "all", "label": "Every card (audit)"}]
 
 

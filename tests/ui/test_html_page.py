@@ -23,9 +23,12 @@ from click.testing import CliRunner
 
 from p2ptable.cli import main
 from p2ptable.games import get_game
+from p2ptable.net.persistence import save_secrets
+from p2ptable.randomness.chain import DEFAULT_LENGTH
 from p2ptable.replay.entries import Entry
 from p2ptable.replay.ledger import Ledger
 from p2ptable.replay.logfile import MAGIC, encode_frame, parse_frames
+from p2ptable.replay.seat_secrets import SeatSecrets
 from p2ptable.replay.verify import secrets_in_log
 from p2ptable.sim import simulate
 from p2ptable.ui import html_data, html_page, svg_table
@@ -256,3 +259,47 @@ def test_a_seats_view_of_a_log_without_secrets_is_refused_as_export_refuses_it(
 def test_export_with_seat_offers_that_seats_view_only() -> None:
     data = html_data.page_data(check(str(CLASS), CLASS.read_bytes()), 2)
     assert [v["id"] for v in data["views"]] == ["public", "seat-2"]
+
+
+@pytest.fixture(scope="module")
+def cut_short(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """A Vorsicht Lehrer! game cut short (no secrets entry), as one seat keeps it:
+    the replay, and next to it the seat's own secrets file (as a live seat has)."""
+    folder = tmp_path_factory.mktemp("cut")
+    whole = simulate("vorsicht-lehrer", 3, "issue 28 cut", folder / "whole.p2pt").path
+    payloads = parse_frames(whole.read_bytes()).payloads[:50]
+    cut = folder / "cut.p2pt"
+    cut.write_bytes(MAGIC + b"".join(encode_frame(p) for p in payloads))
+    secrets = SeatSecrets.from_seed(b"issue 28 cut", 1, DEFAULT_LENGTH)
+    save_secrets(cut, secrets, 1, [f"tcp://127.0.0.1:{47001 + k}" for k in range(3)], 47002)
+    return cut, "Ben"
+
+
+def test_a_game_cut_short_shows_the_exporting_seats_own_view_from_its_secrets_file(
+    cut_short: tuple[Path, str],
+) -> None:
+    # "in a log that is not audited only the public view and the exporting seat's own
+    # (with --seat)"
+    cut, name = cut_short
+    checked = check(str(cut), cut.read_bytes())
+    assert not checked.report.audited
+    data = html_data.page_data(checked, 1)
+    assert [v["id"] for v in data["views"]] == ["public", "seat-1"]
+    drawn = picture(data, "seat-1", 49)
+    assert f"{name}'s hand" in drawn and "a card" not in drawn
+    assert any("[" in words for words in data["own_words"]["seat-1"].values())
+    with pytest.raises(RecordRefused, match="another seat's"):
+        html_data.page_data(checked, 0)
+
+
+def test_export_html_with_seat_of_a_game_cut_short(cut_short: tuple[Path, str], tmp_path) -> None:
+    cut, name = cut_short
+    out = tmp_path / "cut.html"
+    result = CliRunner().invoke(
+        main, ["export", str(cut), "--format", "html", "--seat", name, "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "Note: the game is unfinished; the page goes as far as the log." in result.stderr
+    assert f"{name}'s view" in out.read_text(encoding="utf-8")
+    refused = run("export", str(cut), "--format", "html", "--seat", "1", "-o", str(out) + "2")
+    assert refused.exit_code == 1 and "another seat's" in refused.output
