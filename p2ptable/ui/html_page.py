@@ -4,8 +4,9 @@ How it works
 ------------
 :func:`page` wraps :func:`ui.html_data.page_data` in a document that needs nothing
 but itself: the stylesheet (``replay_page.css``), the data (a JSON script element),
-the vendored Ed25519 library (``vendor/noble-ed25519.js``, @noble/ed25519) and the
-page's script (``replay_page.js``) are all inline, so it opens from ``file://`` with
+the vendored Ed25519 and SHA-2 libraries (``vendor/``, @noble/ed25519 and
+@noble/hashes, made one classic script by ``ui/inline_js.py``) and the page's
+script (``replay_page.js``) are all inline, so it opens from ``file://`` with
 no network, on a phone too.  The JSON is written with ``<``, ``>`` and ``&`` escaped
 (``\\u003c``...), so nothing in the log can close its script element; every text
 from the log is put in by the script as text, and the pictures were escaped when
@@ -20,6 +21,7 @@ from importlib.resources import files
 from typing import Any
 
 from p2ptable.ui.html_data import page_data
+from p2ptable.ui.inline_js import bundle
 from p2ptable.ui.record import Checked
 
 CHECKS = (
@@ -32,8 +34,19 @@ CHECKS = (
 )
 
 
+#: the vendored modules (name, file), dependencies first (vendor/README.md)
+VENDORED = (
+    ("utils", "vendor/noble-hashes/utils.js"),
+    ("_u64", "vendor/noble-hashes/_u64.js"),
+    ("_md", "vendor/noble-hashes/_md.js"),
+    ("sha2", "vendor/noble-hashes/sha2.js"),
+    ("noble-ed25519", "vendor/noble-ed25519.js"),
+)
+LIBRARIES = "@noble/ed25519 3.2.0 and @noble/hashes 2.4.0 (MIT, Paul Miller)"
+
+
 def _resource(name: str) -> str:
-    return files("p2ptable.ui").joinpath(name).read_text(encoding="utf-8")
+    return files("p2ptable.ui").joinpath(*name.split("/")).read_text(encoding="utf-8")
 
 
 def script_json(value: Any) -> str:
@@ -47,7 +60,6 @@ def page(checked: Checked, seat: int | None = None) -> str:
     data = page_data(checked, seat)
     names = ", ".join(data["names"])
     title = f"{data['title']}: {names}"
-    noble = files("p2ptable.ui").joinpath("vendor", "noble-ed25519.js").read_text("utf-8")
     return "\n".join(
         [
             "<!DOCTYPE html>",
@@ -72,9 +84,9 @@ def page(checked: Checked, seat: int | None = None) -> str:
             '<p><strong id="number"></strong> <span id="moment"></span></p>',
             '<p id="words"></p>',
             f'<script type="application/json" id="replay-data">{script_json(data)}</script>',
-            '<script type="module">',
-            "// @noble/ed25519 3.2.0 (MIT, Paul Miller), vendored unchanged",
-            noble,
+            "<script>",
+            f"// {LIBRARIES}: vendored unchanged, their modules inlined (ui/inline_js.py)",
+            bundle([(name, _resource(path)) for name, path in VENDORED]),
             _resource("replay_page.js"),
             "</script>",
             "</body></html>",

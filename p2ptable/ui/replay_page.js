@@ -1,5 +1,8 @@
-// The replay page's own script (p2ptable export --format html), inlined after
-// @noble/ed25519 in one module script: it uses that library's verifyAsync.
+// The replay page's own script (p2ptable export --format html), inlined after the
+// vendored @noble/ed25519 and @noble/hashes (ui/inline_js.py puts their exports in
+// __modules): it checks signatures with noble's verifyAsync, and hashes with the
+// browser's WebCrypto where there is one (file://, https://), with noble's SHA-256
+// and SHA-512 where there is none (a page served over plain http).
 //
 // How it works: the page's data (a JSON script element, ui/html_data.py) holds every
 // entry of the log exactly as in the file (base64).  check() re-does, in the browser,
@@ -23,7 +26,13 @@
     return out;
   };
   const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
-  const sha256 = async (bytes) => new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  const { verifyAsync, hashes } = __modules["noble-ed25519"];
+  const noble = __modules["sha2"];
+  const subtle = globalThis.crypto && globalThis.crypto.subtle;
+  if (!subtle) hashes.sha512Async = async (message) => noble.sha512(message);
+  const sha256 = subtle
+    ? async (bytes) => new Uint8Array(await subtle.digest("SHA-256", bytes))
+    : async (bytes) => noble.sha256(bytes);
 
   // -- canonical msgpack (protocol/replay.md section 2): decode, and encode to compare
   function decode(bytes) {
@@ -114,9 +123,6 @@
   const PARTS_SIGNED = { open: true, secrets: true, commits: true, choices: true };
 
   async function check(entries) {
-    if (!(globalThis.crypto && crypto.subtle)) {
-      return { ok: null, text: "not checked: this browser offers no WebCrypto here, so the page cannot hash; check the file with p2ptable verify" };
-    }
     let keys = [], gameId = null, prevHash = null, n = 0;
     for (let i = 0; i < entries.length; i++) {
       const fail = (why) => ({ ok: false, entry: i, text: `entry ${i} fails: ${why}` });
@@ -230,6 +236,7 @@
       verdict.textContent = r.text;
       verdict.className = r.ok === true ? "valid" : r.ok === false ? "invalid" : "unknown";
       verdict.dataset.entry = r.ok === false ? String(r.entry) : "";
+      verdict.dataset.hashes = subtle ? "webcrypto" : "noble";
     },
     (e) => { verdict.textContent = "not checked: " + e.message; verdict.className = "unknown"; },
   );

@@ -253,3 +253,20 @@ def test_a_seat_name_with_markup_shows_as_text(tab, tmp_path: Path) -> None:
     assert tab.inner_text("h1").endswith(", ".join(names))
     tab.click(f"text={names[1]}'s view")
     assert f"{names[1][:18]}'s hand" in tab.text_content("#table svg")
+
+
+def test_without_webcrypto_the_page_hashes_with_the_vendored_sha2(tab, pages) -> None:
+    # "WebCrypto only where it is available": a page served over plain http has none
+    tab.add_init_script(
+        "Object.defineProperty(globalThis.crypto, 'subtle', {value: undefined, configurable: true})"
+    )
+    tab.goto(pages["teachers-pet-4p"].as_uri())
+    assert verdict(tab).startswith(VALID)
+    assert tab.get_attribute("#verdict", "data-hashes") == "noble"
+    assert tab.evaluate("globalThis.crypto.subtle") is None
+
+
+def test_with_webcrypto_the_page_hashes_with_it(tab, pages) -> None:
+    tab.goto(pages["pet-quartet-4p-standard"].as_uri())
+    assert verdict(tab).startswith(VALID)
+    assert tab.get_attribute("#verdict", "data-hashes") == "webcrypto"

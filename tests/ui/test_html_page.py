@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import functools
+import hashlib
 import json
 import re
 from html import escape
@@ -31,7 +32,7 @@ from p2ptable.replay.logfile import MAGIC, encode_frame, parse_frames
 from p2ptable.replay.seat_secrets import SeatSecrets
 from p2ptable.replay.verify import secrets_in_log
 from p2ptable.sim import simulate
-from p2ptable.ui import html_data, html_page, svg_table
+from p2ptable.ui import html_data, html_page, inline_js, svg_table
 from p2ptable.ui.narrative import entry_words
 from p2ptable.ui.record import RecordRefused, check
 
@@ -206,17 +207,43 @@ def test_script_json_cannot_close_its_element() -> None:
 
 
 def test_the_page_is_self_contained() -> None:
-    # "no network, no external scripts, styles or fonts"
+    # "no network, no external scripts, styles or fonts ... no ES module imports from
+    # URLs; inline scripts"
     text = html_page.page(check(str(QUARTET), QUARTET.read_bytes()))
-    vendored = (Path(html_page.__file__).parent / "vendor" / "noble-ed25519.js").read_text()
-    assert vendored in text  # inlined unchanged; its usage comment shows an import
-    text = text.replace(vendored, "")
     assert not re.search(r"<(link|img|iframe)\b", text)
-    assert not re.search(r"\bsrc\s*=", text)
-    assert not re.search(r"^\s*import\b|\bimport\s*\(|@import|url\(", text, re.M)
-    assert set(re.findall(r"https?://[^\s\"'<>)]+", text)) == {"http://www.w3.org/2000/svg"}
-    assert "@noble/ed25519 3.2.0" in text
+    assert not re.search(r"\bsrc\s*=|type=\"module\"|\bimport\s*\(|@import|url\(", text)
+    assert not re.search(r"^\s*(import|export)\b", text, re.M)  # every module inlined
+    assert not re.search(r"\bfetch\(|XMLHttpRequest|WebSocket|sendBeacon", text)
+    assert "@noble/ed25519 3.2.0 and @noble/hashes 2.4.0" in text
     assert "only p2ptable verify does" in text  # what the page checks, and what it does not
+
+
+def test_each_vendored_file_is_inlined_with_only_its_imports_and_exports_rewritten() -> None:
+    folder = Path(html_page.__file__).parent
+    for name, path in html_page.VENDORED:
+        original = (folder / path).read_text(encoding="utf-8")
+        wrapped = inline_js.wrap(name, original)
+        kept = [line for line in original.splitlines() if not re.match(r"(import|export)\b", line)]
+        assert all(line in wrapped for line in kept)
+    readme = (folder / "vendor" / "README.md").read_text(encoding="utf-8")
+    for _, path in html_page.VENDORED:
+        digest = hashlib.sha256((folder / path).read_bytes()).hexdigest()
+        assert digest in readme  # the file is the npm registry's, unchanged
+
+
+def test_the_inliner_reads_the_plain_forms_and_refuses_any_other() -> None:
+    wrapped = inline_js.wrap(
+        "m",
+        'import { a, b as c } from "./x.js";\nimport * as y from "./y.js";\n'
+        "export function f() {}\nexport const k = 1;\nconst g = 2;\nexport { g, g as h };\n",
+    )
+    assert "const { a, b: c } = __modules['x'];" in wrapped
+    assert "const y = __modules['y'];" in wrapped
+    assert wrapped.endswith("return { f, k, g, h: g };\n})();")
+    with pytest.raises(inline_js.BundleError):
+        inline_js.wrap("m", "export default function () {}\n")
+    with pytest.raises(inline_js.BundleError):
+        inline_js.wrap("m", 'import thing from "./x.js";\n')
 
 
 def run(*args: str):  # noqa: ANN201
