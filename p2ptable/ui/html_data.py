@@ -112,25 +112,24 @@ def own_deck_secret(checked: Checked, seat: int) -> int:
     seat's deck key in the signed genesis."""
     name = checked.names[seat]
     path = Path(checked.path + ".secrets")
-    refused = (
-        f"cannot show what {name} saw: the log holds no deck secrets (every seat "
-        "publishes its own at the end of the game), and {why}; export it without --seat"
-    )
+
+    def refused(why: str) -> RecordRefused:  # a seat's name may hold braces: no format()
+        return RecordRefused(
+            f"cannot show what {name} saw: the log holds no deck secrets (every seat "
+            f"publishes its own at the end of the game), and {why}; export it without --seat"
+        )
+
     try:
         saved = json.loads(path.read_text(encoding="utf-8"))
         deck = int(saved["deck"], 16) if saved["seat"] == seat else None
     except (OSError, ValueError, KeyError, TypeError):
-        raise RecordRefused(
-            refused.format(why=f"no secrets file of {name}'s is at {path}")
-        ) from None
+        raise refused(f"no secrets file of {name}'s is at {path}") from None
     if deck is None:
-        raise RecordRefused(refused.format(why=f"{path.name} is another seat's"))
+        raise refused(f"{path.name} is another seat's")
     try:
         Ledger(Entry.decode(checked.payloads[0]), readers={seat: deck})
     except (InvalidEntry, SealedUsageError, ValueError):
-        raise RecordRefused(
-            refused.format(why=f"{path.name} is not {name}'s for this game")
-        ) from None
+        raise refused(f"{path.name} is not {name}'s for this game") from None
     return deck
 
 
