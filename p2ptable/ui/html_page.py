@@ -22,7 +22,7 @@ from typing import Any
 
 from p2ptable.ui.html_data import page_data
 from p2ptable.ui.inline_js import bundle
-from p2ptable.ui.record import Checked
+from p2ptable.ui.record import Checked, record
 
 CHECKS = (
     "This page checks, in your browser, every entry's Ed25519 signatures (and the "
@@ -55,6 +55,19 @@ def script_json(value: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
+#: the record's tag pairs (ui/record.py) the page shows under "About this game"
+ABOUT = ("Variant", "Seats", "Result", "Entries", "Verify")
+
+
+def _about(checked: Checked) -> str:
+    """The game's facts as ``p2ptable export`` writes them in its header."""
+    tags = dict(record(checked).tags())
+    rows = "".join(f"<tr><th>{escape(tag)}</th><td>{escape(tags[tag])}</td></tr>" for tag in ABOUT)
+    return (
+        f'<details><summary>About this game</summary><table class="tags">{rows}</table></details>'
+    )
+
+
 def page(checked: Checked, seat: int | None = None) -> str:
     """The whole HTML document for a checked log."""
     data = page_data(checked, seat)
@@ -72,6 +85,7 @@ def page(checked: Checked, seat: int | None = None) -> str:
             '<p id="verdict" class="unknown">checking every signature and link…</p>',
             f"<details><summary>What this page checks</summary><p>{escape(CHECKS)}</p>"
             f"<p>Log head: <code>{data['head']}</code></p></details>",
+            _about(checked),
             '<div class="controls" id="views" aria-label="Whose view"></div>',
             '<div id="table"></div>',
             '<div class="controls">'

@@ -330,3 +330,10 @@ def test_export_html_with_seat_of_a_game_cut_short(cut_short: tuple[Path, str], 
     assert f"{name}'s view" in out.read_text(encoding="utf-8")
     refused = run("export", str(cut), "--format", "html", "--seat", "1", "-o", str(out) + "2")
     assert refused.exit_code == 1 and "another seat's" in refused.output
+
+
+def test_the_page_says_the_games_facts_as_the_text_record_does() -> None:
+    # the header of `p2ptable export` (issue 16): options, seats, result, the command
+    text = html_page.page(check(str(SCHOOL), SCHOOL.read_bytes()))
+    assert "<th>Result</th><td>Ana 49, Ben -18, Cleo -28, Dev -5; winner: Ana</td>" in text
+    assert f"<th>Verify</th><td>p2ptable verify {SCHOOL}</td>" in text
