@@ -337,3 +337,18 @@ def test_the_page_says_the_games_facts_as_the_text_record_does() -> None:
     text = html_page.page(check(str(SCHOOL), SCHOOL.read_bytes()))
     assert "<th>Result</th><td>Ana 49, Ben -18, Cleo -28, Dev -5; winner: Ana</td>" in text
     assert f"<th>Verify</th><td>p2ptable verify {SCHOOL}</td>" in text
+
+
+def test_export_html_never_writes_over_a_file_without_force_nor_over_a_replay(
+    tmp_path: Path,
+) -> None:
+    # as every export (issue 22): "no command writes over a replay"
+    out = tmp_path / "page.html"
+    out.write_text("mine", encoding="utf-8")
+    result = run("export", str(QUARTET), "--format", "html", "-o", str(out))
+    assert result.exit_code == 1 and out.read_text(encoding="utf-8") == "mine"
+    assert run("export", str(QUARTET), "--format", "html", "-o", str(out), "--force").exit_code == 0
+    copy = tmp_path / "copy.p2pt"
+    copy.write_bytes(QUARTET.read_bytes())
+    result = run("export", str(QUARTET), "--format", "html", "-o", str(copy), "--force")
+    assert result.exit_code == 1 and copy.read_bytes() == QUARTET.read_bytes()
