@@ -126,6 +126,16 @@
     let keys = [], gameId = null, prevHash = null, n = 0;
     for (let i = 0; i < entries.length; i++) {
       const fail = (why) => ({ ok: false, entry: i, text: `entry ${i} fails: ${why}` });
+      try {
+        const failed = await checkOne(i, fail);
+        if (failed) return failed;
+      } catch (e) { // a field of the wrong type, a signature of the wrong length, ...
+        return fail("malformed (" + e.message + ")");
+      }
+    }
+    return { ok: true, text: `valid: every signature and link checks (${entries.length} entries)` };
+
+    async function checkOne(i, fail) {
       let raw, outer, body;
       try {
         raw = fromB64(entries[i]);
@@ -173,8 +183,8 @@
         }
       }
       prevHash = await sha256(raw);
+      return null;
     }
-    return { ok: true, text: `valid: every signature and link checks (${entries.length} entries)` };
   }
 
   // -- stepping and views

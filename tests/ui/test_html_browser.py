@@ -208,7 +208,12 @@ def test_a_tampered_page_names_the_first_entry_that_fails(tab, pages, tmp_path: 
         assert payload[0] == 0x92
         return b"\xdc\x00\x02" + payload[1:]  # array16 of 2 for fixarray 2
 
+    def signature_as_text(payload: bytes) -> bytes:  # well formed msgpack, a wrong type
+        body, sigs = msgpack.unpackb(payload, raw=False)
+        return pack([body, [[sigs[0][0], "not a signature"]]])
+
     cases = [
+        (action, signature_as_text, f"entry {action} fails: malformed"),
         (action, long_form, f"entry {action} fails: malformed (not canonical)"),
         (action, other_move, f"entry {action} fails: the signature of"),
         (action, cut_link, f"entry {action} fails: its link (prev)"),
