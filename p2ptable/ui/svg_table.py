@@ -20,6 +20,8 @@ from collections.abc import Callable, Sequence
 from html import escape
 from typing import Any
 
+from p2ptable.games.teachers_pet.view import window_question
+
 WIDTH = 720
 HEIGHT = 460
 View = dict[str, Any]
@@ -105,6 +107,20 @@ def height(view_id: str, seats: int, most_cards: int = 12) -> int:
     return _below_players(seats) + seats * (HAND_ROW + 15 * ((most_cards - 1) // 4))
 
 
+def _status(view: View, names: Sequence[str], window: str | None = None) -> str:
+    """What the table waits for, between the board and the players: a reaction
+    window's question (the same words whatever the asked seat holds), or who is
+    choosing in secret (who, never what)."""
+    choosing = view.get("choosing") or ()
+    if window:
+        text = window
+    elif choosing:
+        text = ", ".join(names[s] for s in choosing) + " choose in secret"
+    else:
+        return ""
+    return _g([_t(10, 290, text[:110], "turn")])
+
+
 # -- Teacher's Pet --------------------------------------------------------------
 
 
@@ -153,7 +169,11 @@ def teachers_pet(view: View, names: Sequence[str]) -> list[str]:
             ("Lost", lambda s: f"{view['lost'][s] or ''}{' +pass' if s in passes else ''}"),
         ],
     )
-    return [_g(school), _g(board), *players, _hands(view, names, lambda c: c["name"])]
+    window = None
+    if view["window"]:
+        window = window_question(view, lambda s: names[s])
+    status = _status(view, names, window)
+    return [_g(school), _g(board), status, *players, _hands(view, names, lambda c: c["name"])]
 
 
 # -- Vorsicht Lehrer! -----------------------------------------------------------
@@ -208,7 +228,7 @@ def vorsicht_lehrer(view: View, names: Sequence[str]) -> list[str]:
             ("Cards", lambda s: view["hand_sizes"][s]),
         ],
     )
-    return [_g(board), *players, _hands(view, names, _school)]
+    return [_g(board), _status(view, names), *players, _hands(view, names, _school)]
 
 
 def _school(card: dict) -> str:

@@ -24,6 +24,7 @@ from click.testing import CliRunner
 
 from p2ptable.cli import main
 from p2ptable.games import get_game
+from p2ptable.games.teachers_pet.view import window_question
 from p2ptable.net.persistence import save_secrets
 from p2ptable.randomness.chain import DEFAULT_LENGTH
 from p2ptable.replay.entries import Entry
@@ -352,3 +353,21 @@ def test_export_html_never_writes_over_a_file_without_force_nor_over_a_replay(
     copy.write_bytes(QUARTET.read_bytes())
     result = run("export", str(QUARTET), "--format", "html", "-o", str(copy), "--force")
     assert result.exit_code == 1 and copy.read_bytes() == QUARTET.read_bytes()
+
+
+def test_the_picture_says_what_the_table_waits_for_as_the_screens_do() -> None:
+    # a reaction window asks its question in the words of view.window_question, the
+    # same whatever the asked seat holds; a secret choice names who, never what
+    data, game = data_of(SCHOOL), get_game("teachers-pet")
+    views = [game.view(state, None) for state in states(SCHOOL)]
+    at = next(i for i, view in enumerate(views) if view["window"])
+    question = window_question(views[at], lambda s: data["names"][s])
+    assert as_text(question) in picture(data, "public", at)
+    vorsicht = data_of(CLASS)
+    at = next(i for i, s in enumerate(states(CLASS)) if vorsicht_view(s)["choosing"])
+    names = ", ".join(vorsicht["names"][s] for s in vorsicht_view(states(CLASS)[at])["choosing"])
+    assert f"{names} choose in secret" in picture(vorsicht, "public", at)
+
+
+def vorsicht_view(state) -> dict:  # noqa: ANN001
+    return get_game("vorsicht-lehrer").view(state, None)
