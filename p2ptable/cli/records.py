@@ -268,10 +268,12 @@ def _read_key(prompt: str) -> str:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["text", "json"]),
+    type=click.Choice(["text", "json", "html"]),
     default="text",
     show_default=True,
-    help="A header of tag pairs and one numbered line per entry, or the same as JSON.",
+    help="A header of tag pairs and one numbered line per entry, the same as JSON, or "
+    "one self-contained HTML page that draws the table at every entry and re-checks "
+    "every signature and link in the browser.",
 )
 @click.option(
     "--seat",
@@ -320,13 +322,18 @@ def export(file: Path, fmt: str, seat: str | None, out: Path | None, force: bool
                 index = seat_index(seat, checked.names)
             except ValueError as exc:
                 raise click.BadParameter(str(exc), param_hint="--seat") from None
-        made = record(checked, index)
+        if fmt == "html":  # a seat's own secrets file may stand in for the audit's
+            from p2ptable.ui.html_page import page
+
+            written = page(checked, index)
+        else:
+            made = record(checked, index)
+            if fmt == "json":
+                written = json.dumps(made.to_json(), indent=2, ensure_ascii=False)
+            else:
+                written = made.to_text()
     except RecordRefused as exc:
         raise click.ClickException(str(exc)) from None
-    if fmt == "json":
-        written = json.dumps(made.to_json(), indent=2, ensure_ascii=False)
-    else:
-        written = made.to_text()
     if out is None:
         click.echo(written)
     else:
@@ -337,7 +344,9 @@ def export(file: Path, fmt: str, seat: str | None, out: Path | None, force: bool
             raise click.ClickException(str(exc)) from None
         except OSError as exc:
             raise click.ClickException(_cannot_write(out, exc)) from None
-    if made.ends != "result":  # said in the header too; here for a record sent to a file
+    if checked.ends != "result" and fmt == "html":
+        click.echo(f"Note: the game is {checked.ends}; the page goes as far as the log.", err=True)
+    elif checked.ends != "result":  # said in the header too; here for a record sent to a file
         click.echo(f"Note: {made.result}; the record goes as far as the log.", err=True)
 
 
