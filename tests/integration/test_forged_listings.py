@@ -133,6 +133,10 @@ def test_a_copied_table_id_never_replaces_the_host_s_address(host, forger):
     assert all(t["conflict"] for t in rows), rows  # and marked
 
 
+# Slow (about 5 s).  The default run keeps the bound under a flood in
+# tests/net/test_listing.py (its hypothesis property: whatever strangers send, the
+# host's table stays listed) and the real listener in tests/net/test_discovery.py.
+@pytest.mark.slow
 def test_six_hundred_fake_tables_do_not_push_the_real_one_out(host, forger):
     ad = real_announcement(the_real(host))
     fakes = [
@@ -169,7 +173,9 @@ def test_a_fake_with_the_host_s_name_is_marked_and_enter_picks_nothing(host, for
         ben.close()
 
 
-@pytest.mark.parametrize("command", ["join", "watch"])
+# `watch` checks the id as `join` does (the same code in net/arrival.py): its case
+# is in the slow set (-m slow).
+@pytest.mark.parametrize("command", ["join", pytest.param("watch", marks=pytest.mark.slow)])
 def test_join_says_when_the_picked_table_is_not_the_one_the_host_is(tmp_path, command):
     """The listing said table X at the host's address; the handshake says the
     host there is table Y (a forged listing, or the table reopened).  The code

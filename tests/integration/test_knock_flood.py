@@ -46,6 +46,12 @@ def wait_for(path, timeout: float = 30.0) -> None:
         time.sleep(0.05)
 
 
+# Slow (about 26 s: the strangers knock for 25 s).  The default run keeps the
+# same rules sans-IO in tests/net/test_knock_fairness.py (eight addresses flooding,
+# five players and five spectators seated), and a joiner refused for the rate
+# between real processes below; the fault drill's knock fault plays whole games
+# under the flood.  Run it with -m slow.
+@pytest.mark.slow
 def test_people_with_the_code_get_in_within_5_s_while_eight_addresses_flood(peers, tmp_path):
     ports = [free_port(), free_port()]
     host(peers, "Ana", 6, ports[0], "--spectators")
