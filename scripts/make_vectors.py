@@ -2,7 +2,7 @@
 """Regenerate the test vectors in protocol/vectors/ from the reference implementation.
 
 Run only when the protocol deliberately changes (and bump the protocol version);
-tests/test_vectors.py checks that the code still reproduces the committed files.
+tests/replay/test_vectors.py checks that the code still reproduces the committed files.
 
 ``replay.json`` holds one entry of each kind built by hand from fixed keys (their
 encodings and signatures are the vector; they are not promised to be a legal game),

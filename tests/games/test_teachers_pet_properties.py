@@ -206,7 +206,7 @@ def test_a_cheated_card_is_later_shown_with_a_proof(tmp_path):
 
 def test_the_golden_replay_shows_every_kind_of_hidden_card_step():
     # replays/README.md: the recorded game has each kind, so CI's verify of it
-    # re-checks each kind of proof (tests/test_replays.py verifies every file).
+    # re-checks each kind of proof (tests/replay/test_replays.py verifies every file).
     from pathlib import Path
 
     golden = Path(__file__).resolve().parents[2] / "replays" / "teachers-pet-4p.p2pt"

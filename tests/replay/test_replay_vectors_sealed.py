@@ -32,7 +32,7 @@ from p2ptable.replay.sealed_book import (
 )
 from p2ptable.sealed.group import N
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SEALED = json.loads((ROOT / "protocol" / "vectors" / "replay.json").read_text())["sealed"]
 G_BYTES = bytes.fromhex("0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798")
 

@@ -22,7 +22,7 @@ from p2ptable.replay import choices
 from p2ptable.replay.entries import Entry, bundled_parts
 from p2ptable.replay.verify import verify_bytes
 
-VECTORS = Path(__file__).resolve().parents[1] / "protocol" / "vectors"
+VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 REPLAY = json.loads((VECTORS / "replay.json").read_text())
 LEGACY = json.loads((VECTORS / "replay-p2ptable-1.json").read_text())
 SIGNED_CHOICES = json.loads((VECTORS / "replay-p2ptable-2.json").read_text())

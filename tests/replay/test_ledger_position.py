@@ -37,10 +37,9 @@ from p2ptable.replay.position import Applied, Position, advanced, applied
 from p2ptable.sealed.group import SeededRandom
 from p2ptable.sim import _next_entry
 from tests.budget import examples
+from tests.sealed.toy_game import GAME as TOY
 
-from .sealed.toy_game import GAME as TOY
-
-REPLAYS = Path(__file__).resolve().parents[1] / "replays"
+REPLAYS = Path(__file__).resolve().parents[2] / "replays"
 # The golden replays' seeds (replays/README.md): the seats' real keys, to re-sign.
 GOLDEN = {
     "pet-quartet": ("pet-quartet-4p-standard.p2pt", b"golden-standard"),

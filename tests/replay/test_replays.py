@@ -8,7 +8,7 @@ import pytest
 
 from p2ptable.replay.verify import verify_file
 
-REPLAYS = sorted((Path(__file__).resolve().parents[1] / "replays").glob("*.p2pt"))
+REPLAYS = sorted((Path(__file__).resolve().parents[2] / "replays").glob("*.p2pt"))
 
 
 def test_there_are_recorded_games():

@@ -32,7 +32,7 @@ from p2ptable.replay.logfile import MAGIC, LogWriter, encode_frame, parse_frames
 from p2ptable.sim import simulate
 from tests.budget import examples
 
-# Raise for a long run: P2P_FAST_DECODE_EXAMPLES=20000 pytest tests/test_entry_decode_fast.py
+# Raise for a long run: P2P_FAST_DECODE_EXAMPLES=20000 pytest tests/replay/test_entry_decode_fast.py
 # (300 with --hypothesis-profile thorough, half of it by default: tests/budget.py).
 EXAMPLES = int(os.environ.get("P2P_FAST_DECODE_EXAMPLES", examples(300)))
 

@@ -48,7 +48,7 @@ from p2ptable.replay.entries import (
 from p2ptable.replay.logfile import MAGIC, MAX_FRAME, encode_frame
 from p2ptable.replay.verify import verify_bytes
 
-VECTORS = Path(__file__).resolve().parents[1] / "protocol" / "vectors"
+VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 
 
 def load(name: str) -> dict:
