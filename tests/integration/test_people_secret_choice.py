@@ -19,6 +19,7 @@ import pytest
 
 from p2ptable.net.persistence import choice_path
 from p2ptable.net.session import Choice
+from p2ptable.replay.logfile import parse_frames
 from p2ptable.replay.verify import verify_file
 
 from .peers import free_port
@@ -33,11 +34,18 @@ TOGETHER = "everyone chooses at once, in secret"
 BOTH_REVEALED = r"\d+\s+choices\s+Ana takes"
 
 
-def first_choices(replay: Path) -> list[str]:
-    """Each seat's revealed action in the first choices entry of ``replay``."""
-    report = verify_file(replay)
-    entry = next(e for e in report.ledger.entries if e.kind == "choices")
-    return [part["action"] for part in entry.body["parts"]]
+def pending_at(replay: Path) -> int:
+    """How many entries ``replay`` holds: after a seat stopped at a secret
+    choice, the index of the commits entry its choice goes into."""
+    return len(parse_frames(replay.read_bytes()).payloads)
+
+
+def choices_at(replay: Path, commits: int) -> list[str]:
+    """Each seat's revealed action for the commits entry at ``commits`` (an
+    earlier teacher card may have come before it: the first one is not it)."""
+    entries = verify_file(replay).ledger.entries
+    assert entries[commits].kind == "commits" and entries[commits + 1].kind == "choices"
+    return [part["action"] for part in entries[commits + 1].body["parts"]]
 
 
 def to_the_teacher_card(seats: list, timeout: float = 120.0) -> None:
@@ -72,6 +80,7 @@ def test_two_people_choose_a_teacher_card_in_secret_and_one_resumes_in_between(
     # Ben leaves with Ctrl-C after his commit went out, and comes back.
     ben.ctrl_c()
     assert ben.wait() == 130
+    commits = pending_at(tmp_path / "Ben.p2pt")
     back = people("resume", str(tmp_path / "Ben.p2pt"))
     back.expect("waiting for Ana to choose; you chose: risk", on="screen", timeout=60)
     assert PROMPT not in back.screen  # not asked again: his choice was kept
@@ -82,7 +91,7 @@ def test_two_people_choose_a_teacher_card_in_secret_and_one_resumes_in_between(
     assert peers.wait_all() == {"Cleo": 0}
     blobs = {(tmp_path / f"{n}.p2pt").read_bytes() for n in ("Ana", "Ben", "Cleo")}
     assert len(blobs) == 1
-    assert first_choices(tmp_path / "Ana.p2pt")[:2] == ["take", "risk"]
+    assert choices_at(tmp_path / "Ana.p2pt", commits)[:2] == ["take", "risk"]
     # The kept choices have done their work: nothing is left next to the replays.
     assert not any((tmp_path / f"{n}.p2pt.choice").exists() for n in ("Ana", "Ben", "Cleo"))
     report = verify_file(tmp_path / "Ana.p2pt")
@@ -124,6 +133,7 @@ def test_a_seat_killed_after_its_commit_left_takes_it_back_without_its_choice_fi
     os.killpg(ben.proc.pid, signal.SIGKILL)
     ben.wait()
     replay = tmp_path / "Ben.p2pt"
+    commits = pending_at(replay)
     if file == "deleted":
         choice_path(replay).unlink()
     else:
@@ -141,4 +151,4 @@ def test_a_seat_killed_after_its_commit_left_takes_it_back_without_its_choice_fi
     assert len(blobs) == 1
     report = verify_file(tmp_path / "Ana.p2pt")
     assert report.valid and report.audited and report.stopped is None, report.error
-    assert first_choices(tmp_path / "Ana.p2pt")[:2] == ["take", "risk"]  # what Ben chose
+    assert choices_at(tmp_path / "Ana.p2pt", commits)[:2] == ["take", "risk"]  # as Ben chose
