@@ -92,15 +92,10 @@ def set_aside(replay: Path) -> Path:
     """Rename an :func:`unborn` replay out of the way (``NAME.torn-STAMP``),
     durably: nothing is lost, and the genesis round may make the replay anew."""
     import os
-    import time
 
-    from p2ptable.replay.logfile import sync_dir
+    from p2ptable.replay.logfile import sync_dir, torn_name
 
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    copy, number = replay.with_name(f"{replay.name}.torn-{stamp}"), 1
-    while copy.exists():
-        number += 1
-        copy = replay.with_name(f"{replay.name}.torn-{stamp}-{number}")
+    copy = torn_name(replay)
     os.rename(replay, copy)
     sync_dir(replay.parent)
     return copy

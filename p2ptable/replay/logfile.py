@@ -187,18 +187,25 @@ def write_durably(path: Path, data: bytes) -> None:
     sync_dir(path.parent)
 
 
-def cut_tail(path: Path, length: int) -> Path:
-    """Cut ``path`` to ``length`` bytes after keeping a copy of the whole file
-    next to it (``NAME.torn-YYYYmmdd-HHMMSS``); the copy's path.
-
-    The copy is on disk before the cut, and the cut before this returns, so a
-    crash at any point leaves either the original or both."""
+def torn_name(path: Path) -> Path:
+    """A free name next to ``path`` for what is kept of it before it is changed
+    (``NAME.torn-YYYYmmdd-HHMMSS``, with ``-2``, ``-3`` ... if taken)."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
     copy = path.with_name(f"{path.name}.torn-{stamp}")
     number = 1
     while copy.exists():
         number += 1
         copy = path.with_name(f"{path.name}.torn-{stamp}-{number}")
+    return copy
+
+
+def cut_tail(path: Path, length: int) -> Path:
+    """Cut ``path`` to ``length`` bytes after keeping a copy of the whole file
+    next to it (``NAME.torn-YYYYmmdd-HHMMSS``); the copy's path.
+
+    The copy is on disk before the cut, and the cut before this returns, so a
+    crash at any point leaves either the original or both."""
+    copy = torn_name(path)
     with open(path, "rb") as source, open(copy, "xb") as target:
         shutil.copyfileobj(source, target)
         target.flush()
