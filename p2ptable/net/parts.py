@@ -355,7 +355,9 @@ class PartsRound(Gathering[Entry]):
         chosen = self._chosen
         if chosen is not None and chosen[0] == index and not self._from_file:
             return  # made by this run: it is the commit
-        commit = part.body["msg"]["commit"]
+        commit = part.body["msg"].get("commit") if isinstance(part.body["msg"], dict) else None
+        if not isinstance(commit, bytes):
+            return  # not a commit (the step's check refuses it): nothing to take back
         salt = choices.salt_for(table.secrets, ledger.game_id, index)
         legal = ledger.game.legal_actions(ledger.state, table.seat)
         action = choices.committed_action(legal, ledger.game_id, index, table.seat, salt, commit)
