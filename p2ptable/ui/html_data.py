@@ -43,7 +43,7 @@ from p2ptable.replay.ledger import InvalidEntry, Ledger
 from p2ptable.replay.verify import secrets_in_log
 from p2ptable.sealed.errors import SealedUsageError
 from p2ptable.ui.narrative import entry_words, genesis_words
-from p2ptable.ui.record import Checked, RecordRefused, _moved
+from p2ptable.ui.record import Checked, RecordRefused, moved_cards
 from p2ptable.ui.svg_table import WIDTH, draw, height
 
 
@@ -78,7 +78,7 @@ def page_data(checked: Checked, seat: int | None = None) -> dict[str, Any]:
                 sees = _readers_of(v["id"], readers)
                 if not sees:
                     continue
-                moved = _moved(book, ledger.book, sees, entry, applied.seat)
+                moved = moved_cards(book, ledger.book, sees, entry, applied.seat)
                 if moved:
                     seen = {s: [name_card(c) for c in cards] for s, cards in moved.items()}
                     text = entry_words(applied, names, seen).sentence

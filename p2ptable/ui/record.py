@@ -199,7 +199,7 @@ def record(checked: Checked, seat: int | None = None) -> Record:
         applied = ledger.append(entry)
         seen: dict[int, list[str]] = {}
         if readers and book is not None and ledger.book is not None:
-            moved = _moved(book, ledger.book, readers, entry, applied.seat)
+            moved = moved_cards(book, ledger.book, readers, entry, applied.seat)
             seen = {s: [name_card(c) for c in cards] for s, cards in moved.items()}
         action = entry.body["action"] if entry.kind == "action" else None
         lines.append(_line(entry_words(applied, names, seen), when, action))
@@ -250,7 +250,7 @@ def _readers(checked: Checked, game: Game, seat: int | None) -> tuple[dict[int, 
     )
 
 
-def _moved(
+def moved_cards(
     before: SealedBook,
     after: SealedBook,
     readers: Mapping[int, int],
