@@ -40,12 +40,16 @@ def pending_at(replay: Path) -> int:
     return len(parse_frames(replay.read_bytes()).payloads)
 
 
-def choices_at(replay: Path, commits: int) -> list[str]:
-    """Each seat's revealed action for the commits entry at ``commits`` (an
-    earlier teacher card may have come before it: the first one is not it)."""
+def choices_at(replay: Path, commits: int) -> dict[str, str]:
+    """Each seat's revealed action, by name, for the commits entry at
+    ``commits`` (an earlier teacher card may have come before it: the first one
+    is not it).  By name: the seats are numbered in the order they were seated,
+    and the bot peer may be seated before the person who started first."""
     entries = verify_file(replay).ledger.entries
     assert entries[commits].kind == "commits" and entries[commits + 1].kind == "choices"
-    return [part["action"] for part in entries[commits + 1].body["parts"]]
+    names = [seat["name"] for seat in entries[0].body["seats"]]
+    body = entries[commits + 1].body
+    return {names[s]: part["action"] for s, part in zip(body["seats"], body["parts"], strict=True)}
 
 
 def to_the_teacher_card(seats: list, timeout: float = 120.0) -> None:
@@ -91,7 +95,8 @@ def test_two_people_choose_a_teacher_card_in_secret_and_one_resumes_in_between(
     assert peers.wait_all() == {"Cleo": 0}
     blobs = {(tmp_path / f"{n}.p2pt").read_bytes() for n in ("Ana", "Ben", "Cleo")}
     assert len(blobs) == 1
-    assert choices_at(tmp_path / "Ana.p2pt", commits)[:2] == ["take", "risk"]
+    chosen = choices_at(tmp_path / "Ana.p2pt", commits)
+    assert (chosen["Ana"], chosen["Ben"]) == ("take", "risk")
     # The kept choices have done their work: nothing is left next to the replays.
     assert not any((tmp_path / f"{n}.p2pt.choice").exists() for n in ("Ana", "Ben", "Cleo"))
     report = verify_file(tmp_path / "Ana.p2pt")
@@ -151,4 +156,5 @@ def test_a_seat_killed_after_its_commit_left_takes_it_back_without_its_choice_fi
     assert len(blobs) == 1
     report = verify_file(tmp_path / "Ana.p2pt")
     assert report.valid and report.audited and report.stopped is None, report.error
-    assert choices_at(tmp_path / "Ana.p2pt", commits)[:2] == ["take", "risk"]  # as Ben chose
+    chosen = choices_at(tmp_path / "Ana.p2pt", commits)
+    assert (chosen["Ana"], chosen["Ben"]) == ("take", "risk")  # as Ben chose
