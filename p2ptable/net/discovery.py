@@ -15,8 +15,8 @@ reachable at the address its host prints.  Names are not probed for
 uniqueness (each holds the table id), and the records live two minutes in
 others' caches, so a host that crashed without its goodbye drops out soon.
 
-:func:`announce_lobby` is the glue for a host: the lobby's ``on_roster``
-(net/arrival.py) publishes the seats taken, and withdraws the table once it is
+:func:`announce_lobby` is the glue for a host: the peer's ``on_roster``
+(net/peer.py, told by net/arrival.py) publishes the seats taken, and withdraws the table once it is
 full; `play` does not announce (its bots are on loopback).
 
 :func:`listen` hears the tables announced on the LAN for a few seconds.  It
@@ -343,6 +343,6 @@ def announce_lobby(peer: Peer, address: str, say: Callable[[str], None]) -> Anno
         for line in announcer.take_notes():
             peer.note(line)
 
-    peer.arrival.on_roster = follow
+    peer.on_roster = follow
     say("  or pick it from the list that `p2ptable join --name <their name>` shows")
     return announcer

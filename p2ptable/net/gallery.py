@@ -96,7 +96,9 @@ class Gallery:
     """The watchers of one table and the answers to their ``feed`` requests.
 
     ``seal`` signs a lobby frame as the host (lobby.seal_lobby); ``entries``
-    returns the host's log so far, encoded (empty before the genesis)."""
+    returns the host's log so far, encoded (empty before the genesis).  The
+    answers are handed out by ``take_outgoing``, lines for the host by
+    ``take_log``."""
 
     seal: Callable[[str, dict], bytes]
     table: bytes
@@ -106,6 +108,15 @@ class Gallery:
 
     def __post_init__(self) -> None:
         self.watchers: dict[bytes, Watcher] = {}  # by the watcher's signing key
+
+    def take_outgoing(self) -> list[tuple[str, bytes]]:
+        """Answers to send, in order: (the watcher's endpoint, the frame)."""
+        out, self.outgoing = self.outgoing, []
+        return out
+
+    def take_log(self) -> list[str]:
+        out, self.log = self.log, []
+        return out
 
     def names(self) -> list[str]:
         return [w.name for w in self.watchers.values()]

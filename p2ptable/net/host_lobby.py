@@ -2,10 +2,11 @@
 handshake (within the knock limits, knocks.py), seat who proves the code, take
 a seated joiner's frames only bound to its handshake (lobby_binding.py), free a
 silent seat, call the roll and propose the genesis once every seat answered the
-full roster (net/lobby.py has the theory of operation).  What to send goes to
-``outgoing``; what the host's player should see to ``screen`` (who joined, a
-counted line about strangers, lobby_tally.py), every line for the peer's log to
-``log``."""
+full roster (net/lobby.py has the theory of operation).  What it produces is
+handed out as the session's is (net/session.py): ``take_outgoing`` the frames to
+send (endpoint, frame), ``take_screen`` what the host's player should see (who
+joined, a counted line about strangers, lobby_tally.py), ``take_log`` every line
+for the peer's log."""
 
 from __future__ import annotations
 
@@ -140,8 +141,8 @@ class HostLobby:
     def receive(self, frame: bytes, address: str, now: float) -> None:
         """A lobby frame that came in from ``address`` (the sender's IP address, as
         its connection shows it) at ``now`` (seconds, any monotonic clock).  What
-        to send goes to :attr:`outgoing`, what to tell the host's player to
-        :attr:`log`; nothing a sender does raises."""
+        to send and what to tell are handed out (``take_outgoing``, ``take_screen``,
+        ``take_log``); nothing a sender does raises."""
         try:
             kind, key, data = open_lobby(frame)
             if self.gallery is not None and self.gallery.receive(key, kind, data, address, now):
@@ -173,6 +174,21 @@ class HostLobby:
             self._note(
                 f"rejected a lobby message from {address or 'an unknown address'}: {exc}", now
             )
+
+    def take_outgoing(self) -> list[tuple[str, bytes]]:
+        """Frames to send, in order: (the endpoint to answer at, the frame)."""
+        out, self.outgoing = self.outgoing, []
+        return out
+
+    def take_screen(self) -> list[str]:
+        """Lines for the host's player (each is in ``take_log`` too)."""
+        out, self.screen = self.screen, []
+        return out
+
+    def take_log(self) -> list[str]:
+        """Lines for the peer's log: everything, bounded."""
+        out, self.log = self.log, []
+        return out
 
     def _tell(self, line: str) -> None:
         """A line for the host's player (and the peer's log)."""
@@ -411,9 +427,8 @@ class HostLobby:
 
     def _take_gallery_log(self) -> None:
         assert self.gallery is not None
-        for line in self.gallery.log:
+        for line in self.gallery.take_log():
             self._tell(line)
-        self.gallery.log.clear()
 
     def _send_roster(self, also: list[Member] | None = None) -> None:
         """The roster to every admitted joiner (and ``also`` to the freed), each

@@ -3,7 +3,9 @@ code, join, and follow the roster to the genesis; a spectator proves the code th
 same way and takes no seat (net/lobby.py has the theory of operation).  A knock
 refused for the rate is knocked again when the host says, one with no answer
 after KNOCK_AGAIN seconds; the host's frames after the handshake are taken only
-bound to it, and ours are bound too (lobby_binding.py)."""
+bound to it, and ours are bound too (lobby_binding.py).  What it produces is
+handed out as the session's is (net/session.py): ``take_outgoing`` the frames
+for the host, ``take_log`` lines for the person."""
 
 from __future__ import annotations
 
@@ -77,6 +79,16 @@ class JoinerLobby:
             knock["watch"] = True
         self.outgoing.append(seal_lobby("knock", knock, self.me))
 
+    def take_outgoing(self) -> list[bytes]:
+        """Frames for the host, in order."""
+        out, self.outgoing = self.outgoing, []
+        return out
+
+    def take_log(self) -> list[str]:
+        """Lines for the person (and the peer's log)."""
+        out, self.log = self.log, []
+        return out
+
     @property
     def seated(self) -> bool:
         return any(m.key == self.me.key.public for m in self.members)
@@ -97,6 +109,16 @@ class JoinerLobby:
         if self.seated and self.genesis is None and now >= self._next_here:
             self._next_here = now + HERE_EVERY
             self.outgoing.append(self.seal_bound("here", {"v": self._version}))
+
+    def wake_at(self, now: float) -> float:
+        """When ``tick`` has something to do next, if nothing comes before."""
+        if self.host_key is None:
+            if self._wait is not None or self._knock_at is None:
+                return now  # a deadline to set (tick sets it)
+            return self._knock_at
+        if self.seated and self.genesis is None:
+            return self._next_here
+        return float("inf")
 
     def seal_bound(self, kind: str, data: dict) -> bytes:
         """A frame after the handshake: bound to it (lobby_binding.py) and signed."""

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from p2ptable.engine.api import Action
 from p2ptable.net import lobby as lobbies
-from p2ptable.net.arrival import Arrival
+from p2ptable.net.arrival import Arrival, SeatSet
 from p2ptable.net.events import Recovered
 from p2ptable.net.frontend import Frontend, Leave
 from p2ptable.net.gallery import COMEBACK_WAIT, EncodedLog
@@ -154,13 +154,15 @@ class Peer:
         self.replay_path: Path | None = None
         self._choices: ChoiceKeeper | None = None  # REPLAY.choice, at our first secret choice
         self.arrival = Arrival(self.transport, self.secrets, frontend.say, self.note)
-        self.arrival.on_body = self._seat_is_set
         self._saved_boots: dict[int, int] = {}
         self._stats: list[dict] = []
         self.log = PeerLog()
         # Called with our replay's path once it is chosen (the genesis round
         # begins: from then on the seat can be resumed).
         self.on_genesis: Callable[[Path], None] | None = None
+        # Called with a host's lobby whenever its seats taken or its genesis
+        # change (the table's announcement on the LAN follows them: discovery.py).
+        self.on_roster: Callable[[lobbies.HostLobby], None] | None = None
         # Held while we play the seat, so a second `resume` of it is refused
         # (taken by the caller for a resume, at the genesis for a new game).
         self.seat_lock: SeatLock | None = None
@@ -209,6 +211,15 @@ class Peer:
         return self.arrival.seat
 
     # -- coming to the table ---------------------------------------------------------
+
+    def _take_arrival_events(self) -> None:
+        """What the arrival told, acted on before its next ``step`` (which may send
+        our signature on the genesis)."""
+        for event in self.arrival.take_events():
+            if isinstance(event, SeatSet):
+                self._seat_is_set(event.body)
+            elif self.on_roster is not None:
+                self.on_roster(event.lobby)
 
     def _seat_is_set(self, body: bytes) -> None:
         """The genesis body is known, our signature not yet sent: make the seat
@@ -358,6 +369,7 @@ class Peer:
                     self._dispatch(item, now)
                 if self.session is None:
                     genesis = self.arrival.step(now)
+                    self._take_arrival_events()
                     if genesis is not None:
                         self._start_session(genesis)
                 if self.session is not None:
@@ -527,6 +539,7 @@ class Peer:
     def _dispatch(self, item, now: float) -> None:  # noqa: ANN001 - an Incoming
         if item.channel == LOBBY:
             self.arrival.lobby_frame(item.payload, item.address, now)
+            self._take_arrival_events()
         elif item.channel == GAME:
             if self.session is not None:
                 self.session.receive(item.payload, now, advance=False)

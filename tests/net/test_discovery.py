@@ -19,7 +19,7 @@ import pytest
 
 from p2ptable.net import discovery
 from p2ptable.net.announce_record import announcement
-from p2ptable.net.arrival import Arrival
+from p2ptable.net.arrival import Arrival, RosterChanged
 from p2ptable.net.listing import MAX_PER_SOURCE, MAX_TABLES
 from p2ptable.net.lobby import SILENT_SEAT
 
@@ -198,10 +198,16 @@ def test_the_arrival_tells_of_every_change_to_the_seats_once():
     lobby = host_lobby(seats=3)
     arrival = Arrival(wire, lobby.me, say=lambda line: None, note=lambda line: None)  # type: ignore[arg-type]
     told: list[tuple[int, bool]] = []
-    arrival.on_roster = lambda lob: told.append((len(lob.members), lob.genesis is not None))
+
+    def hear() -> None:
+        for event in arrival.take_events():
+            assert isinstance(event, RosterChanged)
+            told.append((len(event.lobby.members), event.lobby.genesis is not None))
+
     arrival.host(lobby)
     arrival.step(0.0)
     arrival.step(0.1)
+    hear()
     assert told == [(1, False)]  # the first step, then nothing changed
     ben = joiner(1, "Ben")
     for _ in range(6):  # the handshake through the arrival, as the peer drives it
@@ -210,6 +216,7 @@ def test_the_arrival_tells_of_every_change_to_the_seats_once():
             arrival.lobby_frame(frame, address(ben), 0.2)
         ben.outgoing.clear()
         arrival.step(0.2)
+        hear()
         for endpoint, frame in wire.replies:
             if endpoint == ben.endpoint:
                 ben.receive(frame)
@@ -217,6 +224,7 @@ def test_the_arrival_tells_of_every_change_to_the_seats_once():
     assert ben.seated and told == [(1, False), (2, False)]
     arrival.lobby_frame(b"junk", "10.9.9.9", 0.3)  # a stranger's frame changes nothing
     arrival.step(SILENT_SEAT + 1)  # Ben fell silent: his seat is freed
+    hear()
     assert told == [(1, False), (2, False), (1, False)]
 
 
@@ -242,6 +250,7 @@ def test_announce_lobby_publishes_the_seats_and_withdraws_a_full_table(monkeypat
 
         arrival = Arrival(Wire(), host_lobby().me, say=print, note=print)  # type: ignore[arg-type]
         notes: list[str] = []
+        on_roster = None
 
         def note(self, line: str) -> None:
             self.notes.append(line)
@@ -253,9 +262,9 @@ def test_announce_lobby_publishes_the_seats_and_withdraws_a_full_table(monkeypat
     assert made is not None and made.address == "10.0.0.1"
     assert said == ["  or pick it from the list that `p2ptable join --name <their name>` shows"]
     lobby = host_lobby(seats=2)
-    peer.arrival.on_roster(lobby)
+    peer.on_roster(lobby)  # type: ignore[misc]
     lobby.members.append(lobby.members[0])  # as if a second seat were taken
-    peer.arrival.on_roster(lobby)
+    peer.on_roster(lobby)  # type: ignore[misc]
     assert wishes == [
         announcement(lobby.table, "pet-quartet", lobby.options, "Ana", 1, 2, 47009),
         None,
