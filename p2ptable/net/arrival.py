@@ -23,8 +23,9 @@ joiner goes on, but the person knows the list was wrong.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from p2ptable.net import lobby as lobbies
 from p2ptable.net.gallery import Gallery
@@ -35,6 +36,9 @@ from p2ptable.net.pending_genesis import PendingGenesis
 from p2ptable.net.transport import GAME, LOBBY, Transport
 from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry
+
+if TYPE_CHECKING:
+    from p2ptable.net.persistence import Resume
 
 MAX_EARLY_FRAMES = 2_000  # game frames that may arrive before we know the genesis body
 MAX_EARLY_BYTES = 8 << 20
@@ -111,6 +115,31 @@ class Arrival:
         """A resumed host's table admits spectators again (the game is under way:
         ``lobby`` holds the genesis, and no genesis round is started for it)."""
         self.lobby, self.game, self._under_way = lobby, lobby.game, True
+
+    def come_back(self, resume: Resume, endpoint: str) -> list[str]:
+        """Back at a game under way (``resume``): our seat, a new start counter (on
+        disk before any frame of this run leaves, so our peers can tell our frames
+        from recordings of an earlier run), the members as the genesis seats them
+        at the endpoints last saved (ours where we listen now: another port, if
+        `resume --port` said so), and a link to every other seat.  The endpoints."""
+        self.seat, self.boot = resume.seat, resume.boot + 1
+        endpoints = [*resume.endpoints]
+        endpoints[resume.seat] = endpoint
+        self.members = [
+            lobbies.Member(s.name, s.key, s.chain_head, s.link, where)
+            for s, where in zip(resume.ledger.seats, endpoints, strict=True)
+        ]
+        for i, member in enumerate(self.members):
+            if i != resume.seat:
+                self.transport.connect(member.endpoint)
+        return endpoints
+
+    def feed_spectators(self, entries: Callable[[], Sequence[bytes]]) -> None:
+        """What our table's spectators pull (gallery.py): ``entries`` returns our
+        log as it stands (nothing, for a table that admits none)."""
+        gallery = self._gallery()
+        if gallery is not None:
+            gallery.entries = entries
 
     def resume(self, pending: PendingGenesis, now: float) -> None:
         """Back in a genesis round our process left (net/pending_genesis.py)."""

@@ -14,13 +14,9 @@ How it works:
   (``NAME.p2pt.torn-STAMP``) and says so in :attr:`Resume.notice`.  Damage with
   intact entries after it is refused with the entry index, and nothing on disk is
   changed.  Every problem is a :class:`ResumeError` with a one-line message.
-* :class:`ChoiceKeeper` keeps ``NAME.p2pt.choice`` durably too: our last secret
-  choice (net/session.py, ``Choice``), kept before our commit to it leaves, so
-  a resumed person is not asked again; one fixed record overwritten in place
-  and synced (``CHOICE_RECORD``).  :func:`load_resume` reads it back as a hint
-  only: the truth is our signed commit, which the other seats hand back after
-  a resume (net/parts.py), so a lost, damaged or forged file is reported (in
-  :attr:`Resume.notice`) and ignored, and never makes us sign a second commit.
+* ``NAME.p2pt.choice`` (net/choice_file.py) keeps our last secret choice durably
+  too; :func:`load_resume` reads it back as a hint only, and reports a lost,
+  damaged or forged one in :attr:`Resume.notice`.
 * :func:`hold_seat_lock` takes an exclusive ``flock`` on ``NAME.p2pt.lock`` for the
   life of a running peer; a second ``resume`` (or a second game writing the same
   replay) is refused with the holder's pid.  The kernel drops the lock when the
@@ -33,14 +29,11 @@ import ipaddress
 import json
 import os
 import re
-import struct
 import time
-import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from p2ptable.crypto.encoding import EncodingError, pack, unpack_canonical
-from p2ptable.engine.api import Action
+from p2ptable.net.choice_file import load_choice
 from p2ptable.net.session import Choice
 from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry, MalformedEntry
@@ -106,76 +99,6 @@ def replay_path_for(game: str, game_id: bytes, name: str) -> Path:
 
 def secrets_path(replay: Path) -> Path:
     return replay.with_name(replay.name + ".secrets")
-
-
-def choice_path(replay: Path) -> Path:
-    return replay.with_name(replay.name + ".choice")
-
-
-# The choice file is one record of CHOICE_RECORD bytes, overwritten in place: a
-# 4-byte length, the canonical {i, action}, its CRC-32, zeros.  Within one disk
-# sector, and the file never changes size after it is made, so keeping a choice
-# is one write and one fdatasync (like a move's), not a new file and a rename.
-CHOICE_RECORD = 512
-
-
-class ChoiceKeeper:
-    """Keeps our secret choices in ``REPLAY.choice``, one record overwritten in
-    place (``CHOICE_RECORD``): each is on stable storage when ``keep`` returns."""
-
-    def __init__(self, replay: Path) -> None:
-        from p2ptable.replay.logfile import sync_dir, sync_fd
-
-        path = choice_path(replay)
-        made = not path.exists()
-        self._fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-        self._sync = sync_fd
-        if made or os.fstat(self._fd).st_size != CHOICE_RECORD:
-            os.pwrite(self._fd, bytes(CHOICE_RECORD), 0)
-            os.fsync(self._fd)
-            sync_dir(path.parent)
-
-    def keep(self, choice: Choice) -> None:
-        payload = pack({"i": choice.index, "action": choice.action})
-        record = struct.pack(">I", len(payload)) + payload + struct.pack(">I", zlib.crc32(payload))
-        if len(record) > CHOICE_RECORD:
-            raise ValueError(f"a choice of {len(payload)} bytes does not fit its record")
-        os.pwrite(self._fd, record.ljust(CHOICE_RECORD, b"\0"), 0)
-        self._sync(self._fd)
-
-    def close(self) -> None:
-        os.close(self._fd)
-
-
-def _load_choice(replay: Path) -> tuple[Choice | None, str | None]:
-    """Our kept secret choice, if any, and a sentence for the player when the
-    file could not be read.  The file is a hint, never the truth: a seat's
-    commit, if one left, comes back from the others (net/parts.py), and a lost,
-    damaged or forged file is reported and ignored, never trusted over it."""
-    path = choice_path(replay)
-    if not path.exists():
-        return None, None
-    try:
-        raw = _read(path, "choice", CHOICE_RECORD)
-        if not raw.strip(b"\0"):
-            return None, None  # made, never written: no choice was kept
-        (length,) = struct.unpack_from(">I", raw, 0)
-        payload = raw[4 : 4 + length]
-        crc = raw[4 + length : 8 + length]
-        if len(crc) != 4 or struct.unpack(">I", crc)[0] != zlib.crc32(payload):
-            raise ValueError("its checksum does not match")
-        data = unpack_canonical(payload)
-        index, action = data["i"], data["action"]
-        if type(index) is not int or not isinstance(action, str) or set(data) != {"i", "action"}:
-            raise ValueError("not {i, action}")
-        Action.parse(action)  # the session takes it up again: it must be an action
-    except (EncodingError, ValueError, TypeError, KeyError, struct.error, ResumeError) as exc:
-        why = exc if not isinstance(exc, ResumeError) else "it cannot be read"
-        return None, (
-            f"{path.name} is damaged ({why}) and was ignored: if this seat had sent a "
-            "commit to a secret choice, it is taken back from the other seats"
-        )
-    return Choice(index, action), None
 
 
 def lock_path(replay: Path) -> Path:
@@ -246,7 +169,7 @@ def load_resume(replay: Path) -> Resume:
             notice = None
         endpoints, port = saved["endpoints"], saved["port"]
         peer_boots = {int(k): v for k, v in saved["peer_boots"].items()}
-        choice, unread = _load_choice(replay)
+        choice, unread = load_choice(replay)
         if unread is not None:
             notice = unread if notice is None else f"{notice}; {unread}"
         return Resume(

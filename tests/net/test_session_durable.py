@@ -16,8 +16,8 @@ import random
 
 import pytest
 
+from p2ptable.net.delivery import deliver
 from p2ptable.net.memory import MemoryNet
-from p2ptable.net.peer import deliver
 from p2ptable.net.session import Session
 from p2ptable.net.wire import envelope_of
 from p2ptable.replay.entries import Entry
