@@ -34,7 +34,7 @@ from p2ptable.net.lobby_frames import (
     open_lobby,
     seal_lobby,
 )
-from p2ptable.net.lobby_tally import StrangerTally
+from p2ptable.net.lobby_tally import LogLimit, StrangerTally
 from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry
 from p2ptable.replay.genesis import read_genesis
@@ -81,7 +81,7 @@ class HostLobby:
         _own_endpoint(self.endpoint)
         self.gallery = gallery_for(self.me, self.table, seal_lobby) if self.spectators else None
         self._pending: dict[bytes, _Pending] = {}  # by the joiner's key
-        self._log_window = (float("-inf"), 0, 0)  # (start, lines logged, lines dropped)
+        self._log_limit = LogLimit(LOG_LINES, KNOCK_WINDOW)
         me = self.me
         self.members = [
             Member(
@@ -197,17 +197,7 @@ class HostLobby:
 
     def _note(self, line: str, now: float) -> None:
         """Log ``line``, at most LOG_LINES a minute: a flood must not flood the screen."""
-        start, logged, dropped = self._log_window
-        if now - start >= KNOCK_WINDOW:
-            if dropped:
-                self.log.append(f"({dropped} more lobby messages rejected in the last minute)")
-            start, logged, dropped = now, 0, 0
-        if logged < LOG_LINES:
-            self.log.append(line)
-            logged += 1
-        else:
-            dropped += 1
-        self._log_window = (start, logged, dropped)
+        self.log.extend(self._log_limit.lines(line, now))
 
     def _deny(
         self,
@@ -309,51 +299,64 @@ class HostLobby:
         endpoint, message = pending.endpoint, pending.message
         if pending.watch:
             return self._deny(endpoint, message, "a spectator's knock takes no seat", now)
-
-        def deny(reason: str) -> None:
-            self._deny(endpoint, message, reason, now, shown=True)
-
         if not join_code.proof_matches(data.get("proof"), pending.confirm, b"joiner"):
             self.tally.wrong_code(pending.address, now)
             return self._deny(endpoint, message, "wrong join code", now)
         # It proved the code: no guess, whatever comes next (a taken name, a full
         # table), so it does not count against its address's knocks.
         self.limiter.refund(pending.address, pending.since)
+        refusal = self._seat_refusal(key, data, endpoint)
+        if refusal is not None:
+            return self._deny(endpoint, message, refusal, now, shown=True)
+        self._seat(key, data, pending, now)
+
+    def _seat_refusal(self, key: bytes, data: dict, endpoint: str) -> str | None:
+        """Why a joiner who proved the code takes no seat, or None (LobbyError for
+        a join without a chain head: no p2ptable sends one)."""
         if data.get("bind") != BIND_VERSION:
-            return deny(OLDER)
+            return OLDER
         if self.full:
-            return deny("the table is full")
-        name, chain, link = data.get("name"), data.get("chain"), data.get("link")
+            return "the table is full"
+        name = data.get("name")
         if not (isinstance(name, str) and 0 < len(name) <= MAX_NAME and name.isprintable()):
-            return deny(f"a name must be 1..{MAX_NAME} printable characters")
+            return f"a name must be 1..{MAX_NAME} printable characters"
         if any(m.name.casefold() == name.casefold() for m in self.members):
-            return deny(f"the name {name!r} is taken")
+            return f"the name {name!r} is taken"
+        return self._keys_refusal(key, data, endpoint)
+
+    def _keys_refusal(self, key: bytes, data: dict, endpoint: str) -> str | None:
+        """Why a joiner's endpoint or keys cannot sit at this table, or None."""
+        chain, link = data.get("chain"), data.get("link")
         if not (isinstance(chain, bytes) and len(chain) == 32):
             raise LobbyError("join without a chain head")
         if any(m.endpoint == endpoint for m in self.members):
-            return deny(f"the endpoint {endpoint} is already at the table")
+            return f"the endpoint {endpoint} is already at the table"
         if not is_usable_link(link):
-            return deny("the link key is not a usable X25519 public key")
+            return "the link key is not a usable X25519 public key"
         if any(m.key == key or m.chain == chain or m.link == link for m in self.members):
-            return deny("key, randomness chain or link key already at the table")
-        deck = data.get("deck")
+            return "key, randomness chain or link key already at the table"
         try:
-            deck_key = parse_deck_key(deck, self.table, key)
+            deck_key = parse_deck_key(data.get("deck"), self.table, key)
         except ValueError as exc:
-            return deny(f"deck key: {exc}")
+            return f"deck key: {exc}"
         # Members' keys were checked when they joined; a point has one encoding.
         if any(m.deck and m.deck["key"] == deck_key.to_bytes() for m in self.members):
-            return deny("deck key already at the table")
-        self.members.append(Member(name, key, chain, link, endpoint, deck))
+            return "deck key already at the table"
+        return None
+
+    def _seat(self, key: bytes, data: dict, pending: _Pending, now: float) -> None:
+        """Seat a joiner whose join ``_seat_refusal`` took, and tell the table."""
+        name, chain, link, deck = (data[f] for f in ("name", "chain", "link", "deck"))
+        self.members.append(Member(name, key, chain, link, pending.endpoint, deck))
         self._heard[key] = now
-        self._bindings[key] = Binding(pending.confirm, message, HOST, pending.address)
+        self._bindings[key] = Binding(pending.confirm, pending.message, HOST, pending.address)
         self._tell(f"{name} joined ({len(self.members)}/{self.seats})")
         if self.full:
             # Whoever is in the middle of a handshake would wait for ever for an
             # answer to its join: tell it now.
-            for key_p, pending in list(self._pending.items()):
-                if not pending.watch:  # a spectator's handshake goes on: it takes no seat
-                    self._deny(pending.endpoint, pending.message, "the table is full", now)
+            for key_p, other in list(self._pending.items()):
+                if not other.watch:  # a spectator's handshake goes on: it takes no seat
+                    self._deny(other.endpoint, other.message, "the table is full", now)
                     del self._pending[key_p]
             self._answered.clear()  # the roll call (module docstring)
         self._send_roster()
