@@ -294,9 +294,12 @@ class Arrival:
         return True
 
     def wake_at(self, now: float) -> float:
+        """When ``step`` has something to do next: the round's next signature, or
+        the lobby's next deadline (a knock again, a ``here``, a silent seat)."""
         if self.genesis_round is not None:
             return self.genesis_round.wake_at(now)
-        return now + lobbies.HERE_EVERY if self.lobby is not None else now + MAX_SLEEP
+        lobby = self.lobby
+        return now + MAX_SLEEP if lobby is None else min(lobby.wake_at(now), now + MAX_SLEEP)
 
     def _tell_roster(self) -> None:
         lobby = self.lobby

@@ -51,6 +51,7 @@ WATCHER_SILENT = 30.0
 # they do, the host waits this long from its resume for them (at most
 # LINGER_SECONDS after the end, net/peer.py).
 COMEBACK_WAIT = 6.0
+JUST_AFTER = 0.001  # a silence compared strictly (``>``) is due just after its limit
 
 
 @dataclass
@@ -170,6 +171,11 @@ class Gallery:
         """Whether a watcher heard from in the last few seconds has fewer than
         ``length`` entries: the host lingers for it at the end (net/peer.py)."""
         return any(w.have < length and now - w.heard < 2.0 for w in self.watchers.values())
+
+    def wake_at(self) -> float:
+        """When :meth:`tick` may forget a watcher next (inf: none watches)."""
+        heard = [w.heard for w in self.watchers.values()]
+        return min(heard) + WATCHER_SILENT + JUST_AFTER if heard else float("inf")
 
     def tick(self, now: float) -> None:
         """Forget watchers not heard from for WATCHER_SILENT seconds."""

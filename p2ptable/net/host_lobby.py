@@ -16,15 +16,14 @@ from dataclasses import dataclass, field
 from p2ptable.crypto.links import is_usable_link
 from p2ptable.net import join_code
 from p2ptable.net.endpoints import parse_endpoint
-from p2ptable.net.gallery import gallery_for
+from p2ptable.net.gallery import JUST_AFTER, gallery_for
+from p2ptable.net.handshakes import Handshake, Handshakes
 from p2ptable.net.join_code import PakeError
 from p2ptable.net.knocks import KNOCK_WINDOW, KnockLimiter
 from p2ptable.net.lobby_binding import BIND_VERSION, HOST, Binding, Unbound
 from p2ptable.net.lobby_frames import (
     LOG_LINES,
     MAX_NAME,
-    MAX_PENDING,
-    PENDING_SECONDS,
     SILENT_SEAT,
     LobbyError,
     Member,
@@ -43,18 +42,6 @@ from p2ptable.replay.sealed_book import parse_deck_key
 # A join or watch without `bind` comes from a p2ptable of before lobby frames
 # were bound to the handshake (lobby_binding.py): its frames would all be refused.
 OLDER = "the host's p2ptable is newer than yours: update p2ptable to join this table"
-
-
-@dataclass
-class _Pending:
-    """A knock the host answered: what the joiner's join must match."""
-
-    message: bytes  # the joiner's SPAKE2 message X
-    confirm: bytes  # the confirmation key C
-    endpoint: str
-    address: str
-    since: float
-    watch: bool = False  # a spectator's knock (gallery.py): answered by `watch`
 
 
 @dataclass
@@ -80,7 +67,7 @@ class HostLobby:
         check_host_code(self.code)
         _own_endpoint(self.endpoint)
         self.gallery = gallery_for(self.me, self.table, seal_lobby) if self.spectators else None
-        self._pending: dict[bytes, _Pending] = {}  # by the joiner's key
+        self._pending = Handshakes(self.tally)  # knocks answered, their join to come
         self._log_limit = LogLimit(LOG_LINES, KNOCK_WINDOW)
         me = self.me
         self.members = [
@@ -259,19 +246,14 @@ class HostLobby:
         if refusal is not None:
             self.tally.rate(address, now)
             return self._deny_knock(knock, now, refusal.reason, refusal.wait)
-        self._forget(now)
+        self._pending.forget(now)
         exchange = join_code.CodeExchange(self.code, host=True)
         try:
             spake_key = exchange.finish(message)
         except PakeError as exc:
             raise LobbyError(f"knock: {exc}") from None
         confirm = join_code.confirmation_key(spake_key, self.table, self.me.key.public, key)
-        if self._pending.pop(key, None) is not None:
-            self.tally.wrong_code(address, now)  # its earlier knock proved nothing
-        while len(self._pending) >= MAX_PENDING:  # the oldest goes (the rate bounds them)
-            oldest = self._pending.pop(next(iter(self._pending)))
-            self.tally.wrong_code(oldest.address, now)
-        self._pending[key] = _Pending(message, confirm, endpoint, address, now, watch)
+        self._pending.open(key, Handshake(message, confirm, endpoint, address, now, watch), now)
         reply = {
             "re": message,
             "table": self.table,
@@ -285,15 +267,8 @@ class HostLobby:
         }
         self.outgoing.append((endpoint, seal_lobby("challenge", reply, self.me)))
 
-    def _forget(self, now: float) -> None:
-        """Forget handshakes whose join never came: a stranger's wrong guess (a
-        joiner answers a challenge at once)."""
-        for key in [k for k, p in self._pending.items() if now - p.since >= PENDING_SECONDS]:
-            self.tally.wrong_code(self._pending.pop(key).address, now)
-
     def _join(self, key: bytes, data: dict, now: float) -> None:
-        self._forget(now)
-        pending = self._pending.pop(key, None)
+        pending = self._pending.take(key, now)
         if pending is None:
             raise LobbyError("join without a knock")
         endpoint, message = pending.endpoint, pending.message
@@ -344,7 +319,7 @@ class HostLobby:
             return "deck key already at the table"
         return None
 
-    def _seat(self, key: bytes, data: dict, pending: _Pending, now: float) -> None:
+    def _seat(self, key: bytes, data: dict, pending: Handshake, now: float) -> None:
         """Seat a joiner whose join ``_seat_refusal`` took, and tell the table."""
         name, chain, link, deck = (data[f] for f in ("name", "chain", "link", "deck"))
         self.members.append(Member(name, key, chain, link, pending.endpoint, deck))
@@ -354,18 +329,15 @@ class HostLobby:
         if self.full:
             # Whoever is in the middle of a handshake would wait for ever for an
             # answer to its join: tell it now.
-            for key_p, other in list(self._pending.items()):
-                if not other.watch:  # a spectator's handshake goes on: it takes no seat
-                    self._deny(other.endpoint, other.message, "the table is full", now)
-                    del self._pending[key_p]
+            for other in self._pending.close_seats():
+                self._deny(other.endpoint, other.message, "the table is full", now)
             self._answered.clear()  # the roll call (module docstring)
         self._send_roster()
 
     def _watch(self, key: bytes, data: dict, now: float) -> None:
         """A spectator that knocked with ``watch`` proves the code and is admitted
         to the gallery (gallery.py): it takes no seat and signs nothing."""
-        self._forget(now)
-        pending = self._pending.pop(key, None)
+        pending = self._pending.take(key, now)
         if pending is None or self.gallery is None:
             raise LobbyError("watch without a spectator's knock")
         endpoint, message = pending.endpoint, pending.message
@@ -406,7 +378,7 @@ class HostLobby:
         if self.gallery is not None:
             self.gallery.tick(now)
             self._take_gallery_log()
-        self._forget(now)  # counts the stranger's handshakes that came to nothing
+        self._pending.forget(now)  # counts the stranger's handshakes that came to nothing
         line = self.tally.summary(now)
         if line is not None:
             self._tell(line)
@@ -427,6 +399,16 @@ class HostLobby:
         self._send_roster(also=gone)
         for member in gone:
             del self._bindings[member.key]
+
+    def wake_at(self, now: float) -> float:
+        """When :meth:`tick` has something to do next, if nothing comes before."""
+        wake = min(self._pending.wake_at(), self.tally.wake_at())
+        if self.gallery is not None:
+            wake = min(wake, self.gallery.wake_at())
+        heard = [self._heard[m.key] for m in self.members[1:] if m.key in self._heard]
+        if self.genesis is None and heard:
+            wake = min(wake, min(heard) + SILENT_SEAT + JUST_AFTER)
+        return wake
 
     def _take_gallery_log(self) -> None:
         assert self.gallery is not None

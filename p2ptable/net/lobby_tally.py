@@ -66,6 +66,12 @@ class StrangerTally:
         if len(self._addresses) <= MAX_ADDRESSES:
             self._addresses.add(address or "an unknown address")
 
+    def wake_at(self) -> float:
+        """When :meth:`summary` has a line to make next (inf: nothing to tell)."""
+        if self._start is None:
+            return float("inf")
+        return max(self._last + self.every, self._start + min(GATHER, self.every))
+
     def summary(self, now: float) -> str | None:
         """The line to show now, if something happened and the last line is at
         least ``every`` seconds old; the counts start again after it."""

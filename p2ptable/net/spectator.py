@@ -48,6 +48,7 @@ from p2ptable.replay.position import Applied
 
 PULL_EVERY = 0.2  # seconds between two requests when nothing new came
 KNOCK_AGAIN = 3.0  # seconds of silence from the host before proving the code again
+JUST_AFTER = 0.001  # a silence compared strictly (``>``) is due just after its limit
 
 
 class FeedError(Exception):
@@ -115,7 +116,7 @@ class Follower:
             return float("inf")
         if self.heard == float("-inf"):
             return now  # admitted: tick starts the clock
-        return min(self._next_pull, max(self.heard + KNOCK_AGAIN, self._next_knock))
+        return min(self._next_pull, max(self.heard + KNOCK_AGAIN + JUST_AFTER, self._next_knock))
 
     def _take_from(self, lobby: JoinerLobby) -> None:
         self.outgoing.extend(lobby.take_outgoing())

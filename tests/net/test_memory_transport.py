@@ -14,6 +14,7 @@ from __future__ import annotations
 import gc
 import random
 import threading
+import time
 
 import pytest
 
@@ -30,7 +31,9 @@ NAMES = ["Ana", "Ben", "Cleo"]
 DEADLINE = 120.0  # seconds: a game of bots without think time takes a few
 
 
-def table(tmp_path, board: Switchboard, game: str = "pet-quartet") -> list[Peer]:
+def table(
+    tmp_path, board: Switchboard, game: str = "pet-quartet", spectators: bool = False
+) -> list[Peer]:
     """A host and two joiners at one table, each a peer with bots and its replay."""
     peers: list[Peer] = []
     options = normalize_options(get_game(game), len(NAMES), {})
@@ -46,6 +49,7 @@ def table(tmp_path, board: Switchboard, game: str = "pet-quartet") -> list[Peer]
             connect="" if i == 0 else f"127.0.0.1:{peers[0].transport.port}",
             replay=tmp_path / f"{name}.p2pt",
             advertise="127.0.0.1",
+            spectators=spectators and i == 0,
         )
         player = BotPlayer("random" if i == 0 else "greedy", 0.0, random.Random(i))
         peers.append(Peer(config, BotFrontend(player, quiet=True), transport=transport))
@@ -131,3 +135,45 @@ def test_poll_wakes_for_a_message_from_another_thread():
     assert [m.payload for m in incoming] == [b"knock"]
     ana.close()
     ben.close()
+
+
+def test_a_spectator_follows_the_whole_game_in_the_same_process(tmp_path):
+    """`watch` takes a transport too: the spectator's knock, its proof of the code
+    and its pulls reach the host's gallery through the same switchboard, and its
+    replay ends byte for byte as the players'."""
+    from p2ptable.watch import WATCHED, watch
+
+    board = Switchboard()
+    peers = table(tmp_path, board, spectators=True)
+    host = peers[0]
+    result: list = []
+    address = f"127.0.0.1:{host.transport.port}"
+    watcher = threading.Thread(
+        target=lambda: result.append(
+            watch(
+                address,
+                CODE,
+                "Wally",
+                tmp_path / "Wally.p2pt",
+                quiet=True,
+                transport=board.transport(),
+            )
+        ),  # fmt: skip
+        daemon=True,
+    )
+    codes: list[int | None] = []
+    first = threading.Thread(target=lambda: codes.append(host.run()), daemon=True)
+    first.start()
+    watcher.start()
+    gallery = host.arrival.lobby.gallery  # type: ignore[union-attr]
+    assert gallery is not None
+    deadline = time.monotonic() + DEADLINE
+    while not gallery.watchers and time.monotonic() < deadline:
+        time.sleep(0.01)  # admitted before the others join: it misses nothing
+    assert run_all(peers[1:]) == [0, 0]
+    first.join(DEADLINE)
+    watcher.join(DEADLINE)
+    assert codes == [0]
+    assert result and result[0].status == WATCHED, result
+    players = (tmp_path / "Ana.p2pt").read_bytes()
+    assert (tmp_path / "Wally.p2pt").read_bytes() == players
