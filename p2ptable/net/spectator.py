@@ -155,25 +155,8 @@ class Follower:
         if self.again is not None and kind in ("challenge", "denied", "watching"):
             self._knocked_again(frame, now)
             return []
-        if key != self.lobby.host_key or kind not in ("entries", "watching"):
-            self.dropped += 1
-            return []
-        try:
-            self.lobby.check_bound(kind, data)  # not a replay, and for our handshake
-        except LobbyIgnored:
-            self.dropped += 1
-            return []
-        if kind == "watching":
-            return []  # the welcome again: nothing to do
-        payloads, start = data.get("payloads"), data.get("from")
-        if (
-            data.get("table") != self.lobby.table
-            or start != self.have
-            or not isinstance(payloads, list)
-            or len(payloads) > FEED_ENTRIES
-            or not all(isinstance(p, bytes) and len(p) <= MAX_FRAME for p in payloads)
-        ):
-            self.dropped += 1  # stale (an answer to an earlier request) or malformed
+        payloads = self._answer(kind, key, data)
+        if payloads is None:
             return []
         self.heard = now
         accepted = [self._accept(payload) for payload in payloads]
@@ -181,6 +164,31 @@ class Follower:
         if len(payloads) == FEED_ENTRIES or (payloads and data.get("have", 0) > self.have):
             self._next_pull = now  # more is waiting: ask again at once
         return applied
+
+    def _answer(self, kind: str, key: bytes, data: dict) -> list[bytes] | None:
+        """The entries of the host's answer to our request, or None (dropped and
+        counted unless it is the welcome again)."""
+        if key != self.lobby.host_key or kind not in ("entries", "watching"):
+            self.dropped += 1
+            return None
+        try:
+            self.lobby.check_bound(kind, data)  # not a replay, and for our handshake
+        except LobbyIgnored:
+            self.dropped += 1
+            return None
+        if kind == "watching":
+            return None  # the welcome again: nothing to do
+        payloads = data.get("payloads")
+        if (
+            data.get("table") != self.lobby.table
+            or data.get("from") != self.have
+            or not isinstance(payloads, list)
+            or len(payloads) > FEED_ENTRIES
+            or not all(isinstance(p, bytes) and len(p) <= MAX_FRAME for p in payloads)
+        ):
+            self.dropped += 1  # stale (an answer to an earlier request) or malformed
+            return None
+        return payloads
 
     def _accept(self, payload: bytes) -> Applied | None:
         index = self.have
