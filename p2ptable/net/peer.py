@@ -36,8 +36,9 @@ from p2ptable.net.peer_log import PeerLog
 from p2ptable.net.peer_wait import Waiter
 from p2ptable.net.peers import PeerStates, boot_bytes
 from p2ptable.net.pending_genesis import PendingGenesis
-from p2ptable.net.persistence import Resume, SeatLock, replay_path_for
+from p2ptable.net.persistence import Resume, replay_path_for
 from p2ptable.net.seat_files import SeatFiles
+from p2ptable.net.seat_lock import SeatLock
 from p2ptable.net.session import (
     Choice,
     Session,

@@ -21,7 +21,8 @@ from pathlib import Path
 
 from p2ptable.net.choice_file import ChoiceKeeper, choice_path
 from p2ptable.net.pending_genesis import drop_pending, save_pending
-from p2ptable.net.persistence import SeatLock, hold_seat_lock, save_secrets
+from p2ptable.net.persistence import save_secrets
+from p2ptable.net.seat_lock import SeatLock, hold_seat_lock
 from p2ptable.net.session import Choice
 from p2ptable.replay import authoring
 from p2ptable.replay.logfile import LogWriter
