@@ -283,3 +283,44 @@ def test_announce_lobby_says_when_the_interface_cannot_announce():
 
     assert discovery.announce_lobby(FakePeer(), "198.51.100.77", said.append) is None  # type: ignore[arg-type]
     assert said[0].startswith("  (Not announced on this network: no multicast on 198.51.100.77")
+
+
+def test_the_announcer_sleeps_until_a_wish_and_tries_again_what_failed(monkeypatch):
+    """Issue 24: every loop sleeps to its next deadline.  The announcer's thread has
+    none but a retry: it wakes for a wish, and, after a failure, RETRY later."""
+    calls: list[str] = []
+
+    class FakeZeroconf:
+        def __init__(self, **_: object) -> None:
+            pass
+
+        def register_service(self, info: object, cooperating_responders: bool) -> None:
+            calls.append("register")
+            if calls.count("register") == 1:
+                raise OSError("the first try fails")
+
+        def unregister_service(self, info: object) -> None:
+            calls.append("unregister")
+
+        def close(self) -> None:
+            calls.append("close")
+
+    class FakeModule:
+        Zeroconf = FakeZeroconf
+
+        class IPVersion:
+            V4Only = 4
+
+    monkeypatch.setattr(discovery, "_zeroconf", lambda: FakeModule)
+    made = discovery.Announcer("127.0.0.1")
+    time.sleep(0.2)
+    assert calls == []  # no wish: nothing done, and no wake-up either
+    lobby = host_lobby(seats=2)
+    made.publish(announcement(lobby.table, "pet-quartet", lobby.options, "Ana", 1, 2, 47009))
+    deadline = time.monotonic() + discovery.RETRY + 3.0
+    while calls.count("register") < 2 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert calls == ["register", "register"]  # failed, then tried again by itself
+    assert made.take_notes() == ["announcing the table failed: OSError: the first try fails"]
+    made.close(wait=2.0)
+    assert calls == ["register", "register", "unregister", "close"]
