@@ -9,12 +9,13 @@ what they produce through the transport it is handed, and keeps the game frames
 that come before it knows the genesis body (bounded).  The peer feeds it frames
 (``lobby_frame``, ``game_frame``), calls ``step`` once a pass, and gets the
 genesis entry back from ``step`` when every seat has signed.  What else it has
-to tell is handed out, as the session's events are (``take_events``):
+to tell is handed out, in order, as the session's events are (``take_events``):
 :class:`SeatSet` when the body is known, before our signature leaves (``step``
 sends it), so the peer makes the seat resumable (its replay path, lock, secrets
-and the pending body) first; and, for a host, :class:`RosterChanged` at every
-change to its seats (and at the genesis), so the table's announcement on the
-LAN (net/discovery.py) can follow them.  A joiner
+and the pending body) first; for a host, :class:`RosterChanged` at every change
+to its seats (and at the genesis), so the table's announcement on the LAN
+(net/discovery.py) can follow them; and the lines for the person
+(:class:`Said`) and for the peer's log (:class:`Noted`).  A joiner
 that picked its table from the LAN's list is given the id the list announced;
 once the host has proved the code, the two are compared, and a difference is
 said (net/listing.py's ``picked_mismatch``): the code proves the host, so the
@@ -60,7 +61,21 @@ class RosterChanged:
     lobby: lobbies.HostLobby
 
 
-ArrivalEvent = SeatSet | RosterChanged
+@dataclass(frozen=True)
+class Said:
+    """A line for the person at this seat (who joined, what we wait for)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Noted:
+    """A line for the peer's diagnostic log."""
+
+    text: str
+
+
+ArrivalEvent = SeatSet | RosterChanged | Said | Noted
 
 
 class Arrival:
@@ -70,12 +85,9 @@ class Arrival:
         self,
         transport: Transport,
         secrets: authoring.SeatSecrets,
-        say: Callable[[str], None],
-        note: Callable[[str], None],
     ) -> None:
         self.transport = transport
         self.secrets = secrets
-        self.say, self.note = say, note
         self.lobby: lobbies.HostLobby | lobbies.JoinerLobby | None = None
         self.host_endpoint = ""
         self.genesis_round: GenesisRound | None = None
@@ -94,6 +106,12 @@ class Arrival:
         self._roster_told: tuple[int, bool] | None = None
         self._under_way = False  # a resumed game: the lobby only serves spectators
         self._listed_table = ""  # the id the LAN's list announced for the table picked
+
+    def say(self, text: str) -> None:
+        self.events.append(Said(text))
+
+    def note(self, text: str) -> None:
+        self.events.append(Noted(text))
 
     def take_events(self) -> list[ArrivalEvent]:
         """What happened since the last call, in order (take them before ``step``:

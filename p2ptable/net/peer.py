@@ -27,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from p2ptable.net import lobby as lobbies
-from p2ptable.net.arrival import Arrival, SeatSet
+from p2ptable.net.arrival import Arrival, Noted, RosterChanged, Said, SeatSet
 from p2ptable.net.delivery import deliver
 from p2ptable.net.frontend import Frontend, Leave
 from p2ptable.net.gallery import COMEBACK_WAIT, EncodedLog
@@ -91,7 +91,7 @@ class Peer:
         self.transport = transport
         self.endpoint = f"tcp://{config.advertise}:{self.transport.port}"
         self.session: Session | None = None
-        self.arrival = Arrival(self.transport, self.secrets, frontend.say, self.note)
+        self.arrival = Arrival(self.transport, self.secrets)
         self._stats: list[dict] = []
         self.log = PeerLog()
         # Called with our replay's path once it is chosen (the genesis round
@@ -113,6 +113,7 @@ class Peer:
         if isinstance(resume, PendingGenesis):
             self.files.path = resume.replay
             self.arrival.resume(resume, time.monotonic())
+            self._take_arrival_events()
             self._save_secrets(resume.endpoints, resume.peer_boots)
             self.note(f"resumed in the genesis round (start {self.arrival.boot})")
         elif resume is not None:
@@ -163,7 +164,11 @@ class Peer:
         for event in self.arrival.take_events():
             if isinstance(event, SeatSet):
                 self._seat_is_set(event.body)
-            elif self.on_roster is not None:
+            elif isinstance(event, Said):
+                self.ui.say(event.text)
+            elif isinstance(event, Noted):
+                self.note(event.text)
+            elif isinstance(event, RosterChanged) and self.on_roster is not None:
                 self.on_roster(event.lobby)
 
     def _seat_is_set(self, body: bytes) -> None:
@@ -309,6 +314,7 @@ class Peer:
             self.shell.advance(now)
             self.session.tick(now)
             self.arrival.serve(now)  # knocks and spectators, during the game
+            self._take_arrival_events()
             self.ui.show(self.session, [], now)
         if stdin_ready and self.waiter.lifeline_cut():
             self.note("left the game: the process that started this bot is gone")
