@@ -40,10 +40,11 @@ from typing import Any
 from p2ptable.games import get_game
 from p2ptable.replay.entries import Entry
 from p2ptable.replay.ledger import InvalidEntry, Ledger
+from p2ptable.replay.seen_cards import moved_cards
 from p2ptable.replay.verify import secrets_in_log
 from p2ptable.sealed.errors import SealedUsageError
 from p2ptable.ui.narrative import entry_words, genesis_words
-from p2ptable.ui.record import Checked, RecordRefused, moved_cards
+from p2ptable.ui.record import Checked, RecordRefused
 from p2ptable.ui.svg_table import WIDTH, draw, height
 
 

@@ -37,7 +37,7 @@ from p2ptable.games import get_game
 from p2ptable.replay.entries import Entry
 from p2ptable.replay.ledger import Ledger
 from p2ptable.replay.logfile import parse_frames
-from p2ptable.replay.sealed_book import SealedBook
+from p2ptable.replay.seen_cards import moved_cards
 from p2ptable.replay.verify import VerifyReport, secrets_in_log, verify_bytes
 from p2ptable.ui.narrative import EntryWords, entry_words, genesis_words
 from p2ptable.ui.text import name_seats, result_summary, verdict
@@ -248,35 +248,6 @@ def _readers(checked: Checked, game: Game, seat: int | None) -> tuple[dict[int, 
     return dict(enumerate(secrets)), (
         "every card named: the log is audited (every seat's deck secret is in it)"
     )
-
-
-def moved_cards(
-    before: SealedBook,
-    after: SealedBook,
-    readers: Mapping[int, int],
-    entry: Entry,
-    actor: int | None,
-) -> dict[int, list[int]]:
-    """The hidden cards ``entry`` moved that the readers see: per seat, the cards
-    dealt to it (an ``open``); or the card an action handed over face down, under
-    the acting seat (the giver sees it leave, the taker sees it come)."""
-    if entry.kind == "open":
-        dealt = {}
-        for seat in sorted(readers):
-            known = set(before.seen_hand(seat))
-            got = [card for card in after.seen_hand(seat) if card not in known]
-            if got:
-                dealt[seat] = got
-        return dealt  # type: ignore[return-value]
-    if entry.kind != "action" or "transfer" not in entry.body or actor is None:
-        return {}
-    given: list[int] = []
-    for seat in sorted(readers):
-        old, new = before.seen_hand(seat), after.seen_hand(seat)
-        for card in [c for c in new if c not in old] + [c for c in old if c not in new]:
-            if card is not None and card not in given:
-                given.append(card)
-    return {actor: given} if given else {}
 
 
 def _named(result: Mapping[str, Any] | None, names: list[str]) -> dict[str, Any] | None:

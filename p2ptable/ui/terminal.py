@@ -37,12 +37,13 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from p2ptable.engine.api import Action
+from p2ptable.net.events import Seen
 from p2ptable.net.frontend import Leave
 from p2ptable.net.session import Finished, Session, Stopped
 from p2ptable.replay.ledger import Applied
 from p2ptable.ui import prompt
 from p2ptable.ui.endings import stop_words
-from p2ptable.ui.narrative import event_line
+from p2ptable.ui.narrative import card_names, event_line
 from p2ptable.ui.screen_writer import ScreenWriter
 from p2ptable.ui.screens import screens_for
 from p2ptable.ui.style import color_enabled
@@ -101,9 +102,12 @@ class TerminalFrontend:
             return None
 
     def show(self, session: Session, events: list, now: float) -> None:
+        # The hidden cards our own ledger read as an entry moved them (ours only).
+        seen = {e.index: e.cards for e in events if isinstance(e, Seen)}
         for event in events:
             if isinstance(event, Applied):
-                self.recent.append(event_line(event, session.names))
+                cards = card_names(session.game, seen.get(event.index, {}))
+                self.recent.append(event_line(event, session.names, cards))
         del self.recent[:-RECENT_KEPT]
         if not events and now - self._last_clock < CLOCK:
             return
