@@ -197,6 +197,9 @@ def show(file: Path, at: int | None, seat: str | None, step: bool) -> None:
             index = seat_index(seat, viewer.names)
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--seat") from None
+        unread = viewer.read_as(index)
+        if unread is not None:
+            click.echo(f"Note: {unread}.", err=True)
     if at is not None and at > viewer.last:
         raise click.BadParameter(
             f"{at} is past the end: the last entry of {file} is {viewer.last}", param_hint="--at"
