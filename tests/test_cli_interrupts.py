@@ -91,7 +91,9 @@ def test_ctrl_c_at_a_question_exits_130_and_ctrl_d_does_not(monkeypatch):
     assert CliRunner().invoke(main, ["join", "--name", "Ben"]).exit_code == 130
     monkeypatch.setattr(main.commands["join"], "callback", asked)
     ended = CliRunner().invoke(main, ["join", "--name", "Ben"], input="")
-    assert ended.exit_code == 1 and "Aborted!" in ended.output  # no answer: not an interrupt
+    # No answer: not an interrupt, and said as an error (issue 25: it printed "Aborted!").
+    assert ended.exit_code == 1 and "Aborted!" not in ended.output
+    assert "Error: the input ended before an answer\n" in ended.output
 
 
 def test_ctrl_c_on_a_terminal_is_not_the_replay_viewer_s_q(monkeypatch, good, capsys):

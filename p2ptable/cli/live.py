@@ -25,6 +25,34 @@ USER_ERRORS = (RulesError, ValueError, LobbyError, ResumeError)
 PORT = click.IntRange(0, 65535)
 
 
+class _Seconds(click.FloatRange):
+    """A number of seconds in a range, and a number: click's FloatRange lets "nan"
+    through (no comparison with nan is ever true)."""
+
+    def convert(self, value, param, ctx):  # noqa: ANN001, ANN201 - click's signature
+        import math
+
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a number of seconds.", param, ctx)
+        return number
+
+
+def _bell_option(f: Callable) -> Callable:
+    return click.option(
+        "--no-bell",
+        "no_bell",
+        is_flag=True,
+        help="Do not ring the terminal bell when it becomes your turn.",
+    )(f)
+
+
+def _name_option(f: Callable) -> Callable:
+    return click.option(
+        "--name", default=None, help="Your name at the table (default: your login name)."
+    )(f)
+
+
 def _login_name() -> str:
     import getpass
 
@@ -47,7 +75,7 @@ def _bot_options(delay: float = 0.0) -> Callable:
         )(f)
         f = click.option(
             "--bot-delay",
-            type=click.FloatRange(0, 60),
+            type=_Seconds(0, 60),
             default=delay,
             show_default=True,
             help="Seconds a bot waits before each move, so people can follow.",
@@ -103,6 +131,7 @@ def _table_and_code(
     ones for `join`, watchable ones for `watch`), the code, and the picked
     table's id ("" for an address typed): a typed code is checked before
     anything listens; without an address it is asked after the pick."""
+    from p2ptable.net.addresses import split_address
     from p2ptable.net.lobby import normalize_code
 
     if code is not None:
@@ -111,11 +140,26 @@ def _table_and_code(
     if address is None:
         picked = pick_table(wait, interfaces, watching=watching)
         address, listed = picked.where, picked.announcement.table_id
-        if code is None:
-            code = click.prompt("Join code (as the host printed it)")
-    elif code is None:
-        raise click.UsageError("Missing option '--code'.")
+    else:
+        _call(split_address, address)  # a typo in it is said before the code is asked
+    if code is None:
+        code = ask_code()
     return address, code, listed
+
+
+def ask_code() -> str:
+    """The join code, asked for until one is well formed (a typo is said, and asked
+    again, instead of ending the command)."""
+    from p2ptable.net.lobby import normalize_code
+
+    def checked(typed: str) -> str:
+        try:
+            normalize_code(typed)
+        except USER_ERRORS as exc:
+            raise click.UsageError(str(exc)) from None
+        return typed.strip()
+
+    return click.prompt("Join code (as the host printed it)", value_proc=checked)
 
 
 def _finish(result) -> None:  # noqa: ANN001 - a play.PlayResult
@@ -150,7 +194,7 @@ def _finish(result) -> None:  # noqa: ANN001 - a play.PlayResult
 @main.command()
 @click.argument("game")
 @click.option("--seats", type=int, required=True, help="Number of players, you included.")
-@click.option("--name", required=True, help="Your name at the table.")
+@_name_option
 @_game_options
 @click.option(
     "--port",
@@ -178,6 +222,7 @@ def _finish(result) -> None:  # noqa: ANN001 - a play.PlayResult
 @_replay_option
 @_quiet_option
 @_bot_options()
+@_bell_option
 def host(
     game,
     seats,
@@ -195,6 +240,7 @@ def host(
     bot,
     bot_delay,
     stats,
+    no_bell,
 ):  # noqa: ANN001, ANN201
     """Open a table for GAME and print what the others must type."""
     from p2ptable import play
@@ -203,7 +249,7 @@ def host(
         play.host,
         _game_name(game),
         seats,
-        name,
+        _login_name() if name is None else name,
         _options(variant, scoring, option),
         port=port,
         code=code,
@@ -216,14 +262,15 @@ def host(
         stats=stats,
         listed=not no_announce,
         spectators=spectators,
+        bell=not no_bell,
     )
     _finish(result)
 
 
 @main.command()
 @click.argument("address", required=False)
-@click.option("--code", default=None, help="The join code the host printed.")
-@click.option("--name", required=True, help="Your name at the table.")
+@click.option("--code", default=None, help="The join code the host printed (default: asked for).")
+@_name_option
 @click.option(
     "--port",
     type=PORT,
@@ -232,7 +279,7 @@ def host(
 )
 @click.option(
     "--timeout",
-    type=click.FloatRange(1, 3600),
+    type=_Seconds(1, 3600),
     default=15.0,
     show_default=True,
     help="Seconds to wait for the host to answer before giving up.",
@@ -240,6 +287,7 @@ def host(
 @_replay_option
 @_quiet_option
 @_bot_options()
+@_bell_option
 @click.option(
     "--lifeline", is_flag=True, hidden=True, help="Leave when stdin closes (play's bots)."
 )
@@ -256,6 +304,7 @@ def join(
     bot,
     bot_delay,
     stats,
+    no_bell,
     lifeline,
     wait,
     interfaces,
@@ -266,8 +315,8 @@ def join(
     pick one, then asks for the code."""
     from p2ptable import play
 
-    if address is None:
-        _call(play.check_name, name)  # before listening: a typo is said at once
+    name = _login_name() if name is None else name
+    _call(play.check_name, name)  # before listening or asking: a typo is said at once
     address, code, listed = _table_and_code(address, code, wait, interfaces, watching=False)
     result = _call(
         play.join,
@@ -284,6 +333,7 @@ def join(
         connect_timeout=timeout,
         lifeline=lifeline,
         say=click.echo,
+        bell=not no_bell,
     )
     _finish(result)
 
@@ -297,7 +347,7 @@ def join(
     show_default=True,
     help="How many bot opponents.",
 )
-@click.option("--name", default=None, help="Your name at the table (default: your login name).")
+@_name_option
 @_game_options
 @click.option(
     "--opponents",
@@ -309,8 +359,21 @@ def join(
 @_replay_option
 @_quiet_option
 @_bot_options(delay=0.5)
+@_bell_option
 def play_cmd(
-    game, bots, name, variant, scoring, option, opponents, replay, quiet, bot, bot_delay, stats
+    game,
+    bots,
+    name,
+    variant,
+    scoring,
+    option,
+    opponents,
+    replay,
+    quiet,
+    bot,
+    bot_delay,
+    stats,
+    no_bell,
 ):  # noqa: ANN001, ANN201
     """Play GAME against local bot peers (separate processes on loopback).
 
@@ -328,6 +391,7 @@ def play_cmd(
         replay=replay,
         quiet=quiet,
         bot_delay=bot_delay,
+        bell=not no_bell,
     )
     _finish(result)
 
@@ -342,10 +406,11 @@ def play_cmd(
 )
 @_quiet_option
 @_bot_options()
+@_bell_option
 @click.option(
     "--lifeline", is_flag=True, hidden=True, help="Leave when stdin closes (play's bots)."
 )
-def resume(file, port, quiet, bot, bot_delay, stats, lifeline):  # noqa: ANN001, ANN201
+def resume(file, port, quiet, bot, bot_delay, stats, no_bell, lifeline):  # noqa: ANN001, ANN201
     """Rejoin a running game from your replay FILE after your process died.
 
     A game started with `play` comes back with its bots."""
@@ -354,6 +419,7 @@ def resume(file, port, quiet, bot, bot_delay, stats, lifeline):  # noqa: ANN001,
     result = _call(
         play.resume, file, bot=bot, quiet=quiet, bot_delay=bot_delay, port=port,
         lifeline=lifeline, announce=(lambda _: None) if quiet else click.echo,
+        bell=not no_bell,
     )  # fmt: skip
     _finish(result)
 
@@ -364,7 +430,7 @@ def resume(file, port, quiet, bot, bot_delay, stats, lifeline):  # noqa: ANN001,
 @click.option("--name", default=None, help="Your name as a spectator (default: your login name).")
 @click.option(
     "--timeout",
-    type=click.FloatRange(1, 3600),
+    type=_Seconds(1, 3600),
     default=15.0,
     show_default=True,
     help="Seconds to wait for the host to answer.",

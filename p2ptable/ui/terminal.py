@@ -42,11 +42,12 @@ from p2ptable.net.frontend import Leave
 from p2ptable.net.session import Finished, Session, Stopped
 from p2ptable.replay.ledger import Applied
 from p2ptable.ui import prompt
+from p2ptable.ui.bell import BELL, rings
 from p2ptable.ui.endings import stop_words
 from p2ptable.ui.narrative import card_names, event_line
 from p2ptable.ui.screen_writer import ScreenWriter
 from p2ptable.ui.screens import screens_for
-from p2ptable.ui.style import color_enabled
+from p2ptable.ui.style import RECENT_LINES, color_enabled
 
 if TYPE_CHECKING:
     from p2ptable.bots.seat import BotPlayer
@@ -66,6 +67,7 @@ class TerminalFrontend:
         stdin: TextIO | None = None,
         stdout: TextIO | None = None,
         bot: BotPlayer | None = None,
+        bell: bool = True,
     ) -> None:
         self.stdin = stdin or sys.stdin
         self.out = stdout or sys.stdout
@@ -75,6 +77,7 @@ class TerminalFrontend:
         self.color = color_enabled(os.environ, self.tty)
         self.recent: list[str] = []
         self.message: str | None = None
+        self._message_for: tuple[Action, ...] = ()  # the menu the message is about
         self.stdin_closed = bot is not None  # a bot plays: the keyboard is not read
         self.input_ended = False  # the person's input reached its end: they leave
         try:
@@ -83,6 +86,10 @@ class TerminalFrontend:
             self.tty_input = False
         self._last_screen = ""
         self._last_clock = float("-inf")
+        self.bell = bell and bot is None  # a bot's seat never calls anyone
+        self._to_choose = False  # whether the last screen drawn had a menu (ui/bell.py)
+        self._told = 0  # event lines ever added to recent
+        self._chose_at = 0  # ... when the person last made a choice
 
     # -- Frontend protocol -------------------------------------------------------
 
@@ -108,6 +115,7 @@ class TerminalFrontend:
             if isinstance(event, Applied):
                 cards = card_names(session.game, seen.get(event.index, {}))
                 self.recent.append(event_line(event, session.names, cards))
+                self._told += 1
         del self.recent[:-RECENT_KEPT]
         if not events and now - self._last_clock < CLOCK:
             return
@@ -148,12 +156,14 @@ class TerminalFrontend:
         names = session.names
         choice = prompt.parse_choice(line, actions, lambda a: screens.describe(view, a, names))
         self._last_screen = ""  # redraw even if the screen is the same
+        self._message_for = tuple(actions)  # said about this menu, and gone with it
         if isinstance(choice, prompt.Help):
             self.message = prompt.help_text(session.game.name)
         elif isinstance(choice, prompt.Invalid):
             self.message = choice.message
         else:
             self.message = None
+            self._chose_at = self._told  # the events since this choice are the new ones
             return choice
         self.redraw(session, now)
         return None
@@ -199,6 +209,8 @@ class TerminalFrontend:
         names = session.names
         below: list[str] = []
         actions = self._actions(session) if self.bot is None else ()
+        if self.message and tuple(actions) != self._message_for:
+            self.message = None  # the help or the hint was about a menu that is gone
         if actions:
             below.append("")
             below += prompt.menu_lines(actions, lambda a: screens.describe(view, a, names))
@@ -211,7 +223,11 @@ class TerminalFrontend:
         if self.tty:
             rows = max(12, shutil.get_terminal_size((80, 40)).lines - len(below) - 1)
         status = self.status_lines(session, now)
-        top = screens.render(view, names, self.recent, status, self.color, rows=rows)
+        # Every event since our last choice, and a few before for context: the screen
+        # shows what fits and says how many earlier ones it does not.
+        since = max(self._told - self._chose_at, RECENT_LINES)
+        recent = self.recent[-since:]
+        top = screens.render(view, names, recent, status, self.color, rows=rows)
         return "\n".join([top, *below])
 
     def redraw(self, session: Session, now: float) -> None:
@@ -221,7 +237,11 @@ class TerminalFrontend:
         if text == self._last_screen:
             return
         self._last_screen = text
-        self.writer.screen(CLEAR + text + "\n" if self.tty else text + "\n\n")
+        to_choose = self.bot is None and bool(self._actions(session))
+        ring = self.tty and rings(self._to_choose, to_choose, self.bell)
+        self._to_choose = to_choose
+        bell = BELL if ring else ""
+        self.writer.screen(bell + CLEAR + text + "\n" if self.tty else text + "\n\n")
 
     def final(self, session: Session) -> None:
         screens = screens_for(session.game.name)
