@@ -40,9 +40,30 @@ def games() -> None:
 
 @main.command()
 @click.argument("game")
-def rules(game: str) -> None:
-    """Show GAME's rules notes: how p2ptable settles what the rulebook leaves open."""
-    click.echo(get_game(_game_name(game)).rules_notes())
+@click.option(
+    "--no-pager", is_flag=True, help="Print the page even when it is longer than the terminal."
+)
+def rules(game: str, no_pager: bool) -> None:
+    """Show GAME's rules notes: how p2ptable settles what the rulebook leaves open.
+
+    A page longer than the terminal goes through your pager ($PAGER, else less)."""
+    page = get_game(_game_name(game)).rules_notes()
+    if not no_pager and _longer_than_terminal(page):
+        click.echo_via_pager(page)
+    else:
+        click.echo(page)
+
+
+def _longer_than_terminal(page: str) -> bool:
+    """Whether ``page`` would scroll off a terminal (never on a pipe: it is printed)."""
+    import shutil
+
+    if not sys.stdin.isatty() or not sys.stdout.isatty():
+        return False
+    size = shutil.get_terminal_size()
+    width = max(size.columns, 1)
+    rows = sum(max(1, -(-len(line) // width)) for line in page.splitlines())  # wrapped
+    return rows >= size.lines
 
 
 @main.command()
