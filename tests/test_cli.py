@@ -298,3 +298,23 @@ def test_rules_longer_than_the_terminal_go_through_the_pager(runner, monkeypatch
     assert records._longer_than_terminal("a\n" * 5)
     assert not records._longer_than_terminal("a\n" * 4)
     assert records._longer_than_terminal("x" * 41 + "\n" + "a\n" * 2)  # 3 + 2 rows
+
+
+def test_verify_says_which_options_an_old_genesis_reads_by_default(runner):
+    # Issue 25: "`verify` does not say which options an old genesis read by default".
+    old = runner.invoke(main, ["verify", str(REPLAYS / "vorsicht-lehrer-4p-protocol-1.p2pt")])
+    assert (
+        "\noptions: read by default, as the game was played before it existed (the genesis "
+        "does not name it): teacher-choices=in-turn\n" in old.output
+    )
+    new = runner.invoke(main, ["verify", str(REPLAYS / "vorsicht-lehrer-4p.p2pt")])
+    assert new.exit_code == 0 and "\noptions:" not in new.output
+
+
+def test_verify_says_no_options_for_a_game_without_any():
+    # Issue 25: it printed "teachers-pet ()".
+    from p2ptable.replay.verify import VerifyReport
+    from p2ptable.ui.text import verify_summary
+
+    said = verify_summary("x.p2pt", VerifyReport(game="toy", seats=[]))
+    assert said.splitlines()[0] == "game:    toy (no options), 0 seats"
