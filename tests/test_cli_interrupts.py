@@ -192,3 +192,20 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path):
     assert first
     assert ended(proc) == 141
     assert err.read_text() == ""  # no "Error: Broken pipe", no traceback
+
+
+def test_sim_whose_reader_goes_away_ends_quietly_too(tmp_path):
+    # `p2ptable sim ... | head -1` said "Error: cannot write FILE: Broken pipe": the
+    # pipe was taken for the replay file it writes.
+    read, write = os.pipe()
+    fcntl.fcntl(read, fcntl.F_SETPIPE_SZ, 4096)
+    err = tmp_path / "err"
+    args = ["sim", "teachers-pet", "-n", "3", "--seed", "pipe", "-o", str(tmp_path / "g.p2pt")]
+    with open(err, "wb") as e:
+        proc = start(args, tmp_path, stdout=write, stderr=e)
+    os.close(write)
+    with os.fdopen(read, "rb") as reader:
+        assert reader.readline()
+    assert ended(proc) == 141
+    assert err.read_text() == ""
+    assert not (tmp_path / "g.p2pt").exists()  # cut short: no file, as after Ctrl-C

@@ -128,6 +128,8 @@ def sim(
         )
     except (RulesError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
+    except BrokenPipeError:
+        raise  # the reader of the event lines went away (`| head`): the group says so
     except OSError as exc:
         raise click.ClickException(_cannot_write(out, exc)) from None
     click.echo(text.result_lines(result.outcome, result.names))

@@ -91,6 +91,12 @@ def recent_room(rows: int | None, *used: Sequence[str]) -> int | None:
     return rows - sum(len(part) for part in used)
 
 
+def recent_count(room: int | None) -> int:
+    """How many event lines the "Recent" section shows in ``room`` lines (its blank
+    line and title included; ``None``: not told, :data:`RECENT_LINES`)."""
+    return RECENT_LINES if room is None else max(MIN_RECENT_LINES, room - 2)
+
+
 def recent_block(
     recent: Sequence[str],
     humanize: Callable[[str], str],
@@ -106,8 +112,7 @@ def recent_block(
     says how many earlier ones are not shown ("Recent (4 earlier not shown)")."""
     if not recent:
         return []
-    count = RECENT_LINES if room is None else max(MIN_RECENT_LINES, room - 2)
-    shown = recent[-count:]
+    shown = recent[-recent_count(room) :]
     hidden = len(recent) - len(shown)
     title = "Recent" if not hidden else f"Recent ({hidden} earlier not shown)"
     lines = ["", st.bold(title)]
