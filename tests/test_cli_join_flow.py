@@ -86,3 +86,26 @@ def test_no_bell_reaches_the_library(handed: dict) -> None:
     assert handed["kwargs"]["bell"] is False
     CliRunner().invoke(main, ["join", "127.0.0.1:47001", "--code", "7KQ-M2X"])
     assert handed["kwargs"]["bell"] is True
+
+
+# -- -q: nothing but errors ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command", [["join", "127.0.0.1:47001", "--code", "7KQ-M2X", "--bot", "random"]]
+)
+def test_quiet_prints_nothing_when_the_game_ends(monkeypatch, tmp_path, command) -> None:
+    # Issue 25: "`-q` prints nothing but errors"; it printed where the replay went.
+    monkeypatch.setattr(play, "join", lambda *a, **k: play.PlayResult(0, tmp_path / "g.p2pt"))
+    loud = CliRunner().invoke(main, command)
+    assert loud.exit_code == 0 and "Replay saved to" in loud.output
+    quiet = CliRunner().invoke(main, [*command, "-q"])
+    assert quiet.exit_code == 0 and quiet.output == ""
+
+
+def test_quiet_says_what_a_script_must_know_on_the_standard_error(monkeypatch, tmp_path) -> None:
+    left = play.PlayResult(play.LEFT, tmp_path / "g.p2pt").with_hint()
+    monkeypatch.setattr(play, "join", lambda *a, **k: left)
+    result = CliRunner().invoke(main, ["join", "127.0.0.1:47001", "--code", "7KQ-M2X", "-q"])
+    assert result.exit_code == play.LEFT and result.stdout == ""
+    assert f"To continue where you stopped: p2ptable resume {tmp_path / 'g.p2pt'}" in result.stderr

@@ -101,7 +101,11 @@ def _replay_option(f: Callable) -> Callable:
 
 def _quiet_option(f: Callable) -> Callable:
     return click.option(
-        "--quiet", "-q", is_flag=True, help="Print nothing but errors (for scripts and bots)."
+        "--quiet",
+        "-q",
+        is_flag=True,
+        help="Print nothing but errors, for scripts and bots' seats (a host still prints "
+        "what the others must type, and a person's seat its table).",
     )(f)
 
 
@@ -162,24 +166,27 @@ def ask_code() -> str:
     return click.prompt("Join code (as the host printed it)", value_proc=checked)
 
 
-def _finish(result) -> None:  # noqa: ANN001 - a play.PlayResult
-    """Say how the game ended, and exit with its status."""
+def _finish(result, quiet: bool = False) -> None:  # noqa: ANN001 - a play.PlayResult
+    """Say how the game ended, and exit with its status.  ``quiet`` (``-q``): nothing
+    on the standard output; what a script must still know (that the seat left and
+    how to continue, that the game was over already or stopped) on the standard
+    error, and the replay's place not at all."""
     from p2ptable import play
     from p2ptable.ui.endings import stop_words
     from p2ptable.ui.text import result_lines
 
     if result.status == play.LEFT:
-        click.echo("\nYou left the game.")
+        click.echo("\nYou left the game.", err=quiet)
         if result.resume_hint:
-            click.echo(f"To continue where you stopped: {result.resume_hint}")
+            click.echo(f"To continue where you stopped: {result.resume_hint}", err=quiet)
         sys.exit(play.LEFT)
     if result.already_over:
-        click.echo(f"This game is already over ({result.replay}).")
-        if result.outcome is not None:
+        click.echo(f"This game is already over ({result.replay}).", err=quiet)
+        if result.outcome is not None and not quiet:
             click.echo(result_lines(result.outcome, result.names))
     if result.stopped is not None:
-        click.echo("\n" + stop_words(result.stopped, result.names))
-    if result.replay is not None:
+        click.echo("\n" + stop_words(result.stopped, result.names), err=quiet)
+    if result.replay is not None and not quiet:
         click.echo(f"Replay saved to {result.replay}")
         click.echo(f"Check it with: p2ptable verify {result.replay}")
     if result.status == play.TIMED_OUT:
@@ -264,7 +271,7 @@ def host(
         spectators=spectators,
         bell=not no_bell,
     )
-    _finish(result)
+    _finish(result, quiet)
 
 
 @main.command()
@@ -335,7 +342,7 @@ def join(
         say=click.echo,
         bell=not no_bell,
     )
-    _finish(result)
+    _finish(result, quiet)
 
 
 @main.command(name="play")
@@ -393,7 +400,7 @@ def play_cmd(
         bot_delay=bot_delay,
         bell=not no_bell,
     )
-    _finish(result)
+    _finish(result, quiet)
 
 
 @main.command()
@@ -421,7 +428,7 @@ def resume(file, port, quiet, bot, bot_delay, stats, no_bell, lifeline):  # noqa
         lifeline=lifeline, announce=(lambda _: None) if quiet else click.echo,
         bell=not no_bell,
     )  # fmt: skip
-    _finish(result)
+    _finish(result, quiet)
 
 
 @main.command()
@@ -463,8 +470,8 @@ def watch(address, code, name, timeout, replay, quiet, wait, interfaces):  # noq
         connect_timeout=timeout,
     )
     if result.status == watching.LEFT:
-        click.echo("\nYou stopped watching.")
-    if result.replay is not None:
+        click.echo("\nYou stopped watching.", err=quiet)
+    if result.replay is not None and not quiet:
         click.echo(f"Replay saved to {result.replay}")
         click.echo(f"Check it with: p2ptable verify {result.replay}")
     if result.status == watching.LEFT:
