@@ -159,6 +159,8 @@ class TerminalFrontend:
         self._message_for = tuple(actions)  # said about this menu, and gone with it
         if isinstance(choice, prompt.Help):
             self.message = prompt.help_text(session.game.name)
+        elif isinstance(choice, prompt.Recent):
+            self.message = self._since_choice()
         elif isinstance(choice, prompt.Invalid):
             self.message = choice.message
         else:
@@ -167,6 +169,13 @@ class TerminalFrontend:
             return choice
         self.redraw(session, now)
         return None
+
+    def _since_choice(self) -> str:
+        """Every event since the person's last choice (as many as are kept)."""
+        lines = self.recent[len(self.recent) - min(self._told - self._chose_at, RECENT_KEPT) :]
+        if not lines:
+            return "Nothing has happened since your last choice."
+        return "\n".join(["Since your last choice:", *lines])
 
     # -- drawing -----------------------------------------------------------------
 

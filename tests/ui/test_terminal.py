@@ -227,3 +227,21 @@ def test_help_asked_at_your_turn_stays_while_the_menu_does():
     ui.choose(mover, net.now, typed=True)
     ui.show(mover, [], net.now + 5)
     assert out.getvalue().rsplit("Pet Quartet |", 1)[1].count("At the table") == 1
+
+
+def test_r_lists_every_event_since_your_last_choice():
+    # Issue 25: events that do not fit are counted in the "Recent" title; r shows them.
+    _, net, mover = to_move()
+    ui, out = frontend("1\nr\n")
+    ui.show(mover, mover.take_events(), net.now)
+    assert ui.choose(mover, net.now, typed=True) == Action("draw")
+    mover.submit(Action("draw"), net.now)
+    net.pump()
+    ui.show(mover, mover.take_events(), net.now)
+    assert ui.choose(mover, net.now, typed=True) is None
+    listed = out.getvalue().rsplit("Since your last choice:\n", 1)[1].strip().splitlines()
+    name = mover.names[mover.seat]
+    assert [line.split(maxsplit=2) for line in listed] == [
+        ["2", name, "draws a card"],
+        ["3", "chance", listed[1].split(maxsplit=2)[2]],
+    ]
