@@ -6,10 +6,11 @@ How it works
 describer (``ui/screens.py``).  :func:`parse_choice` reads one line typed by the
 player and returns the chosen :class:`~p2ptable.engine.api.Action`, :class:`Help`
 for ``?``/``help``, :class:`Recent` for ``r`` (every event since the last choice,
-which a short terminal cannot show at once), or :class:`Invalid` with a message saying what to type instead.
-A choice may be typed as its number, as the action's text (``take 1``, the form the
-log uses) or as its menu wording.  Nothing here reads input or prints: the caller
-does, so every case is testable with plain strings.
+which a short terminal cannot show at once), or :class:`Invalid` with a message
+saying what to type instead.  A choice may be typed as its number, as the action's
+text (``take 1``, the form the log uses) or as its menu wording.  Nothing here
+reads input or prints: the caller does, so every case is testable with plain
+strings.
 """
 
 from __future__ import annotations
