@@ -48,6 +48,7 @@ from p2ptable.ui.narrative import card_names, event_line
 from p2ptable.ui.screen_writer import ScreenWriter
 from p2ptable.ui.screens import screens_for
 from p2ptable.ui.style import RECENT_LINES, color_enabled
+from p2ptable.ui.text import listed
 
 if TYPE_CHECKING:
     from p2ptable.bots.seat import BotPlayer
@@ -191,17 +192,17 @@ class TerminalFrontend:
         mine, others, chosen = session.secret_choice()
         if mine is not None and others:
             said = screens_for(session.game.name).describe(session.view(), mine, names)
-            who = ", ".join(names[s] for s in others)
+            who = listed([names[s] for s in others])
             lines.append(f"waiting for {who} to choose; you chose: {said} (secret until then)")
         elif mine is None and chosen:
-            who = ", ".join(names[s] for s in chosen)
+            who = listed([names[s] for s in chosen])
             lines.append(f"{who} chose already (nobody sees what until everyone has)")
         for seat, why in session.left_seats().items():
             said = LEFT_WORDS.get(why, "")
             lines.append(f"{names[seat]} left{said}; waiting for {names[seat]} to resume")
         behind = session.resume_waiting_on()
         if behind:
-            who = ", ".join(names[s] for s in behind)
+            who = listed([names[s] for s in behind])
             lines.append(f"resumed: waiting for {who} to say where the game stands")
         for seat, quiet in session.silent_peers(now, SILENT_AFTER):
             if quiet is None:

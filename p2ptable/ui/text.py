@@ -33,6 +33,13 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+def listed(names: Sequence[str]) -> str:
+    """``Ana``, ``Ana and Ben``, ``Ana, Ben and Cleo``."""
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def short_name(name: str, width: int = NAME_WIDTH) -> str:
     """``name`` cut to ``width`` characters for a table column (``Alexandra..``)."""
     return name if len(name) <= width else name[: width - 2] + ".."
