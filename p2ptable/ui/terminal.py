@@ -15,6 +15,16 @@ chosen action or None.  The frontend keeps no choice for later and nobody sets
 anything on it: what the person typed is parsed against the legal moves of that
 moment and either returned or answered with a message.
 
+What the screen says is our seat's to know and nobody else's: the event lines
+name the hidden cards our own ledger read as an entry moved them (the session's
+``Seen``: our deals, the card we gave or were given), so another seat's screen and
+a spectator's read "a card" there.  The lines passed to the game's screen are the
+events since the person's last choice (a few more for context): the screen shows
+what fits and says how many it hides, and ``r`` lists them all.  A message (the
+help, a hint about what was typed) belongs to the menu it was said under and goes
+with it.  The bell rings once as a choice comes (``ui/bell.py``; ``--no-bell``),
+on a terminal only.
+
 With a :class:`~p2ptable.bots.seat.BotPlayer` the same screen follows the game
 while the bot chooses (``play GAME --bot greedy``: watching bots play).
 
