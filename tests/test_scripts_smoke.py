@@ -38,7 +38,7 @@ SMOKE = {
     "bot_winrate.py": (["--games", "2", "--seats", "2"], "0."),
     "drill.py": (["--games", "1", "--seats", "2", "--faults", "junk", "--seed", "1",
                   "--min-games", "1"], "bar (100 % completed"),
-    "bench_discovery.py": (["--runs", "1", "--wait", "1"], "heard after"),
+    "bench_discovery.py": (["--runs", "1", "--wait", "3"], "heard after"),
 }  # fmt: skip
 NEEDS_NAMESPACES = {"bench_discovery.py"}
 
