@@ -175,6 +175,19 @@ def _finish(result) -> None:  # noqa: ANN001 - a play.PlayResult
     is_flag=True,
     help="Let people with the code watch the game without a seat (`p2ptable watch`).",
 )
+@click.option(
+    "--bots",
+    type=click.IntRange(0, 5),
+    default=0,
+    show_default=True,
+    help="Fill this many seats with bot peers run beside you; people join the rest.",
+)
+@click.option(
+    "--opponents",
+    type=click.Choice(BOT_KINDS),
+    default=None,
+    help="Which bot fills the --bots seats (default: the game's best opponent for a person).",
+)
 @_replay_option
 @_quiet_option
 @_bot_options()
@@ -190,6 +203,8 @@ def host(
     advertise,
     no_announce,
     spectators,
+    bots,
+    opponents,
     replay,
     quiet,
     bot,
@@ -216,6 +231,8 @@ def host(
         stats=stats,
         listed=not no_announce,
         spectators=spectators,
+        bots=bots,
+        bot_kind=opponents,
     )
     _finish(result)
 
