@@ -203,13 +203,19 @@ def host(
     listed: bool = True,  # announce the table on the LAN (net/discovery.py)
     spectators: bool = False,
     bell: bool = True,  # ring the terminal bell when it becomes our turn (ui/bell.py)
+    bots: int = 0,
+    bot_kind: str | None = None,
 ) -> PlayResult:
-    """Open a table and play at seat 0 once every seat is filled."""
+    """Open a table and play at seat 0 once every seat is filled; ``bots`` of the
+    seats are bot peers started beside us (``bot_kind``, by default the game's
+    choice), as ``play`` starts them, and people join the rest."""
     check_new_replay(replay)
     check_stats(stats, replay)
     check_port(port)
     check_name(name)
     check_seats(game, seats)
+    if not 0 <= bots <= seats - 1:
+        raise ValueError(f"--bots must be 0 to {seats - 1} (a table of {seats} has you too)")
     the_game = get_game(game)
     opts = normalize_options(the_game, seats, options)
     the_game.initial(seats, opts)  # refuse impossible combinations before anyone joins
@@ -234,18 +240,48 @@ def host(
         spectators=spectators,
     )
     peer = _peer(config, make_frontend(bot, quiet, bot_delay, bell))
-    peer.on_genesis = on_genesis
+    procs = BotProcesses() if bots else None
+    if procs is not None:
+
+        def noted(path: Path, then=on_genesis) -> None:  # noqa: ANN001
+            write_record(path, procs.workdir, procs.seats)  # resume brings them back
+            if then is not None:
+                then(path)
+
+        peer.on_genesis = noted
+    else:
+        peer.on_genesis = on_genesis
     where = f"{advertise}:{peer.transport.port}"
-    announce(f"Table open: {the_game.title} for {seats} players. Others join with:")
-    announce(f"  p2ptable join {where} --code {code} --name <their name>")
+    people = seats - 1 - bots
+    if procs is not None:
+        # The bots knock on our own loopback (or the one address we listen on).
+        near = "127.0.0.1" if bind in ("0.0.0.0", "127.0.0.1") else bind
+        procs.start(
+            f"{near}:{peer.transport.port}",
+            code,
+            bots,
+            bot_kind or opponent_for(the_game),
+            bot_delay,
+        )
+    if people:
+        announce(f"Table open: {the_game.title} for {seats} players. Others join with:")
+        announce(f"  p2ptable join {where} --code {code} --name <their name>")
+    else:
+        announce(f"Table open: {the_game.title} for {seats} players.")
+    if procs is not None:
+        announce(f"Started {bots} bot peers for {bots} of the seats; {people} left for people.")
     if spectators:
         announce(f"Spectators watch with: p2ptable watch {where} --code {code}")
     announcer = announce_lobby(peer, advertise, announce) if listed else None
+    result: PlayResult | None = None
     try:
-        return _run(peer)
+        result = _run(peer)
+        return result
     finally:
         if announcer is not None:
             announcer.close(wait=1.0)  # the goodbye, best effort
+        if procs is not None:
+            _end_bots(procs, result)
 
 
 def join(

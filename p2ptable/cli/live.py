@@ -226,6 +226,19 @@ def _finish(result, quiet: bool = False) -> None:  # noqa: ANN001 - a play.PlayR
     is_flag=True,
     help="Let people with the code watch the game without a seat (`p2ptable watch`).",
 )
+@click.option(
+    "--bots",
+    type=click.IntRange(0, 5),
+    default=0,
+    show_default=True,
+    help="Fill this many seats with bot peers run beside you; people join the rest.",
+)
+@click.option(
+    "--opponents",
+    type=click.Choice(BOT_KINDS),
+    default=None,
+    help="Which bot fills the --bots seats (default: the game's best opponent for a person).",
+)
 @_replay_option
 @_quiet_option
 @_bot_options()
@@ -242,6 +255,8 @@ def host(
     advertise,
     no_announce,
     spectators,
+    bots,
+    opponents,
     replay,
     quiet,
     bot,
@@ -270,6 +285,8 @@ def host(
         listed=not no_announce,
         spectators=spectators,
         bell=not no_bell,
+        bots=bots,
+        bot_kind=opponents,
     )
     _finish(result, quiet)
 
