@@ -79,7 +79,7 @@ def tables(wait, interfaces, as_json):  # noqa: ANN001, ANN201
     for line in table_lines(heard.tables, wait):
         click.echo(line)
     if any(t.announcement.open for t in heard.tables):
-        click.echo("Join one with: p2ptable join --name <your name> (and pick it from the list)")
+        click.echo("Join one with: p2ptable join (and pick it from the list)")
     if any(t.announcement.watch for t in heard.tables):
         click.echo("Watch one with: p2ptable watch (and pick it from the list)")
 
