@@ -43,6 +43,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
@@ -186,7 +187,12 @@ class TerminalFrontend:
         lines = self.recent[len(self.recent) - min(self._told - self._chose_at, RECENT_KEPT) :]
         if not lines:
             return "Nothing has happened since your last choice."
-        return "\n".join(["Since your last choice:", *lines])
+        # Wrapped to the terminal, a long line (a deal's cards) under its own words.
+        width = shutil.get_terminal_size((80, 40)).columns - 1 if self.tty else 10_000
+        said = ["Since your last choice:"]
+        for line in lines:
+            said += textwrap.wrap(line, max(width, 40), subsequent_indent=" " * 17) or [line]
+        return "\n".join(said)
 
     # -- drawing -----------------------------------------------------------------
 
