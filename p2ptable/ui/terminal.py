@@ -268,6 +268,9 @@ class TerminalFrontend:
         self._to_choose = to_choose
         bell = BELL if ring else ""
         self.writer.screen(bell + CLEAR + text + "\n" if self.tty else text + "\n\n")
+        if not self.tty:
+            # Printed, not redrawn: said once, not again under every later screen.
+            self.message = None
 
     def final(self, session: Session) -> None:
         screens = screens_for(session.game.name)

@@ -221,12 +221,26 @@ def test_words_said_while_waiting_are_not_printed_under_your_next_prompt():
     assert "Your choice (number, or ? for help):" in last and "At the table" not in last
 
 
-def test_help_asked_at_your_turn_stays_while_the_menu_does():
+def test_help_asked_at_your_turn_stays_on_a_terminal_while_the_menu_does():
+    _, net, mover = to_move()
+    out = Screen()
+    ui = TerminalFrontend(stdin=io.StringIO("?\n"), stdout=out)
+    ui.choose(mover, net.now, typed=True)
+    mover.peers[1 - mover.seat].last_contact = -10.0  # a status line to redraw for
+    ui.show(mover, [], net.now + 5)
+    ui.close()
+    screens = out.getvalue().split("\x1b[2J")
+    assert len(screens) >= 3 and all("At the table" in s for s in screens[1:])
+
+
+def test_on_a_pipe_the_help_is_printed_once_not_under_every_later_screen():
     _, net, mover = to_move()
     ui, out = frontend("?\n")
     ui.choose(mover, net.now, typed=True)
+    mover.peers[1 - mover.seat].last_contact = -10.0  # the screen changes: printed again
     ui.show(mover, [], net.now + 5)
-    assert out.getvalue().rsplit("Pet Quartet |", 1)[1].count("At the table") == 1
+    assert out.getvalue().count("At the table") == 1
+    assert out.getvalue().count("Your choice (number, or ? for help):") == 2
 
 
 def test_r_lists_every_event_since_your_last_choice():
