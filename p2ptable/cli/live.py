@@ -214,7 +214,8 @@ def _finish(result, quiet: bool = False) -> None:  # noqa: ANN001 - a play.PlayR
 @click.option(
     "--advertise",
     default=None,
-    help="The address others reach you at (default: guessed from your network cards).",
+    help="The address others reach you at: an IPv4 address of one of this machine's "
+    "network cards (default: guessed from them).",
 )
 @click.option(
     "--no-announce",
