@@ -254,6 +254,7 @@ CASES: dict[str, list[Bad]] = {
         bad("--wait", "x", says="'x' is not a valid float"),
         bad("--wait", "0.1", says="0.1 is not in the range 0.5<=x<=60"),
         bad("--wait", "61", says="61.0 is not in the range"),
+        bad("--wait", "nan", says="'nan' is not a number of seconds"),
         bad("--interface", "nowhere", says="expected this machine's IPv4 address"),
         bad("--interface", "224.0.0.251", says="not '224.0.0.251'"),
         bad("extra", says="unexpected extra argument (extra)"),

@@ -48,6 +48,19 @@ def _options(variant: str | None, scoring: str | None, option: tuple[str, ...]) 
     return options
 
 
+class Seconds(click.FloatRange):
+    """A number of seconds in a range, and a number: click's FloatRange lets "nan"
+    through (no comparison with nan is ever true)."""
+
+    def convert(self, value, param, ctx):  # noqa: ANN001, ANN201 - click's signature
+        import math
+
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a number of seconds.", param, ctx)
+        return number
+
+
 class _Commands(click.Group):
     """The group that never lets a traceback reach a person.
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 
 from p2ptable.bots import BOT_KINDS
-from p2ptable.cli.app import _game_name, _options, main
+from p2ptable.cli.app import Seconds, _game_name, _options, main
 from p2ptable.cli.tables import interface_option, pick_table, wait_option
 from p2ptable.engine.api import RulesError
 from p2ptable.net.lobby import LobbyError
@@ -23,19 +23,6 @@ from p2ptable.net.persistence import ResumeError
 
 USER_ERRORS = (RulesError, ValueError, LobbyError, ResumeError)
 PORT = click.IntRange(0, 65535)
-
-
-class _Seconds(click.FloatRange):
-    """A number of seconds in a range, and a number: click's FloatRange lets "nan"
-    through (no comparison with nan is ever true)."""
-
-    def convert(self, value, param, ctx):  # noqa: ANN001, ANN201 - click's signature
-        import math
-
-        number = super().convert(value, param, ctx)
-        if not math.isfinite(number):
-            self.fail(f"{value!r} is not a number of seconds.", param, ctx)
-        return number
 
 
 def _bell_option(f: Callable) -> Callable:
@@ -75,7 +62,7 @@ def _bot_options(delay: float = 0.0) -> Callable:
         )(f)
         f = click.option(
             "--bot-delay",
-            type=_Seconds(0, 60),
+            type=Seconds(0, 60),
             default=delay,
             show_default=True,
             help="Seconds a bot waits before each move, so people can follow.",
@@ -304,7 +291,7 @@ def host(
 )
 @click.option(
     "--timeout",
-    type=_Seconds(1, 3600),
+    type=Seconds(1, 3600),
     default=15.0,
     show_default=True,
     help="Seconds to wait for the host to answer before giving up.",
@@ -455,7 +442,7 @@ def resume(file, port, quiet, bot, bot_delay, stats, no_bell, lifeline):  # noqa
 @click.option("--name", default=None, help="Your name as a spectator (default: your login name).")
 @click.option(
     "--timeout",
-    type=_Seconds(1, 3600),
+    type=Seconds(1, 3600),
     default=15.0,
     show_default=True,
     help="Seconds to wait for the host to answer.",

@@ -18,10 +18,10 @@ from collections.abc import Sequence
 
 import click
 
-from p2ptable.cli.app import main
+from p2ptable.cli.app import Seconds, main
 
 MAX_TRIES = 10  # wrong answers at the menu before `join` gives up
-WAIT = click.FloatRange(0.5, 60)
+WAIT = Seconds(0.5, 60)
 
 
 def wait_option(f):  # noqa: ANN001, ANN201
