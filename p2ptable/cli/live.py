@@ -121,7 +121,8 @@ def _table_and_code(
     """The address typed, or the table picked from those heard on the LAN (open
     ones for `join`, watchable ones for `watch`), the code, and the picked
     table's id ("" for an address typed): a typed code is checked before
-    anything listens; without an address it is asked after the pick."""
+    anything listens; one not given is asked for, after the pick or once the
+    address typed is known to be one."""
     from p2ptable.net.addresses import split_address
     from p2ptable.net.lobby import normalize_code
 
@@ -324,7 +325,7 @@ def join(
     """Join the table at ADDRESS (HOST:PORT, as the host printed it).
 
     Without ADDRESS, lists the tables announced on this network and lets you
-    pick one, then asks for the code."""
+    pick one. Without --code, asks for it."""
     from p2ptable import play
 
     name = _login_name() if name is None else name
