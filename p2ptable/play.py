@@ -26,6 +26,8 @@ from p2ptable.net.addresses import (
     DEFAULT_PORT,
     address_towards,
     check_port,
+    interface_addresses,
+    is_local_address,
     lan_address,
     split_address,
 )
@@ -120,6 +122,12 @@ def check_advertise(address: str) -> str:
             f"--advertise must be this machine's IPv4 address, such as 192.168.1.20, "
             f"not {address!r}"
         )
+    if not is_local_address(address):
+        mine = ", ".join(interface_addresses()) or "none but loopback"
+        raise ValueError(
+            f"--advertise must be this machine's IPv4 address, and {address} is not one "
+            f"of its network cards' (they have: {mine})"
+        )
     return address
 
 
@@ -132,13 +140,14 @@ def check_seats(game: str, seats: int) -> None:
         )
 
 
-def make_frontend(bot: str | None, quiet: bool, delay: float = 0.0) -> Frontend:
-    """A person at this terminal, or a bot: watched on a screen when this is a
-    terminal and not ``quiet``, otherwise printing only the end of the game."""
+def make_frontend(bot: str | None, quiet: bool, delay: float = 0.0, bell: bool = True) -> Frontend:
+    """A person at this terminal (the bell rings at their turn unless not ``bell``),
+    or a bot: watched on a screen when this is a terminal and not ``quiet``,
+    otherwise printing only the end of the game."""
     if bot is None:
         from p2ptable.ui.terminal import TerminalFrontend
 
-        return TerminalFrontend()
+        return TerminalFrontend(bell=bell)
     player = BotPlayer(bot, delay, random.Random())
     if not quiet and sys.stdout.isatty():
         from p2ptable.ui.terminal import TerminalFrontend
@@ -188,13 +197,20 @@ def host(
     on_genesis=None,  # noqa: ANN001 - called with our replay path once it exists
     listed: bool = True,  # announce the table on the LAN (net/discovery.py)
     spectators: bool = False,
+    bell: bool = True,  # ring the terminal bell when it becomes our turn (ui/bell.py)
+    bots: int = 0,
+    bot_kind: str | None = None,
 ) -> PlayResult:
-    """Open a table and play at seat 0 once every seat is filled."""
+    """Open a table and play at seat 0 once every seat is filled; ``bots`` of the
+    seats are bot peers started beside us (``bot_kind``, by default the game's
+    choice), as ``play`` starts them, and people join the rest."""
     check_new_replay(replay)
     check_stats(stats, replay)
     check_port(port)
     check_name(name)
     check_seats(game, seats)
+    if not 0 <= bots <= seats - 1:
+        raise ValueError(f"--bots must be 0 to {seats - 1} (a table of {seats} has you too)")
     the_game = get_game(game)
     opts = normalize_options(the_game, seats, options)
     the_game.initial(seats, opts)  # refuse impossible combinations before anyone joins
@@ -218,19 +234,49 @@ def host(
         stats=stats,
         spectators=spectators,
     )
-    peer = _peer(config, make_frontend(bot, quiet, bot_delay))
-    peer.on_genesis = on_genesis
+    peer = _peer(config, make_frontend(bot, quiet, bot_delay, bell))
+    procs = BotProcesses() if bots else None
+    if procs is not None:
+
+        def noted(path: Path, then=on_genesis) -> None:  # noqa: ANN001
+            write_record(path, procs.workdir, procs.seats)  # resume brings them back
+            if then is not None:
+                then(path)
+
+        peer.on_genesis = noted
+    else:
+        peer.on_genesis = on_genesis
     where = f"{advertise}:{peer.transport.port}"
-    announce(f"Table open: {the_game.title} for {seats} players. Others join with:")
-    announce(f"  p2ptable join {where} --code {code} --name <their name>")
+    people = seats - 1 - bots
+    if procs is not None:
+        # The bots knock on our own loopback (or the one address we listen on).
+        near = "127.0.0.1" if bind in ("0.0.0.0", "127.0.0.1") else bind
+        procs.start(
+            f"{near}:{peer.transport.port}",
+            code,
+            bots,
+            bot_kind or opponent_for(the_game),
+            bot_delay,
+        )
+    if people:
+        announce(f"Table open: {the_game.title} for {seats} players. Others join with:")
+        announce(f"  p2ptable join {where} --code {code} --name <their name>")
+    else:
+        announce(f"Table open: {the_game.title} for {seats} players.")
+    if procs is not None:
+        announce(f"Started {bots} bot peers for {bots} of the seats; {people} left for people.")
     if spectators:
         announce(f"Spectators watch with: p2ptable watch {where} --code {code}")
     announcer = announce_lobby(peer, advertise, announce) if listed else None
+    result: PlayResult | None = None
     try:
-        return _run(peer)
+        result = _run(peer)
+        return result
     finally:
         if announcer is not None:
             announcer.close(wait=1.0)  # the goodbye, best effort
+        if procs is not None:
+            _end_bots(procs, result)
 
 
 def join(
@@ -247,6 +293,7 @@ def join(
     lifeline: bool = False,
     say=print,  # noqa: ANN001 - where to print "Connecting to ..."
     listed_table: str = "",
+    bell: bool = True,
 ) -> PlayResult:
     """Join the table at ``address`` (HOST:PORT) and play; ``listed_table``, the
     id of the table picked from the LAN's list, is checked against the host's."""
@@ -272,7 +319,7 @@ def join(
         lifeline=lifeline,
         listed_table=listed_table,
     )
-    peer = _peer(config, make_frontend(bot, quiet, bot_delay))
+    peer = _peer(config, make_frontend(bot, quiet, bot_delay, bell))
     if not quiet:
         say(f"Connecting to {address}…")
     return _run(peer)
@@ -288,6 +335,7 @@ def play(
     replay: Path | None = None,
     quiet: bool = False,
     bot_delay: float = 0.5,
+    bell: bool = True,
 ) -> PlayResult:
     """You against ``bots`` local bot peers, each its own process on loopback.
 
@@ -336,6 +384,7 @@ def play(
             bot_delay=bot_delay,
             on_genesis=noted,
             listed=False,
+            bell=bell,
         )
     finally:
         _end_bots(procs, result)
@@ -349,6 +398,7 @@ def _resume_genesis(
     quiet: bool,
     bot_delay: float,
     lifeline: bool,
+    bell: bool = True,
 ) -> PlayResult:
     """Back in a genesis round our process left before the replay existed."""
     advertise = pending.endpoints[pending.seat].split("//", 1)[1].rsplit(":", 1)[0]
@@ -359,7 +409,7 @@ def _resume_genesis(
         advertise=advertise,
         lifeline=lifeline,
     )
-    peer = _peer_for_port(config, make_frontend(bot, quiet, bot_delay), pending, pending.port)
+    peer = _peer_for_port(config, make_frontend(bot, quiet, bot_delay, bell), pending, pending.port)
     peer.seat_lock = lock
     return _run(peer)
 
@@ -380,6 +430,7 @@ def resume(
     port: int | None = None,
     lifeline: bool = False,
     announce=print,  # noqa: ANN001 - where to say that a finished game waits for the others
+    bell: bool = True,
 ) -> PlayResult:
     """Continue a game whose process died (or was left), from its replay and
     secrets files; a `play` table's bots are resumed with it.  Refused while
@@ -403,7 +454,7 @@ def resume(
                     f"was being made); it was kept as {kept.name}, and the table is "
                     "joined again from the genesis being signed."
                 )
-            return _resume_genesis(pending, lock, bot, quiet, bot_delay, lifeline)
+            return _resume_genesis(pending, lock, bot, quiet, bot_delay, lifeline, bell)
         state: Resume = load_resume(replay)
         drop_pending(replay)  # the replay holds the genesis: the pending body is done
         record = read_record(replay)
@@ -428,7 +479,9 @@ def resume(
         # A finished seat is asked nothing: a silent bot frontend stands in for a person.
         frontend = make_frontend(bot or "random", True) if over else None
         try:
-            peer = _peer(config, frontend or make_frontend(bot, quiet, bot_delay), resume=state)
+            peer = _peer(
+                config, frontend or make_frontend(bot, quiet, bot_delay, bell), resume=state
+            )
         except ValueError:
             if not over:
                 raise

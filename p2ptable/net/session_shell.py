@@ -24,6 +24,7 @@ from p2ptable.net.arrival import Arrival
 from p2ptable.net.delivery import deliver
 from p2ptable.net.events import Recovered
 from p2ptable.net.frontend import Frontend
+from p2ptable.net.peer_log import seats_named
 from p2ptable.net.seat_files import SeatFiles
 from p2ptable.net.session import (
     Failed,
@@ -126,11 +127,11 @@ class SessionShell:
             self.stats.append({"i": event.index, "kind": event.kind, "applied": stamp})
         elif isinstance(event, Rejected):
             who = "unknown sender" if event.seat is None else self.name(event.seat)
-            self.rejected(who, event.reason, now)
+            self.rejected(who, self._seats_named(event.reason), now)
         elif isinstance(event, Stopped):
             self.note(f"game stopped: {event.reason}")
         elif isinstance(event, Finished):
-            self.note(f"game over: {event.outcome.explanation}")
+            self.note(f"game over: {self._seats_named(event.outcome.explanation)}")
         elif isinstance(event, Failed):
             self.note(f"stopped by a bug of p2ptable: {event.reason}\n{event.trace}")
         elif isinstance(event, Moved):
@@ -163,6 +164,9 @@ class SessionShell:
     def save_secrets(self, peer_boots: dict[int, int]) -> None:
         endpoints = [m.endpoint for m in self.arrival.members]
         self.files.save_secrets(self.session.seat, self.arrival.boot, endpoints, peer_boots)
+
+    def _seats_named(self, text: str) -> str:
+        return seats_named(text, [member.name for member in self.arrival.members])
 
     def name(self, seat: int) -> str:
         # Seats count from 1 wherever a person reads them.
