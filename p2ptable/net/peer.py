@@ -39,25 +39,14 @@ from p2ptable.net.pending_genesis import PendingGenesis
 from p2ptable.net.persistence import Resume, replay_path_for
 from p2ptable.net.seat_files import SeatFiles
 from p2ptable.net.seat_lock import SeatLock
-from p2ptable.net.session import (
-    Choice,
-    Session,
-)
+from p2ptable.net.session import Choice, Session
 from p2ptable.net.session_shell import SessionShell
 from p2ptable.net.transport import BAD, GAME, LOBBY, Incoming, Transport
 from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry, game_id_of
 from p2ptable.replay.ledger import Ledger
 
-__all__ = [
-    "FAILED",
-    "LEFT",
-    "NO_ANSWER",
-    "Frontend",
-    "Peer",
-    "PeerConfig",
-    "deliver",
-]
+__all__ = ["FAILED", "LEFT", "NO_ANSWER", "Frontend", "Peer", "PeerConfig", "deliver"]
 
 LINGER_SECONDS = 5.0
 LEFT = 130  # exit status when the player interrupts (Ctrl-C), as shells report SIGINT
