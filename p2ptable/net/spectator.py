@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from p2ptable.net.gallery import FEED_ENTRIES
+from p2ptable.net.gallery import FEED_ENTRIES, JUST_AFTER
 from p2ptable.net.lobby import JoinerLobby, LobbyError, LobbyIgnored, open_lobby
 from p2ptable.net.wire import MAX_FRAME
 from p2ptable.replay.entries import Entry, MalformedEntry
@@ -48,7 +48,6 @@ from p2ptable.replay.position import Applied
 
 PULL_EVERY = 0.2  # seconds between two requests when nothing new came
 KNOCK_AGAIN = 3.0  # seconds of silence from the host before proving the code again
-JUST_AFTER = 0.001  # a silence compared strictly (``>``) is due just after its limit
 
 
 class FeedError(Exception):
