@@ -28,12 +28,12 @@ from typing import TYPE_CHECKING
 
 from p2ptable.net.wire import RemoteProtocolError
 from p2ptable.replay.entries import (
-    BUNDLE_KINDS,
     Entry,
     bundled_parts,
     make_body,
     unsigned_bundle,
 )
+from p2ptable.replay.kinds import BUNDLE_KINDS
 from p2ptable.replay.ledger import InvalidEntry
 
 if TYPE_CHECKING:

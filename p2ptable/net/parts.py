@@ -22,7 +22,6 @@ from p2ptable.net.round_base import (
 from p2ptable.net.wire import Message, RemoteProtocolError
 from p2ptable.replay import authoring, choices
 from p2ptable.replay.entries import (
-    BUNDLE_KINDS,
     Entry,
     MalformedEntry,
     bundled_parts,
@@ -30,6 +29,7 @@ from p2ptable.replay.entries import (
     unsigned_bundle,
 )
 from p2ptable.replay.evidence import part_problem
+from p2ptable.replay.kinds import BUNDLE_KINDS
 
 if TYPE_CHECKING:
     from p2ptable.replay.ledger import Expected

@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Protocol
 from p2ptable.net import accusations
 from p2ptable.net.accusations import Accusation
 from p2ptable.net.wire import RemoteProtocolError
-from p2ptable.replay.entries import BUNDLE_KINDS, Entry, bundled_parts, unsigned_bundle
+from p2ptable.replay.entries import Entry, bundled_parts, unsigned_bundle
+from p2ptable.replay.kinds import BUNDLE_KINDS
 from p2ptable.replay.ledger import Ledger
 
 if TYPE_CHECKING:
