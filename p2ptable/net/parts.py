@@ -29,7 +29,7 @@ from p2ptable.replay.entries import (
     unsigned_bundle,
 )
 from p2ptable.replay.evidence import part_problem
-from p2ptable.replay.kinds import BUNDLE_KINDS
+from p2ptable.replay.kinds import BUNDLE_KINDS, Kind
 
 if TYPE_CHECKING:
     from p2ptable.replay.ledger import Expected
@@ -194,7 +194,7 @@ class PartsRound(Gathering[Entry]):
         # A reveal that opens its commit proves itself (the log keeps the opening
         # alone: replay/choices.py, signed_parts): its signature is checked only
         # when it does not, to make it evidence.
-        opening = expected.kind == "choices" and not ledger.signed_parts("choices")
+        opening = expected.kind == "choices" and not ledger.signed_parts(Kind.CHOICES)
         for seat, entry in list(bucket.items()):
             if (index, seat) in self._checked:
                 continue
