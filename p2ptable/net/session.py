@@ -77,12 +77,14 @@ from p2ptable.net.events import (
     Stopped,
 )
 from p2ptable.net.peers import PeerStates
-from p2ptable.net.rounds import ALL, PartsRound, Round, make_rounds
+from p2ptable.net.rounds import ALL, CommitsRound, PartsRound, Round, each_round, make_rounds
 from p2ptable.net.stopping import LocalProtocolError
 from p2ptable.net.wire import Message, RemoteProtocolError, open_frame, seal_many
 from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry
+from p2ptable.replay.kinds import Kind
 from p2ptable.replay.ledger import InvalidEntry, Ledger
+from p2ptable.replay.rows import ROWS
 
 # The events are importable from here, where the session that emits them lives.
 __all__ = [
@@ -182,17 +184,19 @@ class Session:
         if resumed:
             self.peers.wait_after_resume()
         self.catch_up = CatchUp()
-        self.rounds: dict[str, Round] = make_rounds()
-        # Each round once (open and secrets share one), and the round whose
-        # contribution each message kind carries: looked up on every frame.
-        self._each_round = tuple(dict.fromkeys(self.rounds.values()))
+        self.rounds: dict[Kind, Round] = make_rounds()
+        # Each round once (open and secrets share one, the parts rounds their
+        # store), and the round whose contribution each message kind carries:
+        # looked up on every frame.
+        self._each_round = each_round(self.rounds)
         self._taker = {r.message: r for r in self._each_round if r.message is not None}
-        self._parts: PartsRound = self.rounds["commits"]  # type: ignore[assignment]
+        self._commits: CommitsRound = self.rounds[Kind.COMMITS]  # type: ignore[assignment]
+        self._parts: PartsRound = self._commits.parts
         self.outgoing: list[tuple[int | None, bytes]] = []
         self.writes: list[Write] = []  # entries to persist, in order
         self.choices: list[Choice] = []  # our secret choices to keep (see Choice)
         if choice is not None:  # a hint, read from our choice file (see PartsRound)
-            self._parts.remember(choice.index, Action.parse(choice.action), from_file=True)
+            self._commits.remember(choice.index, Action.parse(choice.action), from_file=True)
         self.events: list[Event] = []
         self.stopped: Stopped | None = None
         self.failed: Failed | None = None
@@ -253,14 +257,12 @@ class Session:
         expected = self.ledger.expected()
         if self.stopped is not None:
             return False
-        if expected.kind == "commits":  # a secret choice, made at once with others
-            return self.seat in expected.targets and not self._parts.committed(self)
-        return expected.kind == "action" and expected.seat == self.seat and not expected.forced
+        return self.rounds[expected.kind].asks(self, expected)  # a move, a secret choice
 
     def choosing_together(self) -> bool:
         """Whether our decision now is a secret choice that other seats make at
         the same time (no one sees another's until all are made)."""
-        return self.my_turn() and self.ledger.expected().kind == "commits"
+        return self.my_turn() and self.rounds[self.ledger.expected().kind].together
 
     def secret_choice(self) -> tuple[Action | None, list[int], list[int]]:
         """During a secret simultaneous choice: ours (None if we are not asked or
@@ -268,12 +270,12 @@ class Session:
         whose commit we hold (they have chosen: what, nobody knows until the
         reveals; at a table with a collector, only it holds the others')."""
         expected = self.ledger.expected()
-        if expected.kind != "commits" or self.stopped is not None:
+        if not self.rounds[expected.kind].together or self.stopped is not None:
             return None, [], []
-        waiting = self._parts.awaited(self, expected) - {self.seat}
+        waiting = self._commits.awaited(self, expected) - {self.seat}
         asked = {seat for seat in expected.targets if seat is not None}  # all are seats
         chosen = asked - waiting - {self.seat}
-        return self._parts.our_choice(self.ledger.next_index), sorted(waiting), sorted(chosen)
+        return self._commits.our_choice(self.ledger.next_index), sorted(waiting), sorted(chosen)
 
     def take_writes(self) -> list[Write]:
         """Entries to persist, in order, each with whether it must be durable
@@ -342,16 +344,9 @@ class Session:
             raise LocalProtocolError("it is not your turn")
         if action not in self.ledger.game.legal_actions(self.ledger.state, self.seat):
             raise LocalProtocolError(f"illegal action {action.text!r}")
-        if self.ledger.expected().kind == "commits":
-            # A secret choice: kept first, then our commit to it goes out (the
-            # round's step), and the choices are revealed once all are in.
-            self.choices.append(Choice(self.ledger.next_index, action.text))
-            self._parts.commit(self, action, now)
-            if advance:
-                self.advance(now)
-            return
-        entry = authoring.action_entry(self.ledger, self.seat, self.secrets, action)
-        self.send_first(entry, "entry", {"entry": entry.encode()})
+        # A move is signed and sent first; a secret choice is kept, then our
+        # commit to it goes out (its round's step): the round of the kind says.
+        self.rounds[self.ledger.expected().kind].submit(self, action, now)
         if advance:
             self.advance(now)
 
@@ -563,7 +558,7 @@ class Session:
         self.writes.append(Write(raw, self._at_end() or commits))
 
     def before_apply(self, entry: Entry) -> None:
-        self.rounds["shuffle"].arrived(self, entry)  # type: ignore[attr-defined]
+        self.rounds[self.ledger.expected().kind].arrived(self, entry)  # early shuffles
 
     def _at_end(self) -> bool:
         return self.ledger.finished or self.ledger.stopped is not None
@@ -740,7 +735,11 @@ def _holds_commits(entry: Entry) -> bool:
     their copies unsynced, a power cut could take them and it would be asked
     again, and one disk that kept the bundle after all would then prove an
     equivocation against an honest seat (found by the fault drill)."""
-    return entry.kind == "commits"
+    return entry.body["t"] in _SYNCED
+
+
+# The kinds every seat syncs, not only their author (the registry's ``synced``).
+_SYNCED = frozenset(kind for kind, row in ROWS.items() if row.synced)
 
 
 def _signer(entry: Entry) -> int | None:
