@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Protocol
 from p2ptable.net import accusations
 from p2ptable.net.wire import Message, RemoteProtocolError
 from p2ptable.replay.entries import Entry, MalformedEntry
+from p2ptable.replay.kinds import AUTHORED_KINDS, Kind
 from p2ptable.replay.ledger import InvalidEntry
 
 if TYPE_CHECKING:
@@ -154,13 +155,13 @@ class CatchUp:
             raise RemoteProtocolError(f"malformed entry: {exc}") from None
         body = entry.body
         ledger = log.ledger
-        if body["t"] == "genesis":
+        if body["t"] == Kind.GENESIS:
             return
         index = body["i"]
-        if body["t"] == "abort" and (log.stopped is not None or index < ledger.next_index):
+        if body["t"] == Kind.ABORT and (log.stopped is not None or index < ledger.next_index):
             log.consider_abort(entry)  # the better of two endings (wire.md 6.8)
             return
-        if not relayed and (body["t"] not in ("action", "shuffle") or body["seat"] != sender):
+        if not relayed and (body["t"] not in AUTHORED_KINDS or body["seat"] != sender):
             raise RemoteProtocolError(
                 "an entry message must carry the sender's own action or shuffle"
             )

@@ -99,6 +99,8 @@ KIND_OF: dict[str, Kind] = {kind.value: kind for kind in Kind}
 BUNDLE_KINDS = frozenset({Kind.OPEN, Kind.SECRETS, Kind.COMMITS, Kind.CHOICES})
 # Bodies one seat signs alone for a position: what equivocation and cheating prove.
 SIGNED_KINDS = (Kind.ACTION, Kind.SHUFFLE, Kind.PART)
+# Entries one seat signs alone: what its ``entry`` message carries (wire.md).
+AUTHORED_KINDS = (Kind.ACTION, Kind.SHUFFLE)
 
 
 _new = object.__new__

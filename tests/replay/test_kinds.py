@@ -7,6 +7,7 @@ Issue 24: "Each entry kind is one row: a frozen body type with ``to_body()``/
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import pytest
@@ -74,3 +75,103 @@ def test_kinds_print_and_compare_as_their_wire_text():
     assert Reason.of("bogus") is None and Reason.of(["cheated"]) is None
     assert [r.proved for r in Reason] == [True, True, False, False]
     assert sorted(Reason, key=lambda r: r.rank) == list(Reason)
+
+
+# -- the registry is the only place kinds are named ------------------------------------
+
+PACKAGE = ROOT / "p2ptable"
+KIND_TEXTS = frozenset(kind.value for kind in Kind)
+# Where the text of a kind may be written: the Kind enum itself.
+REGISTRY = {"replay/kinds.py"}
+# The rules and the sealed deck know no log entries (they may not import the log:
+# tests/test_import_graph.py, tests/games/): the same words there name other
+# things (a chance step's kind, a proof's context, a playout's events).
+BELOW_THE_LOG = ("engine/", "sealed/", "games/")
+# Calls whose arguments are an entry's kind (the values the ledger makes).
+KIND_TAKERS = {"Expected", "Applied", "applied", "EntryWords"}
+
+
+def _is_kind(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and node.value in KIND_TEXTS
+
+
+def _names_kinds(node: ast.AST) -> bool:
+    """A kind's text, or a tuple, list or set of them (not of field names:
+    ``{"i", "action"}`` names the fields of a map)."""
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return bool(node.elts) and all(_is_kind(e) for e in node.elts)
+    return _is_kind(node)
+
+
+def kind_literals(source: str) -> list[tuple[int, str]]:
+    """(line, what) for every place ``source`` compares to or builds an entry
+    kind from its text."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Compare) and any(
+            _names_kinds(side) for side in [node.left, *node.comparators]
+        ):
+            found.append((node.lineno, "compares a kind to its text"))
+        elif isinstance(node, ast.keyword) and node.arg == "t" and _is_kind(node.value):
+            found.append((node.value.lineno, "builds a body of a kind named by its text"))
+        elif isinstance(node, ast.Dict):
+            keys = [k for k in node.keys if k is not None]
+            pairs = zip(node.keys, node.values, strict=True)
+            if any(
+                isinstance(k, ast.Constant) and k.value == "t" and _is_kind(v) for k, v in pairs
+            ):
+                found.append((node.lineno, "builds a body of a kind named by its text"))
+            elif len(keys) >= 2 and all(_is_kind(k) for k in keys):
+                found.append((node.lineno, "a table keyed by kinds' texts"))
+        elif isinstance(node, (ast.Tuple, ast.Set, ast.List)):
+            if len(node.elts) >= 2 and all(_is_kind(e) for e in node.elts):
+                found.append((node.lineno, "a list of kinds' texts"))
+        elif isinstance(node, ast.Call):
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+            if name in KIND_TAKERS and any(_is_kind(a) for a in node.args):
+                found.append((node.lineno, f"{name} of a kind named by its text"))
+    return found
+
+
+def test_no_module_but_the_registry_names_an_entry_kind_by_its_text():
+    offenders = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        name = path.relative_to(PACKAGE).as_posix()
+        if name in REGISTRY or name.startswith(BELOW_THE_LOG):
+            continue
+        for line, what in kind_literals(path.read_text(encoding="utf-8")):
+            offenders.append(f"p2ptable/{name}:{line}: {what}")
+    assert offenders == []
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'if body["t"] == "action": pass',
+        'ok = entry.kind in ("open", "secrets")',
+        'body = make_body(t="result", i=1)',
+        'raw = pack({"t": "part", "i": 1})',
+        'HANDLERS = {"action": a, "chance": c}',
+        'KINDS = ("action", "shuffle")',
+        'did = Applied(index, "abort", None, "text")',
+        'if "commits" != expected.kind: pass',
+    ],
+)
+def test_the_walk_finds_a_kind_named_by_its_text(source):
+    assert kind_literals(source)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'text = body["action"]',  # a field, not a kind
+        'msg = {"action": text, "salt": salt}',
+        "if expected.kind == Kind.ACTION: pass",
+        'step = ChanceStep("shuffle", "tiles", (3,))',  # a chance step's kind
+        'position = {"state": s, "result": None, "commits": None}',
+        'fields = set(data) != {"i", "action"}',
+    ],
+)
+def test_the_walk_leaves_fields_and_kinds_by_name_alone(source):
+    assert kind_literals(source) == []
