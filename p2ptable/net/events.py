@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from p2ptable.engine.api import Outcome
 from p2ptable.replay.ledger import Applied
@@ -84,3 +85,27 @@ class PeerLeft:
 
 
 Event = Applied | Rejected | Stopped | Finished | Failed | Moved | Recovered | PeerLeft
+
+
+# -- what the session hands out besides events (net/session.py) --------------
+
+
+class Write(NamedTuple):
+    """An entry to persist.  ``durable``: it must be on stable storage before
+    any frame of its batch leaves (ours).  ``keep``: first cut the log back to
+    its first ``keep`` entries (an agreed abort taking a contested position)."""
+
+    payload: bytes
+    durable: bool
+    keep: int | None = None
+
+
+class Choice(NamedTuple):
+    """Our secret choice for the ``commits`` entry at ``index`` (replay/choices.py):
+    kept on stable storage before our commit leaves, so that a seat that comes
+    back after a crash commits to the same action, never to a second one (two
+    commits for one position are equivocation)."""
+
+    # A field named like tuple.index: the name is what every caller reads.
+    index: int  # type: ignore[assignment]
+    action: str

@@ -58,16 +58,15 @@ traceback, the session stops taking input (the log on disk stays valid, and
 from __future__ import annotations
 
 import traceback
-from typing import NamedTuple
 
 from p2ptable.crypto.links import link_key
 from p2ptable.engine.api import Action, Game
-from p2ptable.net import accusations, stopping
-from p2ptable.net.accusations import ALIVE, PING_EVERY, Accusation
+from p2ptable.net import greetings, stopping
+from p2ptable.net.accusations import ALIVE, Accusation
 from p2ptable.net.catch_up import CatchUp
-from p2ptable.net.endpoints import parse_endpoint
 from p2ptable.net.events import (
     LEAVE_REASONS,
+    Choice,
     Event,
     Failed,
     Finished,
@@ -75,10 +74,13 @@ from p2ptable.net.events import (
     PeerLeft,
     Rejected,
     Stopped,
+    Write,
 )
+from p2ptable.net.greetings import Greetings
 from p2ptable.net.peers import PeerStates
 from p2ptable.net.rounds import ALL, CommitsRound, PartsRound, Round, each_round, make_rounds
 from p2ptable.net.stopping import LocalProtocolError
+from p2ptable.net.waiting import Waiting
 from p2ptable.net.wire import Message, RemoteProtocolError, open_frame, seal_many
 from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry
@@ -88,6 +90,7 @@ from p2ptable.replay.rows import ROWS
 
 # The events are importable from here, where the session that emits them lives.
 __all__ = [
+    "Choice",
     "Event",
     "Failed",
     "Finished",
@@ -97,34 +100,11 @@ __all__ = [
     "Rejected",
     "Session",
     "Stopped",
+    "Write",
     "link_keys",
 ]
 
 MAX_STEPS = 10_000  # automatic steps in a row: more than a game has, so only a bug
-# A gap this long between two ticks means our own process did not run (the peer
-# loop ticks at least every second): see Session._skip_our_absence.
-SLEPT = 5.0
-
-
-class Write(NamedTuple):
-    """An entry to persist.  ``durable``: it must be on stable storage before
-    any frame of its batch leaves (ours).  ``keep``: first cut the log back to
-    its first ``keep`` entries (an agreed abort taking a contested position)."""
-
-    payload: bytes
-    durable: bool
-    keep: int | None = None
-
-
-class Choice(NamedTuple):
-    """Our secret choice for the ``commits`` entry at ``index`` (replay/choices.py):
-    kept on stable storage before our commit leaves, so that a seat that comes
-    back after a crash commits to the same action, never to a second one (two
-    commits for one position are equivocation)."""
-
-    # A field named like tuple.index: the name is what every caller reads.
-    index: int  # type: ignore[assignment]
-    action: str
 
 
 def link_keys(
@@ -136,11 +116,6 @@ def link_keys(
         None if i == seat else link_key(secrets.link, mine, public, game_id)
         for i, public in enumerate(publics)
     ]
-
-
-def _sooner(wake: float, deadline: float, now: float) -> float:
-    """``deadline`` if it is still ahead and before ``wake``, else ``wake``."""
-    return deadline if now < deadline < wake else wake
 
 
 class Session:
@@ -171,16 +146,14 @@ class Session:
         self.ledger = ledger
         self.seat = seat
         self.secrets = secrets
-        self.withhold_timeout = withhold_timeout
-        self.abandon_timeout = abandon_timeout
-        self._started = now
+        self.waiting = Waiting(now, withhold_timeout, abandon_timeout)
         self.n = len(ledger.seats)
         self.keys = [s.key for s in ledger.seats]
         self.links = link_keys(secrets, seat, [s.link for s in ledger.seats], ledger.game_id)
         self.boot = boot or bytes(7) + b"\x01"
         self.seq = seq
         self.peers = peers or PeerStates(self.n, seat)
-        self.endpoints = list(endpoints) if endpoints is not None else [""] * self.n
+        self.greetings = Greetings(list(endpoints) if endpoints is not None else [""] * self.n, now)
         if resumed:
             self.peers.wait_after_resume()
         self.catch_up = CatchUp()
@@ -200,14 +173,10 @@ class Session:
         self.events: list[Event] = []
         self.stopped: Stopped | None = None
         self.failed: Failed | None = None
-        self._waiting_since: float | None = None
         # Our move, or a chance entry we assembled as collector: written and sent,
         # not yet applied (see submit).
         self._own: Entry | None = None
-        self._next_ping = now
-        self._last_tick: float | None = None
-        self._left: dict[int, str] = {}  # seats whose last frame was a bye: why
-        self._send_hello(ALL)
+        self.greetings.send_hello(self, ALL)
         self.advance(now)
 
     # -- the surface callers use -----------------------------------------------
@@ -312,7 +281,7 @@ class Session:
     def left_seats(self) -> dict[int, str]:
         """The seats that said they were leaving (their ``bye``) and have sent
         nothing since, with why (see :class:`PeerLeft`)."""
-        return dict(self._left)
+        return dict(self.greetings.left)
 
     def resume_waiting_on(self) -> list[int]:
         """After a resume, the seats we wait on before our player may move (empty
@@ -384,16 +353,19 @@ class Session:
             return
         peer = self.peers[message.sender]
         if peer.last_contact is not None and now - peer.last_contact >= ALIVE:
-            self._back_in_contact(message.sender, now)
+            self.back_in_contact(message.sender, now)
         peer.last_contact = now
-        if message.kind != "bye":
-            self._left.pop(message.sender, None)  # it said bye, and it is back
+        self.greetings.heard(message)  # a seat that said bye and is back
         try:
             self._dispatch(message, now)
         except RemoteProtocolError as exc:
             self.events.append(Rejected(message.sender, exc.reason))
 
     def _dispatch(self, message: Message, now: float) -> None:
+        greet = greetings.HANDLERS.get(message.kind)
+        if greet is not None:
+            greet(self.greetings, self, message, now)
+            return
         handler = _HANDLERS.get(message.kind)
         if handler is not None:
             handler(self, message, now)
@@ -403,48 +375,23 @@ class Session:
             raise RemoteProtocolError(f"unexpected {message.kind} message")
         round_.take(self, message, now)
 
-    def _back_in_contact(self, seat: int, now: float) -> None:
-        """``seat`` was out of contact and is heard again (a laptop whose lid was
-        shut, a network that came back): like a seat that restarted (its hello),
-        it gets the whole withholding timeout again for what we wait on it for.
-        Found by the fault drill: a seat frozen 25 s was named at its first ping.
-        A seat's bye gives it the same."""
-        if self._waiting_since is None:
+    def back_in_contact(self, seat: int, now: float) -> None:
+        """``seat`` was out of contact, restarted (its hello) or said bye, and is
+        heard again: the whole withholding timeout again, if we wait on it."""
+        if self.waiting.since is None:
             return
         expected = self.ledger.expected()
         if seat in self.rounds[expected.kind].awaited(self, expected):
-            self._waiting_since = now
-
-    def _skip_our_absence(self, now: float) -> None:
-        """Our own process did not run for a while (the machine slept): that time
-        counts for nobody's withholding or silence, or we would name seats whose
-        frames are waiting, unread, in our queue."""
-        last = self._last_tick
-        self._last_tick = now
-        gap = now - last if last is not None else 0.0
-        if gap < SLEPT:
-            return
-        if self._waiting_since is not None:
-            self._waiting_since += gap
-        self._started += gap
-        for peer in self.peers.values():
-            if peer.last_contact is not None:
-                peer.last_contact += gap
+            self.waiting.restart(now)
 
     def tick(self, now: float) -> None:
         """Timers: pings, the collector's wait, withholding and abandonment."""
         if self.failed is not None:
             return
         try:
-            self._skip_our_absence(now)
+            self.waiting.skip_absence(now, self.peers)
             self._settle()
-            if now >= self._next_ping:
-                self._next_ping = now + PING_EVERY
-                self._send_ping(ALL)
-                for seat in self.peers.unanswered():
-                    # Resumed, and no welcome from it yet: our hello may have
-                    # gone to a peer that was down, or been lost.
-                    self._send_hello(seat)
+            self.greetings.tick(self, now)
             for round_ in self._each_round:
                 round_.tick(self, now)
             self._check_accusations(now)
@@ -455,9 +402,7 @@ class Session:
         """When :meth:`tick` next has something to do: the next ping, the end of
         the collector's time for a chance step, or the withholding timeout, each
         if it is still ahead (past it, every ping re-checks)."""
-        wake = self._next_ping
-        if self._waiting_since is not None:
-            wake = _sooner(wake, self._waiting_since + self.withhold_timeout, now)
+        wake = self.waiting.wake_at(self.greetings.next_ping, now)
         for round_ in self._each_round:
             wake = round_.wake_at(wake, now)
         return wake
@@ -497,8 +442,8 @@ class Session:
             return False
         expected = self.ledger.expected()
         round_ = self.rounds[expected.kind]
-        if round_.withholdable(expected) and self._waiting_since is None:
-            self._waiting_since = now  # the withholding clock starts with the round
+        if round_.withholdable(expected):
+            self.waiting.begin(now)  # the withholding clock starts with the round
         return round_.step(self, expected, now)
 
     def _settle(self) -> None:
@@ -600,19 +545,19 @@ class Session:
         for round_ in self._each_round:
             round_.prune(done)
         self.events.append(applied)
-        self._waiting_since = None
+        self.waiting.done()
         if self.ledger.finished and self.ledger.result is not None:
             self.events.append(Finished(self.ledger.result))
             # Tell everyone at once that we hold the whole log: a peer lingers
             # after the end until every other has it (see net/peer.py).
-            self._send_ping(ALL)
+            self.greetings.send_ping(self, ALL)
         if self.ledger.stopped is not None and self.stopped is None:
             halt = self.ledger.stopped
             self.stopped = Stopped(
                 halt.reason, halt.culprit, halt.detail, halt.proved, halt.detector
             )
             self.events.append(self.stopped)
-            self._send_ping(ALL)  # where our log ends, so the endings can agree
+            self.greetings.send_ping(self, ALL)  # where our log ends, so the endings can agree
 
     def _check_accusations(self, now: float) -> None:
         if self.stopped is not None or self._catching_up():
@@ -620,18 +565,13 @@ class Session:
         expected = self.ledger.expected()
         round_ = self.rounds[expected.kind]
         awaited = round_.awaited(self, expected) - {self.seat}
-        contacts = self.peers.last_contacts()
-        since = self._waiting_since
-        if (
-            round_.withholdable(expected)
-            and since is not None
-            and now - since >= self.withhold_timeout
-        ):
-            found = accusations.withholding(awaited, contacts, self.ledger.next_index, now)
-            if found is not None:
-                self.accuse(found)
-                return
-        found = accusations.abandonment(awaited, contacts, self._started, now, self.abandon_timeout)
+        found = self.waiting.accusation(
+            awaited,
+            round_.withholdable(expected),
+            self.peers.last_contacts(),
+            self.ledger.next_index,
+            now,
+        )
         if found is not None:
             self.accuse(found)
 
@@ -642,90 +582,17 @@ class Session:
             self.failed = Failed(f"{type(exc).__name__}: {exc}", text)
             self.events.append(self.failed)
 
-    # -- messages ----------------------------------------------------------------
+    # -- the GreetingSession that greetings are handed (net/greetings.py) -------------
 
-    def _send_ping(self, dest: int | None) -> None:
-        """Our log length and head: how peers learn who lacks what (wire.md 6.5)."""
-        length, head, ours = self.ledger.next_index, self.ledger.head, self.endpoints[self.seat]
-        self.send(dest, "ping", {"len": length, "head": head, "ep": ours})
-
-    def _send_hello(self, dest: int | None) -> None:
-        self.send(dest, "hello", {"len": self.ledger.next_index, "ep": self.endpoints[self.seat]})
-
-    def _on_hello(self, message: Message, now: float) -> None:
-        # A peer (re)started: tell it where we are, what we hold of its own
-        # (a welcome), and resend what we owe it.
-        sender = message.sender
-        peer = self.peers[sender]
-        peer.their_len = message.data["len"]
-        self.peers.heard_length(sender)
-        self._moved(sender, message.data["ep"])
-        expected = self.ledger.expected()
-        round_ = self.rounds[expected.kind]
-        if self._waiting_since is not None and sender in round_.awaited(self, expected):
-            # It (re)started: give it the whole timeout to send what we wait for.
-            self._waiting_since = now
-        length, head, ours = self.ledger.next_index, self.ledger.head, self.endpoints[self.seat]
-        yours = self._parts.held_of(sender, length)
-        self.send(sender, "welcome", {"len": length, "head": head, "ep": ours, "yours": yours})
+    def resend(self, dest: int) -> None:
         for each in self._each_round:
-            each.resend(self, message.sender)
-        self.catch_up.push(self, message.sender, peer.their_len)
+            each.resend(self, dest)
 
-    def _moved(self, seat: int, endpoint: str) -> None:
-        """A seat's hello and pings name where it listens: a new port on the same address
-        (it resumed there, its old port taken) is where its frames go now.  Only
-        the seat can say so (the frame is authenticated and fresh), and only the
-        port may change, so no seat can point the others at another machine."""
-        old = self.endpoints[seat]
-        if not old or endpoint == old:
-            return
-        try:
-            ip, _ = parse_endpoint(endpoint)
-            old_ip, _ = parse_endpoint(old)
-        except ValueError as exc:
-            raise RemoteProtocolError(f"hello with a bad endpoint: {exc}") from None
-        if ip != old_ip:
-            raise RemoteProtocolError(f"hello from another address ({endpoint}, not {old})")
-        self.endpoints[seat] = endpoint
-        self.events.append(Moved(seat, endpoint))
+    def held_of(self, seat: int, start: int) -> list[bytes]:
+        return self._parts.held_of(seat, start)
 
-    def _on_ping(self, message: Message, now: float) -> None:
-        # Not an answer to our hello: after a resume it may have left before its
-        # sender knew we were back, so it says nothing of what it holds of ours.
-        peer = self.peers[message.sender]
-        previous, peer.their_len = peer.their_len, message.data["len"]
-        peer.their_head = message.data["head"]
-        self._moved(message.sender, message.data["ep"])
-        self.catch_up.on_ping(self, message, previous)
-
-    def _on_welcome(self, message: Message, now: float) -> None:
-        # The answer to our hello: a ping, with our own parts the sender holds
-        # (after a resume, our commit comes back this way: net/parts.py).
-        self._parts.take_own(self, message.data["yours"], message.sender)
-        self._on_ping(message, now)
-        self.peers.heard_length(message.sender)
-
-    def _on_bye(self, message: Message, now: float) -> None:
-        # Said, and shown; nothing else.  The seat is alive until its silence
-        # says otherwise (ALIVE), and like a seat that restarts it gets the whole
-        # withholding timeout again for what we wait on it for: a bye can make a
-        # wait longer, never shorter.
-        why = message.data["why"]
-        why = why if why in LEAVE_REASONS else ""
-        self._left[message.sender] = why
-        self.events.append(PeerLeft(message.sender, why))
-        self._back_in_contact(message.sender, now)
-
-    def _on_gsig(self, message: Message, now: float) -> None:
-        # A genesis signature after the genesis: the sender is still in its
-        # genesis round, or came back to it (net/pending_genesis.py).  Answer with
-        # ours, as the round would, so it can complete the genesis too; only a
-        # peer that has not told us of a log of its own (a session's first frame
-        # is its hello), so two sessions never answer each other's answers.
-        ours = dict(self.ledger.entries[0].sigs).get(self.seat)
-        if ours is not None and self.peers[message.sender].their_len == 0:
-            self.send(message.sender, "gsig", {"sig": ours})
+    def take_own(self, raws: list, sender: int) -> None:
+        self._parts.take_own(self, raws, sender)
 
 
 def _holds_commits(entry: Entry) -> bool:
@@ -747,14 +614,9 @@ def _signer(entry: Entry) -> int | None:
     return sigs[0][0] if len(sigs) == 1 else None
 
 
-# The messages the session handles itself (with its catch-up); the rest are the
-# rounds' contributions (each round's ``message``).
+# The messages catch-up handles (the greetings' are net/greetings.py's); the rest
+# are the rounds' contributions (each round's ``message``).
 _HANDLERS = {
-    "hello": Session._on_hello,
-    "ping": Session._on_ping,
-    "welcome": Session._on_welcome,
-    "gsig": Session._on_gsig,
-    "bye": Session._on_bye,
     "get": lambda session, message, now: session.catch_up.on_get(session, message),
     "entries": lambda session, message, now: session.catch_up.on_entries(session, message),
     "entry": lambda session, message, now: session.catch_up.on_entry(session, message),
