@@ -225,3 +225,12 @@ class CatchUp:
             self.future[index] = raw
             self.future_bytes += len(raw)
         self.gaps[sender] = max(index, self.gaps.get(sender, index))
+
+
+# The messages catch-up handles (net/session.py hands them over): kind -> method.
+HANDLERS = {
+    "entry": CatchUp.on_entry,
+    "entries": CatchUp.on_entries,
+    "stop": CatchUp.on_stop,
+    "get": CatchUp.on_get,
+}

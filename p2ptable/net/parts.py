@@ -424,6 +424,16 @@ class CommitsRound(BundleRound):
         """Whether our part of the pending entry is made (our commit, say)."""
         return table.seat in self.parts.have(table.ledger.next_index)
 
+    def secret_choice(
+        self, table: RoundSession, expected: Expected
+    ) -> tuple[Action | None, list[int], list[int]]:
+        """Ours (None if not made), the other asked seats whose commit we lack,
+        and those whose commit we hold (``Session.secret_choice``)."""
+        waiting = self.awaited(table, expected) - {table.seat}
+        asked = {seat for seat in expected.targets if seat is not None}  # all are seats
+        chosen = asked - waiting - {table.seat}
+        return self.our_choice(table.ledger.next_index), sorted(waiting), sorted(chosen)
+
     def remember(self, index: int, action: Action, from_file: bool = False) -> None:
         """Our secret choice for the ``commits`` entry at ``index`` (kept by the
         session, and given back after a resume: ``from_file``): our commit is

@@ -59,10 +59,10 @@ from __future__ import annotations
 
 import traceback
 
-from p2ptable.crypto.links import link_key
 from p2ptable.engine.api import Action, Game
 from p2ptable.net import greetings, stopping
 from p2ptable.net.accusations import ALIVE, Accusation
+from p2ptable.net.catch_up import HANDLERS as CATCH_UP
 from p2ptable.net.catch_up import CatchUp
 from p2ptable.net.events import (
     LEAVE_REASONS,
@@ -77,7 +77,8 @@ from p2ptable.net.events import (
     Write,
 )
 from p2ptable.net.greetings import Greetings
-from p2ptable.net.peers import PeerStates
+from p2ptable.net.outbox import Outbox
+from p2ptable.net.peers import PeerStates, link_keys
 from p2ptable.net.rounds import ALL, CommitsRound, PartsRound, Round, each_round, make_rounds
 from p2ptable.net.stopping import LocalProtocolError
 from p2ptable.net.waiting import Waiting
@@ -86,7 +87,6 @@ from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry
 from p2ptable.replay.kinds import Kind
 from p2ptable.replay.ledger import InvalidEntry, Ledger
-from p2ptable.replay.rows import ROWS
 
 # The events are importable from here, where the session that emits them lives.
 __all__ = [
@@ -105,17 +105,6 @@ __all__ = [
 ]
 
 MAX_STEPS = 10_000  # automatic steps in a row: more than a game has, so only a bug
-
-
-def link_keys(
-    secrets: authoring.SeatSecrets, seat: int, publics: list[bytes], game_id: bytes
-) -> list[bytes | None]:
-    """The key this seat shares with every other seat (None at its own place)."""
-    mine = secrets.link_public
-    return [
-        None if i == seat else link_key(secrets.link, mine, public, game_id)
-        for i, public in enumerate(publics)
-    ]
 
 
 class Session:
@@ -165,12 +154,9 @@ class Session:
         self._taker = {r.message: r for r in self._each_round if r.message is not None}
         self._commits: CommitsRound = self.rounds[Kind.COMMITS]  # type: ignore[assignment]
         self._parts: PartsRound = self._commits.parts
-        self.outgoing: list[tuple[int | None, bytes]] = []
-        self.writes: list[Write] = []  # entries to persist, in order
-        self.choices: list[Choice] = []  # our secret choices to keep (see Choice)
+        self.outbox = Outbox(seat)  # what we hand out, in order (net/outbox.py)
         if choice is not None:  # a hint, read from our choice file (see PartsRound)
             self._commits.remember(choice.index, Action.parse(choice.action), from_file=True)
-        self.events: list[Event] = []
         self.stopped: Stopped | None = None
         self.failed: Failed | None = None
         # Our move, or a chance entry we assembled as collector: written and sent,
@@ -241,31 +227,28 @@ class Session:
         expected = self.ledger.expected()
         if not self.rounds[expected.kind].together or self.stopped is not None:
             return None, [], []
-        waiting = self._commits.awaited(self, expected) - {self.seat}
-        asked = {seat for seat in expected.targets if seat is not None}  # all are seats
-        chosen = asked - waiting - {self.seat}
-        return self._commits.our_choice(self.ledger.next_index), sorted(waiting), sorted(chosen)
+        return self._commits.secret_choice(self, expected)
 
     def take_writes(self) -> list[Write]:
-        """Entries to persist, in order, each with whether it must be durable
-        before any frame of this batch leaves (ours: see the module docstring)."""
-        out, self.writes = self.writes, []
-        return out
+        """Entries to persist, in order, each marked ``durable`` when it must be
+        on stable storage before any frame of this batch leaves (net/outbox.py)."""
+        return self.outbox.take_writes()
 
     def take_choices(self) -> list[Choice]:
-        """Our secret choices to keep on stable storage before any frame of this
-        batch leaves (see :class:`Choice`)."""
-        out, self.choices = self.choices, []
-        return out
+        """Our secret choices to keep before any frame of this batch leaves."""
+        return self.outbox.take_choices()
 
     def take_outgoing(self) -> list[tuple[int | None, bytes]]:
         """Frames to send (destination seat, or None for every other seat)."""
-        out, self.outgoing = self.outgoing, []
-        return out
+        return self.outbox.take_outgoing()
 
     def take_events(self) -> list[Event]:
-        out, self.events = self.events, []
-        return out
+        return self.outbox.take_events()
+
+    @property
+    def outgoing(self) -> list[tuple[int | None, bytes]]:
+        """The frames queued and not yet taken (to look at, not to take)."""
+        return self.outbox.outgoing
 
     def everyone_agrees(self) -> bool:
         """Whether every other seat's last ping showed our log (length and head):
@@ -349,7 +332,7 @@ class Session:
             message = open_frame(frame, self.ledger.game_id, self.links)
             self.peers.check_fresh(message)
         except RemoteProtocolError as exc:
-            self.events.append(Rejected(exc.seat, exc.reason))
+            self.outbox.events.append(Rejected(exc.seat, exc.reason))
             return
         peer = self.peers[message.sender]
         if peer.last_contact is not None and now - peer.last_contact >= ALIVE:
@@ -359,16 +342,16 @@ class Session:
         try:
             self._dispatch(message, now)
         except RemoteProtocolError as exc:
-            self.events.append(Rejected(message.sender, exc.reason))
+            self.outbox.events.append(Rejected(message.sender, exc.reason))
 
     def _dispatch(self, message: Message, now: float) -> None:
         greet = greetings.HANDLERS.get(message.kind)
         if greet is not None:
             greet(self.greetings, self, message, now)
             return
-        handler = _HANDLERS.get(message.kind)
-        if handler is not None:
-            handler(self, message, now)
+        catch_up = CATCH_UP.get(message.kind)
+        if catch_up is not None:
+            catch_up(self.catch_up, self, message)
             return
         round_ = self._taker.get(message.kind)
         if round_ is None:
@@ -469,24 +452,21 @@ class Session:
         message = Message(kind, self.ledger.game_id, self.seat, self.boot, self.seq, data)
         self.seq += 1
         frames = seal_many(message, [self.links[t] for t in targets])  # type: ignore[misc]
-        self.outgoing.extend(zip(targets, frames, strict=True))
+        self.outbox.outgoing.extend(zip(targets, frames, strict=True))
 
     def reject(self, seat: int | None, why: str) -> None:
-        self.events.append(Rejected(seat, why))
+        self.outbox.events.append(Rejected(seat, why))
 
     def report(self, event: Event) -> None:
-        self.events.append(event)
+        self.outbox.events.append(event)
 
     def keep_choice(self, index: int, action: str) -> None:
-        self.choices.append(Choice(index, action))
+        self.outbox.choices.append(Choice(index, action))
 
     def append(self, entry: Entry) -> None:
         """Validate and apply ``entry``, persist it, and take what waited for it."""
         self._apply(entry)
-        # Durable if we signed it alone (our shuffle): we send it at once; and the
-        # result, whose ping tells everyone we hold the whole log (they may leave).
-        ours = _signer(entry) == self.seat
-        self.writes.append(Write(entry.encode(), ours or self._at_end() or _holds_commits(entry)))
+        self.outbox.appended(entry, self._at_end())
         self.catch_up.drain(self)
 
     # -- the CatchUpSession that catch-up is handed (net/catch_up.py) -------------------------
@@ -495,12 +475,7 @@ class Session:
         self._apply(entry)
 
     def persist(self, raw: bytes) -> None:
-        # Another seat's entry: a peer sends it again if we lose it, so no sync of
-        # its own, except the last: once we say we hold the whole log, the others
-        # may leave, and nobody would be there to send it again.  And a commits
-        # entry (see _holds_commits): it was just applied, the last of our log.
-        commits = _holds_commits(self.ledger.entries[-1])
-        self.writes.append(Write(raw, self._at_end() or commits))
+        self.outbox.persisted(raw, self.ledger.entries[-1], self._at_end())
 
     def before_apply(self, entry: Entry) -> None:
         self.rounds[self.ledger.expected().kind].arrived(self, entry)  # early shuffles
@@ -509,12 +484,7 @@ class Session:
         return self.ledger.finished or self.ledger.stopped is not None
 
     def send_first(self, entry: Entry, kind: str, data: dict) -> None:
-        # Durable if we signed it (our move, a forced move); an entry we only
-        # assembled from others' signed parts or chain values (a collector's
-        # chance entry or bundle) proves itself, and we would make the same bytes
-        # again: no sync of its own on the collector's path.
-        durable = _signer(entry) == self.seat or _holds_commits(entry)
-        self.writes.append(Write(entry.encode(), durable))
+        self.outbox.sent_first(entry)
         self.send(ALL, kind, data)
         self._own = entry
 
@@ -534,7 +504,7 @@ class Session:
         self.ledger = at
         self.stopped = None  # the ending is this one (it may replace ours)
         self._apply(entry)
-        self.writes.append(Write(entry.encode(), True, at.next_index - 1 if cut else None))
+        self.outbox.ended(entry, at.next_index - 1 if cut else None)
         self.send(ALL, "stop", {"entry": entry.encode()})
 
     # -- the log -----------------------------------------------------------------
@@ -544,10 +514,10 @@ class Session:
         done = self.ledger.next_index
         for round_ in self._each_round:
             round_.prune(done)
-        self.events.append(applied)
+        self.outbox.events.append(applied)
         self.waiting.done()
         if self.ledger.finished and self.ledger.result is not None:
-            self.events.append(Finished(self.ledger.result))
+            self.outbox.events.append(Finished(self.ledger.result))
             # Tell everyone at once that we hold the whole log: a peer lingers
             # after the end until every other has it (see net/peer.py).
             self.greetings.send_ping(self, ALL)
@@ -556,7 +526,7 @@ class Session:
             self.stopped = Stopped(
                 halt.reason, halt.culprit, halt.detail, halt.proved, halt.detector
             )
-            self.events.append(self.stopped)
+            self.outbox.events.append(self.stopped)
             self.greetings.send_ping(self, ALL)  # where our log ends, so the endings can agree
 
     def _check_accusations(self, now: float) -> None:
@@ -580,7 +550,7 @@ class Session:
         if self.failed is None:
             text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
             self.failed = Failed(f"{type(exc).__name__}: {exc}", text)
-            self.events.append(self.failed)
+            self.outbox.events.append(self.failed)
 
     # -- the GreetingSession that greetings are handed (net/greetings.py) -------------
 
@@ -593,32 +563,3 @@ class Session:
 
     def take_own(self, raws: list, sender: int) -> None:
         self._parts.take_own(self, raws, sender)
-
-
-def _holds_commits(entry: Entry) -> bool:
-    """A commits entry holds every asked seat's signed commit to a secret choice
-    (replay/choices.py): synced by every seat, like an entry it signed.  A seat
-    that lost its choice file finds its commit again in the others' logs; were
-    their copies unsynced, a power cut could take them and it would be asked
-    again, and one disk that kept the bundle after all would then prove an
-    equivocation against an honest seat (found by the fault drill)."""
-    return entry.body["t"] in _SYNCED
-
-
-# The kinds every seat syncs, not only their author (the registry's ``synced``).
-_SYNCED = frozenset(kind for kind, row in ROWS.items() if row.synced)
-
-
-def _signer(entry: Entry) -> int | None:
-    sigs = entry.sigs
-    return sigs[0][0] if len(sigs) == 1 else None
-
-
-# The messages catch-up handles (the greetings' are net/greetings.py's); the rest
-# are the rounds' contributions (each round's ``message``).
-_HANDLERS = {
-    "get": lambda session, message, now: session.catch_up.on_get(session, message),
-    "entries": lambda session, message, now: session.catch_up.on_entries(session, message),
-    "entry": lambda session, message, now: session.catch_up.on_entry(session, message),
-    "stop": lambda session, message, now: session.catch_up.on_stop(session, message),
-}
