@@ -5,54 +5,39 @@ Theory of operation
 -------------------
 Every peer holds the same :class:`~p2ptable.replay.ledger.Ledger`.  Nobody leads:
 the ledger's ``expected()`` says what the next entry must be, the round for that
-kind (the table in ``net/rounds.py``) says who contributes what and who builds
-it, and every peer validates every entry before appending it, so all logs end
-byte-identical.  Everything the session does next is a lookup in that table:
+kind (the table in ``net/rounds.py``, built from the registry of kinds,
+replay/rows.py) says who contributes what and who builds it, and every peer
+validates every entry before appending it, so all logs end byte-identical.
+Everything the session does next is a lookup in that table: ``step`` is the
+round's step; whether our player is asked, and their choice, the round's
+``asks`` and ``submit``; whom we wait for, its ``awaited`` (how long, and whom
+to name for it, ``net/waiting.py``); a contribution that arrives goes to the
+round whose ``message`` it is.
 
-* ``step``: the current round's ``step`` (our reveal, part, shuffle or result
-  signature made and queued; an entry built when complete);
-* whom we wait for: the round's ``awaited``; a seat in contact that does not
-  contribute in ``withhold_timeout`` is accused if the round is
-  ``withholdable``, and one out of contact for ``abandon_timeout`` (5 minutes:
-  time enough to resume after a crash) is named as having abandoned;
-* a peer that (re)starts (``hello``) gets the round's ``resend``;
-* a contribution that arrives (``reveal``, ``rsig``, ``part``) goes to the round
-  whose ``message`` it is.
-
-Entries travel in ``entry`` messages (a seat's own action or shuffle) and in
-``entries`` (catch-up, relays).  A ``ping`` every ``PING_EVERY`` seconds carries
-our log length and head, so a peer that is behind is sent what it lacks and a
-peer that is ahead is asked (``get``); freshness and contact are kept by
-``net/peers.py``.  A seat that leaves (Ctrl-C, the end of its input) says
-``bye`` (:meth:`leave`): the others show it (:class:`PeerLeft`,
-:meth:`left_seats`) until anything else comes from it, and nothing else changes
-(wire.md 6.13).
-
-Outputs, in order: :meth:`take_writes` gives the entries to persist (each marked
-``durable`` when it is ours to sign, so it must reach the disk before it
-leaves), :meth:`take_outgoing` the frames to send, :meth:`take_events`
-what happened.  The caller writes, then sends: a crash can never make us sign a
-second, different entry for a position we already sent.  Time (``now``) and
-randomness (``boot``) come from the caller.
+The session composes its collaborators, each owning its state: entries between
+logs (``net/catch_up.py``), hellos, pings and byes (``net/greetings.py``),
+freshness and contact (``net/peers.py``), the clocks (``net/waiting.py``), the
+agreed ending (``net/stopping.py``) and what it hands out (``net/outbox.py``):
+the entries to persist, each marked ``durable`` when it must be on stable
+storage before it leaves, our secret choices to keep, the frames, the events.
+The caller writes, then sends: a crash can never make us sign a second,
+different entry for a position we already sent.  Time (``now``) and randomness
+(``boot``) come from the caller.
 
 After a crash (protocol/wire.md 6.10), a session made with ``resumed=True``
 takes no move from its player and accuses nobody until every other seat has
-told it its log length (``hello`` or ``ping``) and it holds as much as the
-longest: a move it sent and lost comes back from a peer instead of being made
-again differently (:meth:`resume_waiting_on` names whom it waits for).  Its
-reveals, shuffles, parts and result signatures go on as usual: each is a
-function of the log position and our secrets, the same bytes however often it
-is made, and holding them back would make a waiting seat look like one that
-withholds.
+told it its log length and it holds as much as the longest: a move it sent and
+lost comes back from a peer instead of being made again differently
+(:meth:`resume_waiting_on`).  Its reveals, shuffles, parts and result
+signatures go on: each is a function of the position and our secrets.
 
-Errors say who was wrong.  Bad input from a peer (malformed, bad signature,
-replayed, out of turn, illegal) is a :class:`Rejected` event naming the peer,
-and the game goes on; a peer whose signed message fails its proof, or that
-signs two different entries for one position, is accused with the evidence
-(``net/accusations.py``) and the session stops with a signed ``abort`` entry.
-Any other exception is a bug of ours: it is a :class:`Failed` event with the
-traceback, the session stops taking input (the log on disk stays valid, and
-``resume`` may continue it), and no peer is blamed.
+Errors say who was wrong.  Bad input from a peer is a :class:`Rejected` event
+naming the peer, and the game goes on; a peer whose signed message fails its
+proof, or that signs two different entries for one position, is accused with
+the evidence (``net/accusations.py``) and the game stops with an ``abort``.  Any
+other exception is a bug of ours: a :class:`Failed` event with the traceback;
+the session takes no more input (the log on disk stays valid, and ``resume``
+may continue it), and no peer is blamed.
 """
 
 from __future__ import annotations
