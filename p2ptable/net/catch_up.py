@@ -38,6 +38,10 @@ if TYPE_CHECKING:
     from p2ptable.net.events import Stopped
     from p2ptable.replay.ledger import Ledger
 
+# Kind members bound once: on Python 3.11 a member looked up through its enum
+# class costs several times the comparison, and every peer runs this for every entry.
+_GENESIS, _ABORT = Kind.GENESIS, Kind.ABORT
+
 FORK_LOOKBACK = 16
 BATCH = 256
 BATCH_BYTES = 128 * 1024  # a catch-up frame stays well under wire.MAX_FRAME
@@ -155,10 +159,10 @@ class CatchUp:
             raise RemoteProtocolError(f"malformed entry: {exc}") from None
         body = entry.body
         ledger = log.ledger
-        if body["t"] == Kind.GENESIS:
+        if body["t"] == _GENESIS:
             return
         index = body["i"]
-        if body["t"] == Kind.ABORT and (log.stopped is not None or index < ledger.next_index):
+        if body["t"] == _ABORT and (log.stopped is not None or index < ledger.next_index):
             log.consider_abort(entry)  # the better of two endings (wire.md 6.8)
             return
         if not relayed and (body["t"] not in AUTHORED_KINDS or body["seat"] != sender):

@@ -113,6 +113,9 @@ __all__ = [
 ]
 
 
+_ACTION = Kind.ACTION  # bound once: a member's lookup through its enum costs more
+
+
 class Idle(Round):
     """The game is over (or stopped): nothing more is made."""
 
@@ -212,7 +215,7 @@ class ChanceRound(Gathering[tuple[bytes, bytes, int]]):  # (pre, prev, step)
         if self._collector_at is None or self._collector_at[0] != length:
             seat = 0
             for entry in reversed(table.ledger.entries):
-                if entry.body["t"] == Kind.ACTION:
+                if entry.body["t"] == _ACTION:
                     seat = entry.body["seat"]
                     break
             self._collector_at = (length, seat)

@@ -232,7 +232,7 @@ def bundled_parts(bundle: dict[str, Any]) -> list[Entry]:
     if len(seats) != len(parts) or not all(type(s) is int for s in seats):
         raise MalformedEntry("a bundle needs one part per contributing seat")
     index, prev = bundle["i"], bundle["prev"]
-    if bundle["t"] == Kind.CHOICES and parts and all(isinstance(p, dict) for p in parts):
+    if bundle["t"] == _CHOICES and parts and all(isinstance(p, dict) for p in parts):
         return [Entry(part_body(index, prev, s, m), ()) for s, m in zip(seats, parts, strict=True)]
     out = []
     for seat, item in zip(seats, parts, strict=True):
@@ -251,7 +251,7 @@ def unsigned_bundle(bundle: dict[str, Any]) -> bool:
     """Whether ``bundle`` (a decoded body) holds its parts without signatures: a
     ``choices`` entry of protocol 3, whose openings prove themselves."""
     parts: Any = bundle.get("parts")  # a list for a bundle's kinds (check_body_shape)
-    return bundle["t"] == Kind.CHOICES and bool(parts) and isinstance(parts[0], dict)
+    return bundle["t"] == _CHOICES and bool(parts) and isinstance(parts[0], dict)
 
 
 def part_body(index: int, prev: bytes, seat: int, msg: dict[str, Any]) -> bytes:
@@ -267,6 +267,7 @@ def part_body(index: int, prev: bytes, seat: int, msg: dict[str, Any]) -> bytes:
 
 
 _PART = Kind.PART.value  # a plain str: packed as it is
+_CHOICES = Kind.CHOICES  # bound once: a member's lookup through its enum costs more
 
 
 def game_id_of(genesis_body_bytes: bytes) -> bytes:

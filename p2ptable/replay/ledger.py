@@ -225,7 +225,7 @@ class Ledger:
         except (MalformedEntry, ValueError) as exc:
             raise InvalidEntry(index, f"malformed: {exc}") from None
         kind = body["t"]
-        if kind == Kind.GENESIS:
+        if kind == _GENESIS:
             raise InvalidEntry(index, "a second genesis entry")
         if body["i"] != index:
             raise InvalidEntry(index, f"claims to be entry {body['i']} (duplicated or reordered?)")
@@ -236,10 +236,10 @@ class Ledger:
             raise InvalidEntry(index, "entry after the game was stopped")
         if position.result is not None:
             raise InvalidEntry(index, "entry after the game's result")
-        if kind == Kind.ABORT:
+        if kind == _ABORT:
             return self._abort(position, index, entry, body)
         expected = self.expected()
-        if expected.kind == Kind.NONE:
+        if expected.kind == _NONE:
             raise InvalidEntry(index, "entry after the game's result")
         if kind != expected.kind:
             raise InvalidEntry(index, f"expected a {expected.kind} entry, found {kind}")
@@ -318,6 +318,9 @@ class Ledger:
 # own ``_abort``, and a genesis starts a ledger).
 _HANDLE = rows.handlers()
 _NOTHING = Expected(Kind.NONE)
+# Kind members bound once: on Python 3.11 a member looked up through its enum
+# class costs several times the comparison, and every peer runs this for every entry.
+_GENESIS, _ABORT, _NONE = Kind.GENESIS, Kind.ABORT, Kind.NONE
 
 # Expected(Kind.ACTION, seat=...) for each seat: the same frozen value at every turn,
 # and building a six-field frozen dataclass costs more than the rest of expected().

@@ -48,13 +48,13 @@ def action(
         # Describe only once the action is known to be legal (describe may assume it).
         text = game.describe(state, seat, action)
         after = advanced(new_state, position.chain_tips, position.chance_steps, None)
-        return applied(index, Kind.ACTION, seat, text), after
+        return applied(index, _ACTION, seat, text), after
     book, new_state = sealed_entries.hand_card_proofs(
         game, book, state, new_state, seat, action, body, index
     )
     text = game.describe(state, seat, action)
     after = sealed_entries.settle(game, new_state, book, position.chain_tips, position.chance_steps)
-    return applied(index, Kind.ACTION, seat, text), after
+    return applied(index, _ACTION, seat, text), after
 
 
 def chance(
@@ -93,7 +93,7 @@ def chance(
     after = sealed_entries.settle(
         game, game.resolve(state, outcome), position.book, tuple(pre), position.chance_steps + 1
     )
-    return applied(index, Kind.CHANCE, step.seat, text), after
+    return applied(index, _CHANCE, step.seat, text), after
 
 
 def result(
@@ -122,6 +122,10 @@ def result(
             raise InvalidEntry(index, f"bad result signature (claimed by seat {seat})")
     return Applied(index, Kind.RESULT, None, outcome.explanation), replace(position, result=outcome)
 
+
+# Kind members bound once: on Python 3.11 a member looked up through its enum
+# class costs several times the comparison, and every peer runs this for every entry.
+_ACTION, _CHANCE = Kind.ACTION, Kind.CHANCE
 
 # Action.parse, remembered: a game has a few dozen distinct action texts and every
 # peer parses every move.  Actions are frozen values, so sharing one is safe; only
