@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from p2ptable.engine.api import Outcome
+from p2ptable.replay.kinds import Reason
 from p2ptable.replay.ledger import Applied
 
 
@@ -21,11 +22,11 @@ class Rejected:
 class Stopped:
     """The game stopped with an abort entry naming ``culprit``.
 
-    ``reason`` is the abort's kind (``equivocation``, ``cheated``, ``withheld``,
-    ``abandoned``), ``detail`` its account in the log's words, ``proved`` whether
+    ``reason`` is the abort's (a ``Reason``: equivocation, cheated, withheld,
+    abandoned), ``detail`` its account in the log's words, ``proved`` whether
     the entry carries evidence every verifier re-checks (ui/endings.py words it)."""
 
-    reason: str
+    reason: Reason
     culprit: int | None
     detail: str = ""
     proved: bool = False
