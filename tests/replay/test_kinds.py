@@ -112,6 +112,8 @@ def kind_literals(source: str) -> list[tuple[int, str]]:
             _names_kinds(side) for side in [node.left, *node.comparators]
         ):
             found.append((node.lineno, "compares a kind to its text"))
+        elif isinstance(node, ast.MatchValue) and _is_kind(node.value):
+            found.append((node.lineno, "matches a kind against its text"))
         elif isinstance(node, ast.keyword) and node.arg == "t" and _is_kind(node.value):
             found.append((node.value.lineno, "builds a body of a kind named by its text"))
         elif isinstance(node, ast.Dict):
@@ -156,6 +158,7 @@ def test_no_module_but_the_registry_names_an_entry_kind_by_its_text():
         'KINDS = ("action", "shuffle")',
         'did = Applied(index, "abort", None, "text")',
         'if "commits" != expected.kind: pass',
+        'match kind:\n    case "open": pass',
     ],
 )
 def test_the_walk_finds_a_kind_named_by_its_text(source):
