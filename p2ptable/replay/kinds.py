@@ -112,13 +112,14 @@ class Body:
     """What every body type shares: the kind, the shape, ``to_body`` and ``parse``."""
 
     kind: ClassVar[Kind]
+    _t: ClassVar[str]  # the kind's text, a plain str (what "t" holds)
     # Field -> python type, "t" first, as check_body_shape reports them (from the fields).
     SHAPE: ClassVar[dict[str, type]]
     OPTIONAL: ClassVar[dict[str, type]]
 
     def to_body(self) -> dict[str, Any]:
         """The decoded map this body is (its encoding is the entry's body bytes)."""
-        out: dict[str, Any] = {"t": self.kind.value}
+        out: dict[str, Any] = {"t": self._t}
         for name, value in self.__dict__.items():
             if value is not None or name not in self.OPTIONAL:
                 out[name] = value
@@ -136,7 +137,7 @@ class Body:
         """The body of this kind that ``body`` (a decoded map) is; MalformedEntry
         if it is not exactly that (``check_body_shape``)."""
         check_body_shape(body)
-        if body["t"] != cls.kind.value:
+        if body["t"] != cls._t:
             raise MalformedEntry(f"a {body['t']} entry is not a {cls.kind} entry")
         return cls.checked(body)
 
@@ -168,7 +169,7 @@ def _body(kind: Kind) -> Any:
                 optional[field.name] = _base(inner)
             else:
                 shape[field.name] = _base(hint)
-        cls.kind, cls.SHAPE, cls.OPTIONAL = kind, shape, optional
+        cls.kind, cls._t, cls.SHAPE, cls.OPTIONAL = kind, kind.value, shape, optional
         BODIES[kind] = cls
         return cls
 

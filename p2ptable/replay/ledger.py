@@ -171,29 +171,29 @@ class Ledger:
         decision = game.pending(position.state)
         if isinstance(decision, Turn):
             if decision.forced:
-                return Expected(Kind.ACTION, seat=decision.seat, forced=True)
+                return Expected(_ACTION, seat=decision.seat, forced=True)
             return _action_by(decision.seat)
         if isinstance(decision, Simultaneous):
             # Committed first, all at once, then revealed (replay/choices.py).
-            kind = Kind.COMMITS if position.commits is None else Kind.CHOICES
+            kind = _COMMITS if position.commits is None else _CHOICES
             return Expected(kind, targets=tuple(sorted(decision.seats)))
         book = position.book
         if isinstance(decision, Chance):
             step = decision.step
             if book is not None and step.kind == "pick" and step.seat is not None:
                 if book.needs_hand_shuffle(step.seat):  # replay/sealed_book.py
-                    return Expected(Kind.SHUFFLE, seat=step.seat, chance=step, hand=True)
+                    return Expected(_SHUFFLE, seat=step.seat, chance=step, hand=True)
             if book is not None and step.kind == "deal":
                 shuffler = book.next_shuffler()
                 if shuffler is not None:
-                    return Expected(Kind.SHUFFLE, seat=shuffler, chance=step)
+                    return Expected(_SHUFFLE, seat=shuffler, chance=step)
                 targets = sealed_entries.deals(game, position, step)
-                return Expected(Kind.OPEN, seat=step.seat, chance=step, targets=targets)
-            return Expected(Kind.CHANCE, chance=step, step_number=position.chance_steps)
+                return Expected(_OPEN, seat=step.seat, chance=step, targets=targets)
+            return Expected(_CHANCE, chance=step, step_number=position.chance_steps)
         if isinstance(decision, GameOver):
             if book is not None and book.secrets is None:
-                return Expected(Kind.SECRETS)
-            return Expected(Kind.RESULT, outcome=game.outcome(position.state))
+                return Expected(_SECRETS)
+            return Expected(_RESULT, outcome=game.outcome(position.state))
         raise TypeError(f"unknown decision {decision!r}")  # pragma: no cover
 
     # -- accepting entries -----------------------------------------------------
@@ -321,6 +321,8 @@ _NOTHING = Expected(Kind.NONE)
 # Kind members bound once: on Python 3.11 a member looked up through its enum
 # class costs several times the comparison, and every peer runs this for every entry.
 _GENESIS, _ABORT, _NONE = Kind.GENESIS, Kind.ABORT, Kind.NONE
+_ACTION, _CHANCE, _SHUFFLE, _OPEN = Kind.ACTION, Kind.CHANCE, Kind.SHUFFLE, Kind.OPEN
+_SECRETS, _COMMITS, _CHOICES, _RESULT = Kind.SECRETS, Kind.COMMITS, Kind.CHOICES, Kind.RESULT
 
 # Expected(Kind.ACTION, seat=...) for each seat: the same frozen value at every turn,
 # and building a six-field frozen dataclass costs more than the rest of expected().
@@ -330,5 +332,5 @@ _ACTION_BY: dict[int, Expected] = {}
 def _action_by(seat: int) -> Expected:
     expected = _ACTION_BY.get(seat)
     if expected is None:
-        expected = _ACTION_BY[seat] = Expected(Kind.ACTION, seat=seat)
+        expected = _ACTION_BY[seat] = Expected(_ACTION, seat=seat)
     return expected
