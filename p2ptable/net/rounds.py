@@ -54,9 +54,9 @@ index they are for) and answers the session's questions the same way:
 A round reaches the rest of the session only through the narrow
 :class:`RoundSession` it is handed: send a message, reject a peer's input, append,
 persist-and-send-first, accuse.  That protocol, the defaults and the bounds live
-in net/round_base.py; the parts rounds (sealed parts and secret choices, which
-share one store of the parts as they arrive) in net/parts.py; the other rounds
-here.
+in net/round_base.py; the parts rounds (sealed parts in net/parts.py, secret
+choices in net/choice_rounds.py, which share one store of the parts as they
+arrive) there; the other rounds here.
 """
 
 from __future__ import annotations
@@ -65,13 +65,8 @@ from typing import TYPE_CHECKING
 
 from p2ptable.crypto.signing import verify_signature
 from p2ptable.engine.api import Action
-from p2ptable.net.parts import (
-    COLLECT_FROM,
-    ChoicesRound,
-    CommitsRound,
-    PartsRound,
-    SealedPartsRound,
-)
+from p2ptable.net.choice_rounds import ChoicesRound, CommitsRound
+from p2ptable.net.parts import COLLECT_FROM, PartsRound, SealedPartsRound
 from p2ptable.net.round_base import (
     ALL,
     PART_WINDOW,

@@ -6,7 +6,8 @@ Issue 24: "`ledger`, the table of rounds, `sim`, authoring guards and
 
 from __future__ import annotations
 
-from p2ptable.net.parts import ChoicesRound, CommitsRound, PartsRound, SealedPartsRound
+from p2ptable.net.choice_rounds import ChoicesRound, CommitsRound
+from p2ptable.net.parts import PartsRound, SealedPartsRound
 from p2ptable.net.rounds import (
     ActionRound,
     ChanceRound,
