@@ -64,7 +64,7 @@ GAME_ID_DOMAIN = b"p2ptable/game-id/v1\x00"
 
 # Every kind of entry a log may hold (replay/kinds.py names them; replay/rows.py
 # is the registry of what each is and does).
-KINDS = tuple(kind for kind in BODIES if kind != Kind.PART)
+KINDS = tuple(kind for kind in Kind if kind in BODIES and kind != Kind.PART)
 
 
 _T = TypeVar("_T")
