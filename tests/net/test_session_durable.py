@@ -42,7 +42,7 @@ class RecordingNet(MemoryNet):
             log = self.events[seat]
             marked = session.take_writes()
             durable = {item.payload for item in marked if item.durable}
-            session.writes = marked  # deliver takes them again
+            session.outbox.writes = marked  # deliver takes them again
 
             def write(payload: bytes, log=log, durable=durable) -> None:
                 log.append(("write", (payload, payload in durable)))
