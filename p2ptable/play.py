@@ -18,6 +18,7 @@ from pathlib import Path
 import zmq
 
 from p2ptable.bots import opponent_for
+from p2ptable.bots.clock import ClockedFrontend
 from p2ptable.bots.seat import BotFrontend, BotPlayer
 from p2ptable.engine.api import Outcome, normalize_options
 from p2ptable.games import get_game
@@ -46,6 +47,7 @@ from p2ptable.net.pending_genesis import (
 )
 from p2ptable.net.persistence import Resume, ResumeError, load_resume
 from p2ptable.net.seat_lock import SeatLock, hold_seat_lock
+from p2ptable.replay.genesis import MAX_CLOCK
 from p2ptable.replay.ledger import Ledger
 from p2ptable.replay.outputs import check_output
 
@@ -147,7 +149,8 @@ def make_frontend(bot: str | None, quiet: bool, delay: float = 0.0, bell: bool =
     if bot is None:
         from p2ptable.ui.terminal import TerminalFrontend
 
-        return TerminalFrontend(bell=bell)
+        # Under the table's clock if its genesis has one (bots/clock.py).
+        return ClockedFrontend(TerminalFrontend(bell=bell))
     player = BotPlayer(bot, delay, random.Random())
     if not quiet and sys.stdout.isatty():
         from p2ptable.ui.terminal import TerminalFrontend
@@ -200,15 +203,19 @@ def host(
     bell: bool = True,  # ring the terminal bell when it becomes our turn (ui/bell.py)
     bots: int = 0,
     bot_kind: str | None = None,
+    clock: int | None = None,
 ) -> PlayResult:
     """Open a table and play at seat 0 once every seat is filled; ``bots`` of the
     seats are bot peers started beside us (``bot_kind``, by default the game's
-    choice), as ``play`` starts them, and people join the rest."""
+    choice), as ``play`` starts them, and people join the rest.  ``clock``: the
+    seconds each person has per decision (bots/clock.py), or no clock."""
     check_new_replay(replay)
     check_stats(stats, replay)
     check_port(port)
     check_name(name)
     check_seats(game, seats)
+    if clock is not None and not 1 <= clock <= MAX_CLOCK:
+        raise ValueError(f"--clock must be 1 to {MAX_CLOCK} seconds, not {clock}")
     if not 0 <= bots <= seats - 1:
         raise ValueError(f"--bots must be 0 to {seats - 1} (a table of {seats} has you too)")
     the_game = get_game(game)
@@ -233,6 +240,7 @@ def host(
         replay=replay,
         stats=stats,
         spectators=spectators,
+        clock=clock,
     )
     peer = _peer(config, make_frontend(bot, quiet, bot_delay, bell))
     procs = BotProcesses() if bots else None
@@ -248,6 +256,7 @@ def host(
         peer.on_genesis = on_genesis
     where = f"{advertise}:{peer.transport.port}"
     people = seats - 1 - bots
+    timed = f", {clock} s a decision" if clock is not None else ""
     if procs is not None:
         # The bots knock on our own loopback (or the one address we listen on).
         near = "127.0.0.1" if bind in ("0.0.0.0", "127.0.0.1") else bind
@@ -259,10 +268,10 @@ def host(
             bot_delay,
         )
     if people:
-        announce(f"Table open: {the_game.title} for {seats} players. Others join with:")
+        announce(f"Table open: {the_game.title} for {seats} players{timed}. Others join with:")
         announce(f"  p2ptable join {where} --code {code} --name <their name>")
     else:
-        announce(f"Table open: {the_game.title} for {seats} players.")
+        announce(f"Table open: {the_game.title} for {seats} players{timed}.")
     if procs is not None:
         announce(f"Started {bots} bot peers for {bots} of the seats; {people} left for people.")
     if spectators:

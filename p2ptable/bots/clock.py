@@ -19,10 +19,13 @@ from __future__ import annotations
 
 import random
 
+from p2ptable.bots import opponent_for
 from p2ptable.bots.seat import BotPlayer
 from p2ptable.engine.api import Action
-from p2ptable.net.frontend import Frontend, Leave
+from p2ptable.net.frontend import ClockMove, Frontend, Leave
 from p2ptable.net.session import Session
+from p2ptable.replay.kinds import Kind
+from p2ptable.ui.text import listed
 
 
 class DecisionClock:
@@ -48,42 +51,91 @@ class DecisionClock:
 
 
 class ClockedFrontend:
-    """A person's frontend under a clock: at the limit, the default bot moves."""
+    """A person's frontend under the table's clock: at the limit, the default bot moves.
+
+    Built for every person's seat (``play.py``); it does nothing until the game
+    starts, and nothing at all at a table whose genesis has no clock, so a
+    joiner learns the limit from the genesis it signed (``Session.clock``).  A
+    ``limit`` given here is used instead (tests)."""
 
     def __init__(
-        self, inner: Frontend, limit: float, bot_kind: str, rng: random.Random | None = None
+        self,
+        inner: Frontend,
+        limit: float | None = None,
+        bot_kind: str | None = None,
+        rng: random.Random | None = None,
     ) -> None:
         self.inner = inner
-        self.clock = DecisionClock(limit)
-        self.bot = BotPlayer(bot_kind, rng=rng)
+        self.clock: DecisionClock | None = None
+        self.bot: BotPlayer | None = None
+        self._kind, self._rng = bot_kind, rng
+        self._armed = False
         self.moved_for_us = 0  # how many of our moves the clock made
+        if limit is not None:
+            self._arm(limit, bot_kind or "greedy")
+
+    def _arm(self, limit: float, kind: str) -> None:
+        self.clock = DecisionClock(limit)
+        self.bot = BotPlayer(kind, rng=self._rng)
+        if hasattr(self.inner, "clock_line"):  # a screen shows the time left
+            self.inner.clock_line = self.line
+
+    def _observe(self, session: Session, now: float) -> DecisionClock | None:
+        if not self._armed:
+            self._armed = True
+            if self.clock is None and session.clock is not None:
+                self._arm(session.clock, self._kind or opponent_for(session.game))
+        if self.clock is not None:
+            self.clock.observe(session.log_length, now)
+        return self.clock
 
     def say(self, text: str) -> None:
         self.inner.say(text)
 
     def show(self, session: Session, events: list, now: float) -> None:
-        self.clock.observe(session.log_length, now)
+        self._observe(session, now)
         self.inner.show(session, events, now)
 
-    def choose(self, session: Session | None, now: float, typed: bool) -> Action | Leave | None:
+    def choose(
+        self, session: Session | None, now: float, typed: bool
+    ) -> Action | ClockMove | Leave | None:
         chosen = self.inner.choose(session, now, typed)
         if chosen is not None or session is None:
             return chosen
-        self.clock.observe(session.log_length, now)
-        if session.my_turn() and self.clock.left(now) <= 0:
-            action = self.bot.choose(session, now)
-            if action is not None:
-                self.moved_for_us += 1
-                self.inner.say(f"The clock moved for you ({self.clock.limit:g} s): {action.text}")
-            return action
-        return None
+        clock = self._observe(session, now)
+        if clock is None or self.bot is None or not session.my_turn() or clock.left(now) > 0:
+            return None
+        action = self.bot.choose(session, now)
+        if action is None:
+            return None
+        self.moved_for_us += 1
+        self.inner.say(f"The clock moved for you ({clock.limit:g} s): {action.text}")
+        return ClockMove(action)
 
     def wake_at(self, session: Session, now: float) -> float:
-        self.clock.observe(session.log_length, now)
+        clock = self._observe(session, now)
         wake = self.inner.wake_at(session, now)
-        if session.my_turn():
-            wake = min(wake, self.clock.deadline())
+        if clock is not None and session.my_turn():
+            wake = min(wake, clock.deadline())
         return wake
+
+    def line(self, session: Session, now: float, step: int = 1) -> str | None:
+        """The time left for whoever must act now, in whole ``step`` seconds (a
+        screen on a pipe counts in tens), or None when nobody is on the clock."""
+        clock = self._observe(session, now)
+        if clock is None:
+            return None
+        seats = on_the_clock(session)
+        if not seats:
+            return None
+        left = int(clock.left(now) + 0.999)
+        left = left if step <= 1 else (left + step - 1) // step * step
+        names = session.names
+        others = [names[s] for s in seats if s != session.seat]
+        if session.seat in seats:
+            more = f" ({listed(others)} too)" if others else ""
+            return f"clock: {left} s left for you{more}, then the clock moves for you"
+        return f"clock: {left} s left for {listed(others)}"
 
     def input_fd(self) -> int | None:
         return self.inner.input_fd()
@@ -92,3 +144,21 @@ class ClockedFrontend:
         close = getattr(self.inner, "close", None)
         if close is not None:
             close()
+
+
+def on_the_clock(session: Session) -> list[int]:
+    """The seats whose decision the clock counts now: the seat to move (not a
+    forced move, which its peer makes at once), or the seats yet to make a secret
+    choice; none while chance, shuffles or the end are pending."""
+    if session.finished or session.stopped is not None:
+        return []
+    expected = session.ledger.expected()
+    if expected.kind == Kind.ACTION and expected.seat is not None and not expected.forced:
+        return [expected.seat]
+    if expected.kind == Kind.COMMITS:
+        mine, waiting, _chosen = session.secret_choice()
+        asked = list(waiting)
+        if session.my_turn():
+            asked.append(session.seat)
+        return sorted(asked)
+    return []

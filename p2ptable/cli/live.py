@@ -228,6 +228,14 @@ def _finish(result, quiet: bool = False) -> None:  # noqa: ANN001 - a play.PlayR
     default=None,
     help="Which bot fills the --bots seats (default: the game's best opponent for a person).",
 )
+@click.option(
+    "--clock",
+    type=click.IntRange(1, 24 * 3600),
+    default=None,
+    metavar="SECONDS",
+    help="A limit per decision: when a person's time is up, their peer makes the move "
+    "of the game's default bot (default: no clock).",
+)
 @_replay_option
 @_quiet_option
 @_bot_options()
@@ -246,6 +254,7 @@ def host(
     spectators,
     bots,
     opponents,
+    clock,
     replay,
     quiet,
     bot,
@@ -276,6 +285,7 @@ def host(
         bell=not no_bell,
         bots=bots,
         bot_kind=opponents,
+        clock=clock,
     )
     _finish(result, quiet)
 

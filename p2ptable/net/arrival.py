@@ -203,7 +203,8 @@ class Arrival:
                 self._watchers = watchers
                 names = ", ".join(m.name for m in self.members)
                 watching = f"; watching: {', '.join(watchers)}" if watchers else ""
-                self.say(f"Lobby ({len(self.members)} seated): {names}{watching}")
+                clock = f"; clock: {lobby.clock} s a decision" if lobby.clock else ""
+                self.say(f"Lobby ({len(self.members)} seated): {names}{watching}{clock}")
         else:
             self.ignored_lobby += 1
             return

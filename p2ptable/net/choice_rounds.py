@@ -54,9 +54,11 @@ class CommitsRound(BundleRound):
     def asks(self, table: RoundSession, expected: Expected) -> bool:
         return table.seat in expected.targets and not self.committed(table)
 
-    def submit(self, table: RoundSession, action: Action, now: float) -> None:
-        # A secret choice: kept first, then our commit to it goes out (the
-        # round's step), and the choices are revealed once all are in.
+    def submit(self, table: RoundSession, action: Action, now: float, clock: bool = False) -> None:
+        # A secret choice (the clock's too: a commit says nothing of who chose,
+        # and is made again from the kept choice after a crash): kept first,
+        # then our commit to it goes out (the round's step), and the choices
+        # are revealed once all are in.
         table.keep_choice(table.ledger.next_index, action.text)
         self.commit(table, action, now)
 

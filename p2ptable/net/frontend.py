@@ -24,6 +24,15 @@ class Leave:
     reason: str
 
 
+@dataclass(frozen=True)
+class ClockMove:
+    """What ``choose`` returns when the seat's clock ran out (bots/clock.py): the
+    table's default bot chose ``action`` for the person, and the move says so
+    in the log (only its own seat can sign that)."""
+
+    action: Action
+
+
 class Frontend(Protocol):
     """What sits at a seat: a person at a terminal (ui/terminal.py) or a bot
     (bots/seat.py).  The loop tells it what happened and asks it what the seat
@@ -38,7 +47,9 @@ class Frontend(Protocol):
         at the time ``wake_at`` asked for)."""
         ...
 
-    def choose(self, session: Session | None, now: float, typed: bool) -> Action | Leave | None:
+    def choose(
+        self, session: Session | None, now: float, typed: bool
+    ) -> Action | ClockMove | Leave | None:
         """The seat's move now, or None.  Asked on every pass of the loop, and
         with ``typed`` when ``input_fd`` is readable (a person typed a line;
         ``session`` is None then if the game has not started).  The loop submits

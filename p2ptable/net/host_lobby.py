@@ -62,6 +62,7 @@ class HostLobby:
     limiter: KnockLimiter = field(default_factory=KnockLimiter)
     tally: StrangerTally = field(default_factory=StrangerTally)
     spectators: bool = False  # host --spectators: watchers may follow the log
+    clock: int | None = None  # host --clock: seconds per decision, in the genesis
 
     def __post_init__(self) -> None:
         check_host_code(self.code)
@@ -111,6 +112,7 @@ class HostLobby:
             endpoint,
             table=info.nonce,
             spectators=True,
+            clock=info.clock,
         )
         lobby.members = list(members)
         lobby.genesis = genesis.body_bytes
@@ -265,6 +267,8 @@ class HostLobby:
             "spectators": self.gallery is not None,
             "bind": BIND_VERSION,  # what follows the handshake is bound to it
         }
+        if self.clock is not None:  # absent: no clock (a host of before knows none)
+            reply["clock"] = self.clock
         self.outgoing.append((endpoint, seal_lobby("challenge", reply, self.me)))
 
     def _join(self, key: bytes, data: dict, now: float) -> None:
@@ -366,7 +370,7 @@ class HostLobby:
         self._answered.add(key)
         if len(self._answered) == self.seats - 1:
             self.genesis = genesis_for(
-                self.game, self.options, self.members, self.me.chain.length, self.table
+                self.game, self.options, self.members, self.me.chain.length, self.table, self.clock
             )
             self._heard.clear()  # from here on the genesis round waits for every seat
             self._send_roster()

@@ -28,6 +28,7 @@ from p2ptable.net.lobby_frames import (
     genesis_for,
     normalize_code,
     open_lobby,
+    parse_clock,
     seal_lobby,
 )
 from p2ptable.replay import authoring
@@ -59,6 +60,7 @@ class JoinerLobby:
         self.table: bytes | None = None
         self.game: str | None = None
         self.options: dict = {}
+        self.clock: int | None = None  # the table's seconds per decision, if it has a clock
         self.members: list[Member] = []
         self.genesis: bytes | None = None
         self._version = 0  # the number of the last roster taken
@@ -201,6 +203,7 @@ class JoinerLobby:
             and not isinstance(seats, bool)
         ):
             raise LobbyError("malformed challenge from the host")
+        clock = parse_clock(data.get("clock"))
         try:
             spake_key = self._exchange.finish(data.get("pake"))
         except PakeError as exc:
@@ -219,6 +222,7 @@ class JoinerLobby:
         # From here on the host has proved the code: what it says is the table's.
         self.refusal = None
         self.host_key, self.table, self.game, self.options = key, table, game, options
+        self.clock = clock
         self.spectators = data.get("spectators") is True
         if self.watch:
             answer = {
@@ -252,7 +256,12 @@ class JoinerLobby:
             ]
         if genesis:
             expected = genesis_for(
-                self.game or "", self.options, members, self.me.chain.length, self.table or b""
+                self.game or "",
+                self.options,
+                members,
+                self.me.chain.length,
+                self.table or b"",
+                self.clock,
             )
             if genesis != expected:
                 raise LobbyError("the host's genesis does not match the roster")

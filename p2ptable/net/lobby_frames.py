@@ -13,6 +13,7 @@ from p2ptable.net import join_code
 from p2ptable.net.endpoints import parse_endpoint
 from p2ptable.net.join_code import CodeError
 from p2ptable.replay import authoring
+from p2ptable.replay.genesis import MAX_CLOCK
 
 LOBBY_DOMAIN = b"p2ptable/lobby/v2\x00"
 MAX_NAME = 32
@@ -133,7 +134,12 @@ def _hidden_hands(game: str) -> bool:
 
 
 def genesis_for(
-    game: str, options: dict, members: list[Member], chain_len: int, nonce: bytes
+    game: str,
+    options: dict,
+    members: list[Member],
+    chain_len: int,
+    nonce: bytes,
+    clock: int | None = None,
 ) -> bytes:
     decks = [m.deck or {} for m in members] if _hidden_hands(game) else None
     return authoring.genesis_body(
@@ -146,7 +152,18 @@ def genesis_for(
         chain_len,
         nonce,
         decks,
+        clock,
     )
+
+
+def parse_clock(value: object) -> int | None:
+    """The table's clock as a host's challenge gives it: seconds per decision,
+    or None for none; LobbyError for anything else."""
+    if value is None:
+        return None
+    if type(value) is not int or not 1 <= value <= MAX_CLOCK:
+        raise LobbyError("malformed challenge from the host: a bad clock")
+    return value
 
 
 def _own_endpoint(endpoint: str) -> None:

@@ -29,7 +29,7 @@ from pathlib import Path
 from p2ptable.net import lobby as lobbies
 from p2ptable.net.arrival import Arrival, Noted, RosterChanged, Said, SeatSet
 from p2ptable.net.delivery import deliver
-from p2ptable.net.frontend import Frontend, Leave
+from p2ptable.net.frontend import ClockMove, Frontend, Leave
 from p2ptable.net.gallery import COMEBACK_WAIT, EncodedLog
 from p2ptable.net.peer_config import PeerConfig
 from p2ptable.net.peer_log import PeerLog
@@ -118,6 +118,7 @@ class Peer:
                     config.name,
                     self.endpoint,
                     spectators=config.spectators,
+                    clock=config.clock,
                 )
             )
         else:
@@ -388,7 +389,10 @@ class Peer:
         if isinstance(action, Leave):
             return action
         if action is not None and self.session is not None and self.session.my_turn():
-            self.shell.submit(action, now)
+            if isinstance(action, ClockMove):
+                self.shell.submit(action.action, now, clock=True)
+            else:
+                self.shell.submit(action, now)
         return None
 
     def _leave(self, why: str) -> int:

@@ -92,8 +92,9 @@ class Round:
         """Whether our player (or bot) is asked to choose now (``Session.my_turn``)."""
         return False
 
-    def submit(self, table: RoundSession, action: Action, now: float) -> None:
-        """Our player's choice ``action`` (legal, asked: ``Session.submit``)."""
+    def submit(self, table: RoundSession, action: Action, now: float, clock: bool = False) -> None:
+        """Our player's choice ``action`` (legal, asked: ``Session.submit``);
+        ``clock``: our clock ran out and the default bot chose it."""
         raise LocalProtocolError("it is not your turn")
 
     def arrived(self, table: RoundSession, entry: Entry) -> None:

@@ -133,8 +133,8 @@ class ActionRound(Round):
     def asks(self, table: RoundSession, expected: Expected) -> bool:
         return expected.seat == table.seat and not expected.forced
 
-    def submit(self, table: RoundSession, action: Action, now: float) -> None:
-        entry = authoring.action_entry(table.ledger, table.seat, table.secrets, action)
+    def submit(self, table: RoundSession, action: Action, now: float, clock: bool = False) -> None:
+        entry = authoring.action_entry(table.ledger, table.seat, table.secrets, action, clock)
         table.send_first(entry, "entry", {"entry": entry.encode()})
 
     def step(self, table: RoundSession, expected: Expected, now: float) -> bool:

@@ -175,6 +175,11 @@ class Session:
         return self.ledger.game.view(self.ledger.state, None)
 
     @property
+    def clock(self) -> int | None:
+        """The table's seconds per decision (host --clock), or None: no clock."""
+        return self.ledger.clock
+
+    @property
     def log_length(self) -> int:
         """How many entries our log holds (a position that moves with every entry)."""
         return self.ledger.next_index
@@ -268,7 +273,7 @@ class Session:
 
     # -- input -----------------------------------------------------------------
 
-    def submit(self, action: Action, now: float, advance: bool = True) -> None:
+    def submit(self, action: Action, now: float, advance: bool = True, clock: bool = False) -> None:
         """Our player's move: check it is legal, sign it, write it, send it.
 
         Every other peer is waiting for the move, so it goes out before we apply
@@ -278,14 +283,15 @@ class Session:
         us sign a second move for the same place.  ``advance=False`` leaves
         applying it, and the automatic steps that follow, to :meth:`step`, so a
         caller can put the frames on the wire first; until then :meth:`my_turn`
-        is False and nothing else is accepted."""
+        is False and nothing else is accepted.  ``clock``: our clock ran out and
+        the table's default bot chose ``action`` (bots/clock.py); a move says so."""
         if not self.my_turn():
             raise LocalProtocolError("it is not your turn")
         if action not in self.ledger.game.legal_actions(self.ledger.state, self.seat):
             raise LocalProtocolError(f"illegal action {action.text!r}")
         # A move is signed and sent first; a secret choice is kept, then our
         # commit to it goes out (its round's step): the round of the kind says.
-        self.rounds[self.ledger.expected().kind].submit(self, action, now)
+        self.rounds[self.ledger.expected().kind].submit(self, action, now, clock)
         if advance:
             self.advance(now)
 

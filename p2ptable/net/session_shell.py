@@ -69,10 +69,10 @@ class SessionShell:
         self.transport, self.ui = transport, ui
         self.note, self.rejected, self.stats = note, rejected, stats
 
-    def submit(self, action: Action, now: float) -> None:
+    def submit(self, action: Action, now: float, clock: bool = False) -> None:
         session = self.session
         self.stats.append({"i": session.ledger.next_index, "submitted": time.monotonic()})
-        session.submit(action, now, advance=False)
+        session.submit(action, now, advance=False, clock=clock)
         self.flush(now)  # the move leaves before anything that follows it
         self.advance(now)
 

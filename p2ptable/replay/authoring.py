@@ -83,16 +83,17 @@ def genesis_body(
     chain_len: int,
     nonce: bytes,
     decks: Sequence[dict[str, Any]] | None = None,
+    clock: int | None = None,
 ) -> bytes:
     """``decks``: each seat's deck key field (``SeatSecrets.deck_key``), for games
-    with hidden hands only."""
+    with hidden hands only; ``clock``: the table's seconds per decision, if any."""
     seats: list[dict[str, Any]] = [
         {"name": name, "key": key, "chain": head, "link": link}
         for name, key, head, link in zip(names, keys, chain_heads, links, strict=True)
     ]
     for seat, deck_key in zip(seats, decks or (), strict=decks is not None):
         seat["deck"] = deck_key
-    return GenesisBody(PROTOCOL, game, dict(options), seats, chain_len, nonce).encode()
+    return GenesisBody(PROTOCOL, game, dict(options), seats, chain_len, nonce, clock).encode()
 
 
 def local_genesis(
@@ -134,8 +135,11 @@ def _rand(ledger: Log, secrets: SeatSecrets, purpose: str) -> Rand:
     return sealed_rand(secrets.deck, ledger.game_id, ledger.head, purpose)
 
 
-def action_entry(ledger: Log, seat: int, secrets: SeatSecrets, action: Action) -> Entry:
-    """Our action, with the proof of the hand card it plays in a hidden-hand game."""
+def action_entry(
+    ledger: Log, seat: int, secrets: SeatSecrets, action: Action, clock: bool = False
+) -> Entry:
+    """Our action, with the proof of the hand card it plays in a hidden-hand game;
+    ``clock``: our clock ran out and the default bot chose it (bots/clock.py)."""
     reveal = transfer = None
     if ledger.book is not None:
         rules = sealed_rules(ledger.game)
@@ -151,7 +155,9 @@ def action_entry(ledger: Log, seat: int, secrets: SeatSecrets, action: Action) -
             # for the same reason).
             rand = _rand(ledger, secrets, f"reveal {action.text}")
             reveal = ledger.book.make_reveal(seat, secrets.deck, shown[0], rand)
-    body = ActionBody(ledger.next_index, ledger.head, seat, action.text, reveal, transfer)
+    body = ActionBody(
+        ledger.next_index, ledger.head, seat, action.text, reveal, transfer, True if clock else None
+    )
     return sign_body(ledger.game_id, body.encode(), {seat: secrets.key})
 
 

@@ -38,6 +38,7 @@ from p2ptable.replay.sealed_book import SealedBook, parse_deck_key
 
 MAX_SEAT_NAME = 32
 MAX_CHAIN_LEN = 1 << 16
+MAX_CLOCK = 24 * 3600  # a table's clock, seconds per decision: at most a day
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,7 @@ class GenesisInfo:
     nonce: bytes
     game_id: bytes
     protocol: str = PROTOCOL
+    clock: int | None = None  # seconds per decision (host --clock), or no clock
 
     @property
     def signed_choices(self) -> bool:
@@ -128,9 +130,20 @@ def read_genesis(genesis: Entry) -> GenesisInfo:
         raise _genesis_error(f"chain_len must be 1..{MAX_CHAIN_LEN}")
     if len(body["nonce"]) != 16:
         raise _genesis_error("nonce must be 16 bytes")
+    clock = body.get("clock")
+    if clock is not None and not 1 <= clock <= MAX_CLOCK:
+        raise _genesis_error(f"clock must be 1..{MAX_CLOCK} seconds")
     game_id = game_id_of(genesis.body_bytes)
     return GenesisInfo(
-        game, seats, options, state, body["chain_len"], body["nonce"], game_id, body["protocol"]
+        game,
+        seats,
+        options,
+        state,
+        body["chain_len"],
+        body["nonce"],
+        game_id,
+        body["protocol"],
+        clock,
     )
 
 

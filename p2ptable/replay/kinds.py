@@ -188,6 +188,9 @@ class GenesisBody(Body):
     seats: list[Any]
     chain_len: int
     nonce: bytes
+    # The table's clock: seconds a person has for each decision (host --clock);
+    # absent at a table without one, so older genesis entries are unchanged.
+    clock: int | None = None
 
 
 @_body(Kind.ACTION)
@@ -200,6 +203,9 @@ class ActionBody(Body):
     # The proofs that a played hand card is the one claimed, or handed over.
     reveal: dict[str, Any] | None = None
     transfer: dict[str, Any] | None = None
+    # True when the seat's own clock ran out and its peer made the default
+    # bot's move (bots/clock.py); absent for a move its player chose.
+    clock: bool | None = None
 
 
 @_body(Kind.SHUFFLE)

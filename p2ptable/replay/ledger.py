@@ -113,6 +113,11 @@ class Ledger:
     # -- where the log stands (the position, and its fields by their old names) ----
 
     @property
+    def clock(self) -> int | None:
+        """The table's seconds per decision (the genesis's ``clock``), or None."""
+        return self._info.clock
+
+    @property
     def position(self) -> Position:
         """Where the log stands after its last entry (changed only by ``append``)."""
         return self._position

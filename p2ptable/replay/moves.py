@@ -37,6 +37,7 @@ def action(
     if seat != expected.seat:
         raise InvalidEntry(index, f"seat {seat} acted out of turn (seat {expected.seat} to act)")
     check_signed_by(info, index, entry, seat)
+    by_clock = _clock_move(info, index, body, seat)
     game, state = info.game, position.state
     try:
         action = _parse_action(body["action"])
@@ -46,15 +47,29 @@ def action(
     book = position.book
     if book is None and "reveal" not in body and "transfer" not in body:
         # Describe only once the action is known to be legal (describe may assume it).
-        text = game.describe(state, seat, action)
+        text = game.describe(state, seat, action) + by_clock
         after = advanced(new_state, position.chain_tips, position.chance_steps, None)
         return applied(index, _ACTION, seat, text), after
     book, new_state = sealed_entries.hand_card_proofs(
         game, book, state, new_state, seat, action, body, index
     )
-    text = game.describe(state, seat, action)
+    text = game.describe(state, seat, action) + by_clock
     after = sealed_entries.settle(game, new_state, book, position.chain_tips, position.chance_steps)
     return applied(index, _ACTION, seat, text), after
+
+
+def _clock_move(info: GenesisInfo, index: int, body: dict[str, Any], seat: int) -> str:
+    """The words of a move the seat's clock made (nothing for one its player
+    chose).  Only the seat signs its action, so only it can say its clock moved;
+    a table without a clock has no clock moves, and "not by the clock" is said
+    by leaving the field out, so every move has one encoding."""
+    if "clock" not in body:
+        return ""
+    if body["clock"] is not True:
+        raise InvalidEntry(index, "an action's clock field is true or absent", seat)
+    if info.clock is None:
+        raise InvalidEntry(index, "a clock move at a table without a clock", seat)
+    return f" (the clock moved for seat {seat})"
 
 
 def chance(

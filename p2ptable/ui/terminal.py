@@ -44,7 +44,7 @@ import os
 import shutil
 import sys
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from p2ptable.engine.api import Action
@@ -102,6 +102,9 @@ class TerminalFrontend:
         self._to_choose = False  # whether the last screen drawn had a menu (ui/bell.py)
         self._told = 0  # event lines ever added to recent
         self._chose_at = 0  # ... when the person last made a choice
+        # The table's clock, set by bots/clock.py at a table with one: the line
+        # of the time left for whoever must act (counted in tens on a pipe).
+        self.clock_line: Callable[[Session, float, int], str | None] | None = None
 
     # -- Frontend protocol -------------------------------------------------------
 
@@ -205,6 +208,9 @@ class TerminalFrontend:
     def status_lines(self, session: Session, now: float) -> list[str]:
         names = self._names(session)
         lines = []
+        clock = self.clock_line(session, now, 1 if self.tty else 10) if self.clock_line else None
+        if clock is not None:
+            lines.append(clock)
         mine, others, chosen = session.secret_choice()
         if mine is not None and others:
             said = screens_for(session.game.name).describe(session.view(), mine, names)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from p2ptable.bots.clock import ClockedFrontend, DecisionClock
+from p2ptable.net.frontend import ClockMove
 from p2ptable.net.memory import MemoryNet
 
 from .test_session_memory import make_table
@@ -64,8 +65,10 @@ def test_a_person_who_walked_away_is_moved_for_at_the_limit_and_not_before():
     front.show(mover, [], now=50.0)
     assert front.choose(mover, 60.0, typed=False) is None  # 10 s left
     assert front.wake_at(mover, 60.0) == 70.0  # the loop wakes at the limit
-    action = front.choose(mover, 70.0, typed=False)
-    assert action is not None and action in mover.legal_actions()
+    moved = front.choose(mover, 70.0, typed=False)
+    assert isinstance(moved, ClockMove)  # the peer signs it as the clock's move
+    action = moved.action
+    assert action in mover.legal_actions()
     assert front.moved_for_us == 1
     assert person.said == [f"The clock moved for you (20 s): {action.text}"]
 

@@ -334,6 +334,7 @@ def entry_bodies(draw) -> dict:
     samples = {
         str: st.text(max_size=6),
         int: st.integers(-3, 2**40),
+        bool: st.booleans(),
         bytes: st.one_of(*[st.binary(min_size=32, max_size=32)] * 5, st.binary(max_size=40)),
         dict: st.dictionaries(st.text(max_size=4), clean_values, max_size=3),
         list: st.lists(clean_values, max_size=3),
