@@ -339,9 +339,13 @@ def announce_lobby(peer: Peer, address: str, say: Callable[[str], None]) -> Anno
             announcer.withdraw()  # a full table is of no use to anyone on the list
         else:  # open, or full and still of use to spectators until it closes
             taken = lobby.seats if lobby.genesis is not None else len(lobby.members)
+            # The table's clock is listed with the options: known before anyone sits.
+            shown = dict(lobby.options)
+            if lobby.clock is not None:
+                shown["clock"] = f"{lobby.clock}s"
             announcer.publish(
                 announcement(
-                    lobby.table, lobby.game, lobby.options, lobby.name, taken,
+                    lobby.table, lobby.game, shown, lobby.name, taken,
                     lobby.seats, port, watch,
                 )
             )  # fmt: skip
