@@ -22,7 +22,7 @@ import random
 from p2ptable.bots import opponent_for
 from p2ptable.bots.seat import BotPlayer
 from p2ptable.engine.api import Action
-from p2ptable.net.frontend import ClockMove, Frontend, Leave
+from p2ptable.net.frontend import ClockMove, Frontend, Leave, LobbyCommand
 from p2ptable.net.session import Session
 from p2ptable.replay.kinds import Kind
 from p2ptable.ui.text import listed
@@ -98,7 +98,7 @@ class ClockedFrontend:
 
     def choose(
         self, session: Session | None, now: float, typed: bool
-    ) -> Action | ClockMove | Leave | None:
+    ) -> Action | ClockMove | LobbyCommand | Leave | None:
         chosen = self.inner.choose(session, now, typed)
         if chosen is not None or session is None:
             return chosen

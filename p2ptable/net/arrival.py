@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from p2ptable.net import lobby as lobbies
+from p2ptable.net import lobby_commands
 from p2ptable.net.gallery import Gallery
 from p2ptable.net.genesis_round import GenesisRound
 from p2ptable.net.listing import picked_mismatch
@@ -106,6 +107,8 @@ class Arrival:
         self._roster_told: tuple[int, bool] | None = None
         self._under_way = False  # a resumed game: the lobby only serves spectators
         self._listed_table = ""  # the id the LAN's list announced for the table picked
+        self._removed_told: set[str] = set()  # what the host did, said once
+        self._short_told = False
 
     def say(self, text: str) -> None:
         self.events.append(Said(text))
@@ -205,11 +208,23 @@ class Arrival:
                 watching = f"; watching: {', '.join(watchers)}" if watchers else ""
                 clock = f"; clock: {lobby.clock} s a decision" if lobby.clock else ""
                 self.say(f"Lobby ({len(self.members)} seated): {names}{watching}{clock}")
+            self._tell_host_did(lobby)
         else:
             self.ignored_lobby += 1
             return
         self._maybe_start_round(now)
         self._tell_roster()
+
+    def _tell_host_did(self, lobby: lobbies.JoinerLobby) -> None:
+        """What the host's roster says it did, each said once: who it removed,
+        and that it starts short-handed."""
+        for name in lobby.removed:
+            if name not in self._removed_told:
+                self._removed_told.add(name)
+                self.say(f"The host removed {name} from the table.")
+        if lobby.short is not None and not self._short_told:
+            self._short_told = True
+            self.say(f"The host starts now with {lobby.short[0]} of {lobby.short[1]} seats.")
 
     def game_frame(self, payload: bytes, now: float) -> None:
         if self.genesis_round is not None:
@@ -293,6 +308,15 @@ class Arrival:
             self.say(line)
         for line in lobby.take_log():
             self.note(line)
+
+    def command(self, line: str, now: float) -> None:
+        """A line our person typed before the game began (net/lobby_commands.py)."""
+        said = lobby_commands.run(self.lobby, line, now)
+        if said is not None:
+            self.say(said)
+        if isinstance(self.lobby, lobbies.HostLobby):
+            self._tell_host_lines(self.lobby)
+            self._tell_roster()
 
     def send(self, dest: int | None, frame: bytes) -> None:
         """A game frame to one seat, or to every other seat (None)."""

@@ -33,6 +33,14 @@ class ClockMove:
     action: Action
 
 
+@dataclass(frozen=True)
+class LobbyCommand:
+    """What ``choose`` returns for a line a person typed before the game began
+    (``start``, ``remove NAME``: net/lobby_commands.py)."""
+
+    line: str
+
+
 class Frontend(Protocol):
     """What sits at a seat: a person at a terminal (ui/terminal.py) or a bot
     (bots/seat.py).  The loop tells it what happened and asks it what the seat
@@ -49,7 +57,7 @@ class Frontend(Protocol):
 
     def choose(
         self, session: Session | None, now: float, typed: bool
-    ) -> Action | ClockMove | Leave | None:
+    ) -> Action | ClockMove | LobbyCommand | Leave | None:
         """The seat's move now, or None.  Asked on every pass of the loop, and
         with ``typed`` when ``input_fd`` is readable (a person typed a line;
         ``session`` is None then if the game has not started).  The loop submits

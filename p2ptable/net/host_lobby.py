@@ -14,6 +14,7 @@ import os
 from dataclasses import dataclass, field
 
 from p2ptable.crypto.links import is_usable_link
+from p2ptable.games import get_game
 from p2ptable.net import join_code
 from p2ptable.net.endpoints import parse_endpoint
 from p2ptable.net.gallery import JUST_AFTER, gallery_for
@@ -41,6 +42,8 @@ from p2ptable.replay.sealed_book import parse_deck_key
 
 # A join or watch without `bind` comes from a p2ptable of before lobby frames
 # were bound to the handshake (lobby_binding.py): its frames would all be refused.
+MAX_REMOVED = 8  # names of removed joiners a roster still says
+
 OLDER = "the host's p2ptable is newer than yours: update p2ptable to join this table"
 
 
@@ -87,6 +90,11 @@ class HostLobby:
         self.unbound: dict[str, int] = {}  # frames refused as not bound, by why
         self._answered: set[bytes] = set()  # joiners whose `here` names the full roster
         self._version = 0  # the roster's number: it grows with every change
+        # Start short-handed and remove a joiner (start_now, remove): the seats
+        # the table was opened with, and the keys and names the host removed.
+        self.opened_with = self.seats
+        self._removed: set[bytes] = set()
+        self.removed: list[str] = []
 
     @classmethod
     def under_way(
@@ -232,6 +240,10 @@ class HostLobby:
             raise LobbyError(f"knock without a {join_code.ELEMENT}-byte SPAKE2 message")
         if any(m.key == key for m in self.members):
             raise LobbyError("knock from a key already at the table")
+        if key in self._removed:
+            # Removed before the game: its key never sits here again (a person
+            # who is welcome after all joins again, as a new peer).
+            raise LobbyError("knock from a key the host removed")
         held = self._pending.get(key)
         if held is not None and held.message == message:
             raise LobbyError("the same knock again")  # a replay: the first stands
@@ -330,6 +342,11 @@ class HostLobby:
         self._heard[key] = now
         self._bindings[key] = Binding(pending.confirm, pending.message, HOST, pending.address)
         self._tell(f"{name} joined ({len(self.members)}/{self.seats})")
+        if not self.full and len(self.members) >= get_game(self.game).min_seats:
+            self._tell(
+                f"Type 'start' to start now with {len(self.members)} of {self.seats} "
+                "seats, or 'remove NAME' to remove a joiner."
+            )
         if self.full:
             # Whoever is in the middle of a handshake would wait for ever for an
             # answer to its join: tell it now.
@@ -374,6 +391,48 @@ class HostLobby:
             )
             self._heard.clear()  # from here on the genesis round waits for every seat
             self._send_roster()
+
+    # -- the host's commands in the lobby (net/lobby_commands.py) ----------------
+
+    def start_now(self, now: float) -> None:
+        """Start with the seats taken now (at least the game's minimum): the table
+        shrinks to them, and the roll call of a full table begins (module
+        docstring of net/lobby.py).  The words for the host; LobbyError if not."""
+        if self.genesis is not None:
+            raise LobbyError("the game is already starting")
+        least = get_game(self.game).min_seats
+        taken = len(self.members)
+        if taken < least:
+            raise LobbyError(f"{taken} seated: the game takes at least {least} players")
+        if self.full:
+            raise LobbyError("every seat is taken: the game starts by itself")
+        self.seats = taken
+        for other in self._pending.close_seats():  # a handshake under way: no seat now
+            self._deny(other.endpoint, other.message, "the host started the game", now)
+        self._answered.clear()
+        self._tell(f"Starting now with {taken} of {self.opened_with} seats.")
+        self._send_roster()
+
+    def remove(self, name: str) -> None:
+        """Remove the joiner called ``name`` (any case) before the game begins:
+        it is told (a last roster, bound to its handshake, that names it
+        removed), its binding goes, so nothing it sent under that handshake is
+        taken again, and its key is refused from then on."""
+        if self.genesis is not None:
+            raise LobbyError("the game is already starting: nobody can be removed now")
+        found = [m for m in self.members[1:] if m.name.casefold() == name.casefold()]
+        if not found:
+            seated = ", ".join(m.name for m in self.members[1:]) or "nobody"
+            raise LobbyError(f"nobody called {name!r} has joined (joined: {seated})")
+        (member,) = found
+        self.members.remove(member)
+        self._heard.pop(member.key, None)
+        self._answered.discard(member.key)
+        self._removed.add(member.key)
+        self.removed = [*self.removed, member.name][-MAX_REMOVED:]
+        self._tell(f"{member.name} was removed from the table ({len(self.members)}/{self.seats})")
+        self._send_roster(also=[member])
+        del self._bindings[member.key]
 
     def tick(self, now: float) -> None:
         """Free the seat of a joiner we have not heard from for SILENT_SEAT
@@ -430,6 +489,12 @@ class HostLobby:
             "v": self._version,
             "watchers": self.gallery.names() if self.gallery is not None else [],
         }
+        # Said to everyone in the lobby: who the host removed, and that it
+        # started short-handed (absent otherwise, as before).
+        if self.removed:
+            roster["removed"] = list(self.removed)
+        if self.seats < self.opened_with:
+            roster["short"] = [self.seats, self.opened_with]
         for member in (*self.members[1:], *(also or ())):
             bound = self._bindings[member.key].bind("roster", roster)
             self.outgoing.append((member.endpoint, seal_lobby("roster", bound, self.me)))

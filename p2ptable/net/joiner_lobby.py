@@ -55,6 +55,10 @@ class JoinerLobby:
         self._exchange = join_code.CodeExchange(self.code, host=False)
         self.spectators = False  # the host admits spectators (its challenge says)
         self.watchers: list[str] = []  # who watches, as the host's roster says
+        # What the host's roster says it did: the joiners it removed, and
+        # (seats, opened with) once it started short-handed.
+        self.removed: list[str] = []
+        self.short: tuple[int, int] | None = None
         self.watching: dict | None = None  # a spectator admitted: the host's welcome
         self.host_key: bytes | None = None
         self.table: bytes | None = None
@@ -244,6 +248,22 @@ class JoinerLobby:
 
     def _roster(self, data: dict) -> None:
         members, genesis, version = self._roster_fields(data)
+        removed = data.get("removed")
+        if isinstance(removed, list):  # for the screen only, like the watchers
+            self.removed = [
+                r for r in removed[:MAX_WATCHERS] if isinstance(r, str) and _printable_name(r)
+            ]
+        short = data.get("short")
+        if (
+            isinstance(short, list)
+            and len(short) == 2
+            and all(type(n) is int for n in short)
+            and 0 < short[0] < short[1]
+        ):
+            self.short = (short[0], short[1])
+        if self.seated and not any(m.key == self.me.key.public for m in members):
+            if self.name in self.removed:
+                raise LobbyError("the host removed you from the table before the game began")
         self._check_our_entry(members)
         self._check_seats(members)
         self.members = members

@@ -29,7 +29,7 @@ from pathlib import Path
 from p2ptable.net import lobby as lobbies
 from p2ptable.net.arrival import Arrival, Noted, RosterChanged, Said, SeatSet
 from p2ptable.net.delivery import deliver
-from p2ptable.net.frontend import ClockMove, Frontend, Leave
+from p2ptable.net.frontend import ClockMove, Frontend, Leave, LobbyCommand
 from p2ptable.net.gallery import COMEBACK_WAIT, EncodedLog
 from p2ptable.net.peer_config import PeerConfig
 from p2ptable.net.peer_log import PeerLog
@@ -388,6 +388,10 @@ class Peer:
         self.waiter.follow_input(self.ui.input_fd())
         if isinstance(action, Leave):
             return action
+        if isinstance(action, LobbyCommand):
+            self.arrival.command(action.line, now)
+            self._take_arrival_events()
+            return None
         if action is not None and self.session is not None and self.session.my_turn():
             if isinstance(action, ClockMove):
                 self.shell.submit(action.action, now, clock=True)

@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from p2ptable.engine.api import Action
 from p2ptable.net.events import Seen
-from p2ptable.net.frontend import Leave
+from p2ptable.net.frontend import Leave, LobbyCommand
 from p2ptable.net.session import Finished, Session, Stopped
 from p2ptable.replay.ledger import Applied
 from p2ptable.ui import prompt
@@ -146,7 +146,9 @@ class TerminalFrontend:
         clock = self._last_clock + CLOCK
         return clock if self.bot is None else min(clock, self.bot.wake_at(session, now))
 
-    def choose(self, session: Session | None, now: float, typed: bool) -> Action | Leave | None:
+    def choose(
+        self, session: Session | None, now: float, typed: bool
+    ) -> Action | LobbyCommand | Leave | None:
         """The action chosen now: a bot's, or what the person just typed; or
         :class:`Leave` once the person's input has ended (see the module docstring)."""
         if self.bot is not None:
@@ -162,9 +164,8 @@ class TerminalFrontend:
             return Leave(INPUT_CLOSED)
         if line is None:
             return None
-        if session is None:
-            self.say("The game has not started yet: waiting for the table to fill.")
-            return None
+        if session is None:  # the lobby's (net/lobby_commands.py)
+            return LobbyCommand(line.strip())
         actions = self._actions(session)
         screens = screens_for(session.game.name)
         view = session.view()
