@@ -204,11 +204,13 @@ def host(
     bots: int = 0,
     bot_kind: str | None = None,
     clock: int | None = None,
+    again: dict[int, str] | None = None,
 ) -> PlayResult:
     """Open a table and play at seat 0 once every seat is filled; ``bots`` of the
     seats are bot peers started beside us (``bot_kind``, by default the game's
     choice), as ``play`` starts them, and people join the rest.  ``clock``: the
-    seconds each person has per decision (bots/clock.py), or no clock."""
+    seconds each person has per decision (bots/clock.py), or no clock; ``again``:
+    a rematch's codes by old seat (p2ptable/rematch.py)."""
     check_new_replay(replay)
     check_stats(stats, replay)
     check_port(port)
@@ -241,6 +243,7 @@ def host(
         stats=stats,
         spectators=spectators,
         clock=clock,
+        again=dict(again or {}),
     )
     peer = _peer(config, make_frontend(bot, quiet, bot_delay, bell))
     procs = BotProcesses() if bots else None
@@ -303,9 +306,11 @@ def join(
     say=print,  # noqa: ANN001 - where to print "Connecting to ..."
     listed_table: str = "",
     bell: bool = True,
+    again: int | None = None,
 ) -> PlayResult:
     """Join the table at ``address`` (HOST:PORT) and play; ``listed_table``, the
-    id of the table picked from the LAN's list, is checked against the host's."""
+    id of the table picked from the LAN's list, is checked against the host's;
+    ``again``: a rematch, our old seat (``code`` is the one derived with the host)."""
     check_new_replay(replay)
     check_stats(stats, replay)
     check_port(port)
@@ -327,6 +332,7 @@ def join(
         connect_timeout=connect_timeout,
         lifeline=lifeline,
         listed_table=listed_table,
+        again_seat=again,
     )
     peer = _peer(config, make_frontend(bot, quiet, bot_delay, bell))
     if not quiet:

@@ -154,6 +154,22 @@ def ask_code() -> str:
     return click.prompt("Join code (as the host printed it)", value_proc=checked)
 
 
+def _again_wanted(result, quiet: bool, bot: str | None) -> bool:  # noqa: ANN001 - a PlayResult
+    """Whether the person at this finished seat plays again at the same table
+    (asked only of a person at a terminal; the replay is said first)."""
+    from p2ptable import play
+
+    if result.status != play.FINISHED or result.replay is None or quiet or bot is not None:
+        return False
+    if result.already_over or not sys.stdin.isatty():
+        return False
+    click.echo(f"Replay saved to {result.replay}")
+    try:
+        return click.confirm("Play again at this table?", default=False)
+    except click.Abort:
+        return False
+
+
 def _finish(result, quiet: bool = False) -> None:  # noqa: ANN001 - a play.PlayResult
     """Say how the game ended, and exit with its status.  ``quiet`` (``-q``): nothing
     on the standard output; what a script must still know (that the seat left and
@@ -263,7 +279,7 @@ def host(
     no_bell,
 ):  # noqa: ANN001, ANN201
     """Open a table for GAME and print what the others must type."""
-    from p2ptable import play
+    from p2ptable import play, rematch
 
     result = _call(
         play.host,
@@ -287,6 +303,20 @@ def host(
         bot_kind=opponents,
         clock=clock,
     )
+    while _again_wanted(result, quiet, bot):  # the rematch (p2ptable/rematch.py)
+        result = _call(
+            rematch.host_again,
+            result.replay,
+            bot=bot,
+            quiet=quiet,
+            announce=click.echo,
+            bot_delay=bot_delay,
+            listed=not no_announce,
+            spectators=spectators,
+            bell=not no_bell,
+            bots=bots,
+            bot_kind=opponents,
+        )
     _finish(result, quiet)
 
 
@@ -336,7 +366,7 @@ def join(
 
     Without ADDRESS, lists the tables announced on this network and lets you
     pick one. Without --code, asks for it."""
-    from p2ptable import play
+    from p2ptable import play, rematch
 
     name = _login_name() if name is None else name
     _call(play.check_name, name)  # before listening or asking: a typo is said at once
@@ -358,6 +388,17 @@ def join(
         say=click.echo,
         bell=not no_bell,
     )
+    while _again_wanted(result, quiet, bot):  # the rematch (p2ptable/rematch.py)
+        click.echo("Waiting for the host to open the table again...")
+        result = _call(
+            rematch.join_again,
+            result.replay,
+            bot=bot,
+            quiet=quiet,
+            bot_delay=bot_delay,
+            say=click.echo,
+            bell=not no_bell,
+        )
     _finish(result, quiet)
 
 

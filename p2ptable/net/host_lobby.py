@@ -66,6 +66,9 @@ class HostLobby:
     tally: StrangerTally = field(default_factory=StrangerTally)
     spectators: bool = False  # host --spectators: watchers may follow the log
     clock: int | None = None  # host --clock: seconds per decision, in the genesis
+    # A rematch (p2ptable/rematch.py): old seat -> the code derived with it; a
+    # knock that says ``again: s`` proves seat s's code instead of the table's.
+    again: dict[int, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         check_host_code(self.code)
@@ -261,7 +264,9 @@ class HostLobby:
             self.tally.rate(address, now)
             return self._deny_knock(knock, now, refusal.reason, refusal.wait)
         self._pending.forget(now)
-        exchange = join_code.CodeExchange(self.code, host=True)
+        again = data.get("again")
+        code = self.again.get(again, self.code) if type(again) is int else self.code
+        exchange = join_code.CodeExchange(code, host=True)
         try:
             spake_key = exchange.finish(message)
         except PakeError as exc:

@@ -34,6 +34,10 @@ from p2ptable.net.lobby_frames import (
 from p2ptable.replay import authoring
 from p2ptable.replay.sealed_book import parse_deck_key
 
+# A rematch's joiner knocks before the host may have opened the table again:
+# its knocks wait in the link's queue until then, so it knocks less often
+# (the host answers 5 a minute from one address, net/knocks.py).
+AGAIN_EVERY = 10.0
 MAX_WAIT = 3600  # seconds: a longer wait in a denial is taken as a plain refusal
 
 
@@ -48,6 +52,7 @@ class JoinerLobby:
     outgoing: list[bytes] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
     watch: bool = False  # a spectator (gallery.py): proves the code, takes no seat
+    again: int | None = None  # a rematch: our old seat, whose derived code we prove
 
     def __post_init__(self) -> None:
         normalize_code(self.code)
@@ -83,6 +88,8 @@ class JoinerLobby:
         knock = {"pake": self._exchange.message, "endpoint": self.endpoint}
         if self.watch:
             knock["watch"] = True
+        if self.again is not None:
+            knock["again"] = self.again
         self.outgoing.append(seal_lobby("knock", knock, self.me))
 
     def take_outgoing(self) -> list[bytes]:
@@ -107,14 +114,18 @@ class JoinerLobby:
             if self._wait is not None:  # a denial said how long: from now
                 self._knock_at, self._wait = now + self._wait, None
             elif self._knock_at is None:
-                self._knock_at = now + KNOCK_AGAIN
+                self._knock_at = now + self._every
             if now >= self._knock_at:
-                self._knock_at = now + KNOCK_AGAIN
+                self._knock_at = now + self._every
                 self._knock()
             return
         if self.seated and self.genesis is None and now >= self._next_here:
             self._next_here = now + HERE_EVERY
             self.outgoing.append(self.seal_bound("here", {"v": self._version}))
+
+    @property
+    def _every(self) -> float:
+        return KNOCK_AGAIN if self.again is None else AGAIN_EVERY
 
     def wake_at(self, now: float) -> float:
         """When ``tick`` has something to do next, if nothing comes before."""
@@ -162,6 +173,11 @@ class JoinerLobby:
             wait = data.get("wait")
             if self.host_key is None and type(wait) is int and 0 < wait <= MAX_WAIT:
                 return self._refused(str(data.get("reason")), wait)
+            if self.host_key is None and self.again is not None:
+                # The old game's peer of the host, still there, or a table not
+                # yet opened again: a rematch's joiner waits for the host.
+                self._wait = AGAIN_EVERY
+                return None
             raise LobbyError(f"the host refused: {data.get('reason')}")
         if kind == "challenge":
             return self._challenge(key, data)

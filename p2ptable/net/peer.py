@@ -119,10 +119,13 @@ class Peer:
                     self.endpoint,
                     spectators=config.spectators,
                     clock=config.clock,
+                    again=dict(config.again),
                 )
             )
         else:
-            lobby = lobbies.JoinerLobby(config.code, self.secrets, config.name, self.endpoint)
+            lobby = lobbies.JoinerLobby(
+                config.code, self.secrets, config.name, self.endpoint, again=config.again_seat
+            )
             self.arrival.join(lobby, f"tcp://{config.connect}", config.listed_table)
 
     @property

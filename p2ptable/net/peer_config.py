@@ -30,4 +30,7 @@ class PeerConfig:
     abandon_timeout: float = 300.0
     spectators: bool = False  # host --spectators: watchers may follow the log (gallery.py)
     clock: int | None = None  # host --clock: seconds per decision (bots/clock.py)
+    # A rematch (p2ptable/rematch.py): the host's codes by old seat, a joiner's old seat.
+    again: dict[int, str] = field(default_factory=dict)
+    again_seat: int | None = None
     listed_table: str = ""  # a joiner's table id as the LAN's list announced it, if picked
