@@ -33,6 +33,7 @@ from pathlib import Path
 CLEAR = "\x1b[2J\x1b[H"
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 PROMPT = "Your choice (number, or ? for help):"
+AGAIN = "Play again at this table? [y/N]:"  # asked at the end of a finished game
 MAX_OUTPUT = 8 << 20  # what a test keeps of a process's output
 
 
@@ -90,6 +91,10 @@ class Person:
         self._text: str | None = ""  # caches of text and screen, until more is read
         self._screen: str | None = ""
         self.eof = False  # the process closed its terminal: nothing more to read
+        # What this person answers when asked to play again at the end (None:
+        # the test answers itself); a hurried person says no.
+        self.again: str | None = "n"
+        self._again_answered: tuple[int, int] = (-1, 0)
 
     # -- reading ---------------------------------------------------------------
 
@@ -173,6 +178,12 @@ class Person:
             self._answered = self.screens
             self.type(choose(self.screen))
             return True
+        if self.again is not None and AGAIN in self.screen:
+            asked = (self.screens, self.screen.count(AGAIN))
+            if asked != self._again_answered:
+                self._again_answered = asked
+                self.type(self.again)
+                return True
         return False
 
     def play(

@@ -12,10 +12,8 @@ import pytest
 from p2ptable.replay.verify import verify_file
 
 from .peers import free_port
-from .person import Person, play_together
+from .person import AGAIN, Person, play_together
 from .test_people import assert_one_valid_replay, host_args, join_args
-
-AGAIN = "Play again at this table? [y/N]:"
 
 
 @pytest.fixture
@@ -37,6 +35,7 @@ def test_a_rematch_is_played_to_its_end_without_typing_a_code(tmp_path, people):
     ana = people(*host_args(tmp_path, "Ana", "pet-quartet", 2, port), "--no-announce")
     ana.expect("Others join with")
     ben = people(*join_args(tmp_path, "Ben", port))
+    ana.again = ben.again = None  # the test answers
     play_together([ana, ben], until=lambda p: AGAIN in ana.text and AGAIN in ben.text, timeout=240)
     assert_one_valid_replay(tmp_path, ["Ana", "Ben"])
     ben.type("y")  # Ben first: he waits for Ana to open the table again
