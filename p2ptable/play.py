@@ -246,36 +246,38 @@ def host(
         again=dict(again or {}),
     )
     peer = _peer(config, make_frontend(bot, quiet, bot_delay, bell))
-    procs = BotProcesses() if bots else None
-    if procs is not None:
+    # The bot peers beside us: ``bots`` now, and more if the host types `bots`
+    # in the lobby (net/lobby_commands.py) for the seats nobody came for.
+    started: list[BotProcesses] = []
 
-        def noted(path: Path, then=on_genesis) -> None:  # noqa: ANN001
-            write_record(path, procs.workdir, procs.seats)  # resume brings them back
-            if then is not None:
-                then(path)
+    def noted(path: Path, then=on_genesis) -> None:  # noqa: ANN001
+        if started:  # resume brings them back
+            write_record(path, started[0].workdir, started[0].seats)
+        if then is not None:
+            then(path)
 
-        peer.on_genesis = noted
-    else:
-        peer.on_genesis = on_genesis
+    # The bots knock on our own loopback (or the one address we listen on).
+    near = "127.0.0.1" if bind in ("0.0.0.0", "127.0.0.1") else bind
+
+    def more_bots(count: int) -> None:
+        if not started:
+            started.append(BotProcesses())
+        kind = bot_kind or opponent_for(the_game)
+        started[0].start(f"{near}:{peer.transport.port}", code, count, kind, bot_delay)
+
+    peer.on_genesis = noted
+    peer.on_bots = more_bots
     where = f"{advertise}:{peer.transport.port}"
     people = seats - 1 - bots
     timed = f", {clock} s a decision" if clock is not None else ""
-    if procs is not None:
-        # The bots knock on our own loopback (or the one address we listen on).
-        near = "127.0.0.1" if bind in ("0.0.0.0", "127.0.0.1") else bind
-        procs.start(
-            f"{near}:{peer.transport.port}",
-            code,
-            bots,
-            bot_kind or opponent_for(the_game),
-            bot_delay,
-        )
+    if bots:
+        more_bots(bots)
     if people:
         announce(f"Table open: {the_game.title} for {seats} players{timed}. Others join with:")
         announce(f"  p2ptable join {where} --code {code} --name <their name>")
     else:
         announce(f"Table open: {the_game.title} for {seats} players{timed}.")
-    if procs is not None:
+    if bots:
         announce(f"Started {bots} bot peers for {bots} of the seats; {people} left for people.")
     if spectators:
         announce(f"Spectators watch with: p2ptable watch {where} --code {code}")
@@ -287,8 +289,8 @@ def host(
     finally:
         if announcer is not None:
             announcer.close(wait=1.0)  # the goodbye, best effort
-        if procs is not None:
-            _end_bots(procs, result)
+        if started:
+            _end_bots(started[0], result)
 
 
 def join(

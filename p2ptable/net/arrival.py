@@ -309,9 +309,9 @@ class Arrival:
         for line in lobby.take_log():
             self.note(line)
 
-    def command(self, line: str, now: float) -> None:
+    def command(self, line: str, now: float, add_bots: Callable[[int], None] | None = None) -> None:
         """A line our person typed before the game began (net/lobby_commands.py)."""
-        said = lobby_commands.run(self.lobby, line, now)
+        said = lobby_commands.run(self.lobby, line, now, add_bots)
         if said is not None:
             self.say(said)
         if isinstance(self.lobby, lobbies.HostLobby):

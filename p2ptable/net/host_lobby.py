@@ -98,6 +98,7 @@ class HostLobby:
         self.opened_with = self.seats
         self._removed: set[bytes] = set()
         self.removed: list[str] = []
+        self.bots_coming = 0  # bot peers the host's `bots` started (lobby_commands.py)
 
     @classmethod
     def under_way(
@@ -344,13 +345,16 @@ class HostLobby:
         """Seat a joiner whose join ``_seat_refusal`` took, and tell the table."""
         name, chain, link, deck = (data[f] for f in ("name", "chain", "link", "deck"))
         self.members.append(Member(name, key, chain, link, pending.endpoint, deck))
+        if self.bots_coming and name.endswith(" (bot)"):  # one of those `bots` started
+            self.bots_coming -= 1
         self._heard[key] = now
         self._bindings[key] = Binding(pending.confirm, pending.message, HOST, pending.address)
         self._tell(f"{name} joined ({len(self.members)}/{self.seats})")
         if not self.full and len(self.members) >= get_game(self.game).min_seats:
             self._tell(
                 f"Type 'start' to start now with {len(self.members)} of {self.seats} "
-                "seats, or 'remove NAME' to remove a joiner."
+                "seats, 'bots' to fill the free seats with bots, or 'remove NAME' to "
+                "remove a joiner."
             )
         if self.full:
             # Whoever is in the middle of a handshake would wait for ever for an

@@ -108,8 +108,8 @@ class BotProcesses:
         log.close()
 
     def start(self, address: str, code: str, count: int, kind: str, delay: float = 0.0) -> None:
-        for i in range(count):
-            name = bot_name(i)
+        for _ in range(count):
+            name = bot_name(len(self.seats))  # more bots later get the next names
             replay = self.workdir / f"{name}.p2pt"
             self.seats.append(BotSeat(replay, kind, delay))
             args = ["join", address, "--code", code, "--name", f"{name} (bot)"]

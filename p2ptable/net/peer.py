@@ -89,6 +89,9 @@ class Peer:
         # Called with a host's lobby whenever its seats taken or its genesis
         # change (the table's announcement on the LAN follows them: discovery.py).
         self.on_roster: Callable[[lobbies.HostLobby], None] | None = None
+        # Called with a number of free seats when the host's player types `bots`
+        # in the lobby: bot peers are started for them (play.py).
+        self.on_bots: Callable[[int], None] | None = None
         # A host admitting spectators keeps its code with its secrets, so that it
         # admits them again after a resume (persistence.py).
         spectators_code = config.code if config.host and config.spectators else None
@@ -392,7 +395,7 @@ class Peer:
         if isinstance(action, Leave):
             return action
         if isinstance(action, LobbyCommand):
-            self.arrival.command(action.line, now)
+            self.arrival.command(action.line, now, self.on_bots)
             self._take_arrival_events()
             return None
         if action is not None and self.session is not None and self.session.my_turn():

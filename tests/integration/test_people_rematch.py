@@ -59,3 +59,25 @@ def test_a_rematch_is_played_to_its_end_without_typing_a_code(tmp_path, people):
     names = [[s["name"] for s in r.seats] for r in (one, two)]
     assert names == [["Ana", "Ben"]] * 2 and one.options == two.options  # ... of the same
     assert one.game == two.game
+
+
+def test_a_seat_declines_and_the_host_fills_it_with_a_bot(tmp_path, people):
+    port = free_port()
+    ana = people(*host_args(tmp_path, "Ana", "pet-quartet", 2, port), "--no-announce")
+    ana.expect("Others join with")
+    ben = people(*join_args(tmp_path, "Ben", port))
+    ana.again = None  # the test answers for Ana; Ben says no, and leaves
+    play_together([ana, ben], until=lambda p: AGAIN in ana.text, timeout=240)
+    assert ben.wait() == 0
+    ana.type("y")
+    ana.expect(r"Table open: Pet Quartet for 2 players\. Others join with", timeout=30)
+    ana.type("bots")
+    ana.expect("Starting 1 bot peer for the free seats.")
+    ana.expect(r"\(bot\) joined \(2/2\)", timeout=60)
+    play_together([ana], until=lambda p: ana.text.count(AGAIN) >= 2, timeout=240)
+    ana.type("n")
+    assert ana.wait() == 0
+    again = verify_file(tmp_path / "Ana.game2.p2pt")
+    assert again.valid and again.result is not None, again.error
+    assert [s["name"] for s in again.seats][0] == "Ana"
+    assert again.seats[1]["name"].endswith("(bot)")

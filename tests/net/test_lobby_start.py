@@ -136,3 +136,23 @@ def test_a_stranger_cannot_say_start_or_remove_for_the_host():
     with pytest.raises(lobby.LobbyIgnored, match="bad tag"):
         cleo.receive(bens)
     assert cleo.short is None and cleo.removed == [] and cleo.seated
+
+
+def test_bots_fill_the_free_seats_once():
+    host = host_lobby(4)
+    ben = joiner(1, "Ben")
+    settle(host, [ben])
+    asked: list[int] = []
+    said = lobby_commands.run(host, "bots", 1.0, asked.append)
+    assert said == "Starting 2 bot peers for the free seats." and asked == [2]
+    # Typed again before they sit down: the seats are theirs already.
+    assert lobby_commands.run(host, "bots", 1.5, asked.append).startswith("Cannot do that")
+    assert asked == [2]
+    bot = joiner(2, "Peggy (bot)")
+    settle(host, [ben, bot], now=2.0)
+    assert host.bots_coming == 1
+
+
+def test_a_table_that_cannot_start_bots_says_so():
+    host = host_lobby(3)
+    assert lobby_commands.run(host, "bots", 0.0) == "Cannot do that: this table cannot start bots."
