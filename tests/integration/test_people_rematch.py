@@ -67,7 +67,9 @@ def test_a_seat_declines_and_the_host_fills_it_with_a_bot(tmp_path, people):
     ana.expect("Others join with")
     ben = people(*join_args(tmp_path, "Ben", port))
     ana.again = None  # the test answers for Ana; Ben says no, and leaves
-    play_together([ana, ben], until=lambda p: AGAIN in ana.text, timeout=240)
+    play_together(
+        [ana, ben], until=lambda p: AGAIN in ana.text and ben.proc.poll() is not None, timeout=240
+    )
     assert ben.wait() == 0
     ana.type("y")
     ana.expect(r"Table open: Pet Quartet for 2 players\. Others join with", timeout=30)
