@@ -6,26 +6,31 @@ The host is only the first contact.  A joiner and the host prove to each other
 that they know the join code with SPAKE2 (net/join_code.py), without the code or
 anything a guess could be tested against ever crossing the network:
 
-    joiner -> host   knock     {pake: X, endpoint}
+    joiner -> host   knock     {pake: X, endpoint, [again: s]}
     host   -> joiner challenge {re: X, table, game, options, seats, pake: Y,
-                                proof: HMAC(C, "host"), bind: 1}
+                                proof: HMAC(C, "host"), bind: 1, [clock]}
     joiner -> host   join      {name, chain, link, deck, proof: HMAC(C, "joiner"), bind: 1}
-    host   -> all    roster    {table, members, genesis (empty until full), v, n, tag}
+    host   -> all    roster    {table, members, genesis (empty until full), v, n, tag,
+                                [removed], [short]}
     joiner -> host   here      {v, n, tag}   (seated, every second until the genesis)
     host   -> joiner denied    {re: X, reason, wait (refused for the rate)}
 
-``X`` and ``Y`` are the two SPAKE2 messages, ``C`` the SPAKE2 key bound to the
-table id and both signing keys (``join_code.confirmation_key``).  The host
-answers at the knock's ``endpoint``, which must be on the machine the knock came
-from; ``re`` ties each answer to the knock it answers, so a joiner ignores what
-was meant for another.  Every lobby frame is signed by its sender's key, so once
-admitted a key cannot be impersonated, and the key a proof is bound to is the key
-that signed the frame.  The host shows the table (game, options, seats) to anyone
-who knocks, but names seats and endpoints only in the roster, after the joiner
-proved the code; the joiner sends nothing about itself but its key and endpoint
-until the host proved it.  When the roster is full it carries the genesis body,
-which every member rebuilds from the roster and checks (including that its own
-entry is exactly what it sent) before signing it (``gsig`` over the game mesh).
+(``again``: a rematch's seat, proving the code derived with the host,
+p2ptable/rematch.py; ``clock``: the table's seconds per decision; ``removed``
+and ``short``: the host removed joiners, or started short-handed,
+net/lobby_commands.py.) ``X`` and ``Y`` are the two SPAKE2 messages, ``C`` the
+SPAKE2 key bound to the table id and both signing keys
+(``join_code.confirmation_key``). The host answers at the knock's ``endpoint``,
+which must be on the machine the knock came from; ``re`` ties each answer to the
+knock it answers, so a joiner ignores what was meant for another. Every lobby
+frame is signed by its sender's key, so once admitted a key cannot be
+impersonated, and the key a proof is bound to is the key that signed the frame.
+The host shows the table (game, options, seats) to anyone who knocks, but names
+seats and endpoints only in the roster, after the joiner proved the code; the
+joiner sends nothing about itself but its key and endpoint until the host proved
+it. When the roster is full it carries the genesis body, which every member
+rebuilds from the roster and checks (including that its own entry is exactly
+what it sent) before signing it (``gsig`` over the game mesh).
 
 Bound frames.  A signature can be replayed, so every frame after the handshake
 (``roster``, ``here``, and a spectator's ``watching``, ``feed``, ``entries``)
