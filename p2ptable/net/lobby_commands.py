@@ -29,7 +29,10 @@ HELP = (
     "minimum is), 'bots' to fill the free seats with bots, or 'remove NAME' to remove "
     "a joiner before the game begins."
 )
-WAITING = "The game has not started yet: waiting for the table to fill."
+WAITING = (
+    "The game has not started yet: it starts when the table is full, or when the host "
+    "types 'start'."
+)
 
 
 def run(

@@ -180,7 +180,8 @@ def test_the_hosts_screen_counts_strangers_and_shows_no_line_per_knock():
     )
     # A person joining is still on the screen, as before.
     exchange(host, joiner(1, "Ben"), [], now=41.0)
-    assert host.screen[-1] == "Ben joined (2/3)"
+    # (Then what the host may type now: start with 2 of 3, bots, remove.)
+    assert host.screen[-2] == "Ben joined (2/3)" and "Type 'start'" in host.screen[-1]
 
 
 def test_a_knock_at_a_full_table_is_told_once_a_second_per_address():
