@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from p2ptable.bots.clock import WatchedClock
 from p2ptable.net.addresses import address_towards, split_address
 from p2ptable.net.listing import picked_mismatch
 from p2ptable.net.lobby import JoinerLobby, LobbyError, LobbyIgnored, normalize_code
@@ -103,6 +104,9 @@ class _Watch:
         self.writer: LogWriter | None = None
         self.path: Path | None = None
         self.told = (0, False)  # (rejoined, said the host went quiet) as last told
+        # The table's clock (host --clock), once the genesis says it has one.
+        self.clock: WatchedClock | None = None
+        self.clock_said: str | None = None
 
     def take_out(self, now: float) -> list[bytes]:
         """The lobby's and the follower's due work: the frames for the host."""
@@ -143,7 +147,8 @@ class _Watch:
         lobby, follower = self.lobby, self.follower
         if lobby.watching is None:
             return min(lobby.wake_at(now), start + connect_timeout)
-        return min(follower.wake_at(now), follower.heard + silent)
+        tick = now + 1.0 if self.clock is not None else float("inf")  # the time left
+        return min(follower.wake_at(now), follower.heard + silent, tick)
 
     def close(self) -> None:
         if self.writer is not None:
@@ -236,8 +241,20 @@ def _verdict(
     lobby, follower, screen = state.lobby, state.follower, state.screen
     connect_timeout, silent_timeout = limits
     state.told = _tell_comeback(screen, follower, state.told)
+    status = [WATCHING]
+    ledger = follower.ledger
+    if ledger is not None and ledger.clock is not None and state.clock is None:
+        state.clock = WatchedClock(ledger.clock)
+    if state.clock is not None and ledger is not None:
+        line = state.clock.line(
+            ledger, [s.name for s in ledger.seats], now, 1 if screen.tty else 10
+        )
+        status = [WATCHING] + ([line] if line else [])
+        if line != state.clock_said and not applied and not follower.over:
+            state.clock_said = line
+            screen.draw(follower, [], status)  # each second: the time left
     if applied:
-        screen.draw(follower, applied, [WATCHING])
+        screen.draw(follower, applied, status)
     if follower.over:
         return WatchResult(WATCHED, state.path)
     if lobby.watching is None and waited > connect_timeout:

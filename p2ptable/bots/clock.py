@@ -25,6 +25,7 @@ from p2ptable.engine.api import Action
 from p2ptable.net.frontend import ClockMove, Frontend, Leave, LobbyCommand
 from p2ptable.net.session import Session
 from p2ptable.replay.kinds import Kind
+from p2ptable.replay.ledger import Ledger
 from p2ptable.ui.text import listed
 
 
@@ -162,3 +163,27 @@ def on_the_clock(session: Session) -> list[int]:
             asked.append(session.seat)
         return sorted(asked)
     return []
+
+
+class WatchedClock:
+    """A spectator's view of the table's clock (watch.py): the time left for
+    whoever must act, counted from when this spectator saw the decision; a
+    secret choice's seats are all shown, as a spectator cannot tell who chose."""
+
+    def __init__(self, limit: float) -> None:
+        self.clock = DecisionClock(limit)
+
+    def line(self, ledger: Ledger, names: list[str], now: float, step: int = 1) -> str | None:
+        self.clock.observe(ledger.next_index, now)
+        if ledger.finished or ledger.stopped is not None:
+            return None
+        expected = ledger.expected()
+        if expected.kind == Kind.ACTION and expected.seat is not None and not expected.forced:
+            seats = [expected.seat]
+        elif expected.kind == Kind.COMMITS:
+            seats = [s for s in expected.targets if s is not None]
+        else:
+            return None
+        left = int(self.clock.left(now) + 0.999)
+        left = left if step <= 1 else (left + step - 1) // step * step
+        return f"clock: {left} s left for {listed([names[s] for s in seats])}"

@@ -199,3 +199,22 @@ def test_the_screen_line_names_whoever_must_act():
     mine = ClockedFrontend(Walked())
     mine.show(mover, [], now=100.0)
     assert mine.line(mover, 100.0) == "clock: 30 s left for you, then the clock moves for you"
+
+
+def test_a_spectators_screen_counts_down_for_whoever_must_act():
+    from p2ptable.bots.clock import WatchedClock
+
+    _, sessions, logs, genesis = clock_table(2, 30)
+    net = MemoryNet(sessions, logs)
+    net.pump()
+    mover = mover_of(sessions)
+    ledger = Ledger(genesis)  # what a spectator holds: the public log
+    for raw in logs[0][1:]:
+        ledger.append(Entry.decode(raw))
+    watched = WatchedClock(30)
+    names = ["Ana", "Ben"]
+    assert watched.line(ledger, names, 100.0) == f"clock: 30 s left for {names[mover.seat]}"
+    assert watched.line(ledger, names, 121.5) == f"clock: 9 s left for {names[mover.seat]}"
+    assert (
+        watched.line(ledger, names, 121.5, step=10) == f"clock: 10 s left for {names[mover.seat]}"
+    )
