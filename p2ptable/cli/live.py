@@ -154,6 +154,9 @@ def ask_code() -> str:
     return click.prompt("Join code (as the host printed it)", value_proc=checked)
 
 
+_told: set = set()  # the replays whose place was said before the question to play again
+
+
 def _again_wanted(result, quiet: bool, bot: str | None) -> bool:  # noqa: ANN001 - a PlayResult
     """Whether the person at this finished seat plays again at the same table
     (asked only of a person at a terminal; the replay is said first)."""
@@ -164,6 +167,7 @@ def _again_wanted(result, quiet: bool, bot: str | None) -> bool:  # noqa: ANN001
     if result.already_over or not sys.stdin.isatty():
         return False
     click.echo(f"Replay saved to {result.replay}")
+    _told.add(result.replay)  # said: _finish does not say it again
     try:
         return click.confirm("Play again at this table?", default=False)
     except click.Abort:
@@ -191,7 +195,8 @@ def _finish(result, quiet: bool = False) -> None:  # noqa: ANN001 - a play.PlayR
     if result.stopped is not None:
         click.echo("\n" + stop_words(result.stopped, result.names), err=quiet)
     if result.replay is not None and not quiet:
-        click.echo(f"Replay saved to {result.replay}")
+        if result.replay not in _told:
+            click.echo(f"Replay saved to {result.replay}")
         click.echo(f"Check it with: p2ptable verify {result.replay}")
     if result.status == play.TIMED_OUT:
         raise click.ClickException("the table did not fill in time")
@@ -529,7 +534,8 @@ def watch(address, code, name, timeout, replay, quiet, wait, interfaces):  # noq
     if result.status == watching.LEFT:
         click.echo("\nYou stopped watching.", err=quiet)
     if result.replay is not None and not quiet:
-        click.echo(f"Replay saved to {result.replay}")
+        if result.replay not in _told:
+            click.echo(f"Replay saved to {result.replay}")
         click.echo(f"Check it with: p2ptable verify {result.replay}")
     if result.status == watching.LEFT:
         sys.exit(watching.LEFT)
