@@ -28,6 +28,7 @@ from typing import Any
 from p2ptable.engine.api import Action
 from p2ptable.games.pet_quartet.view import letter
 from p2ptable.games.words import a
+from p2ptable.ui import menu
 from p2ptable.ui.style import (  # noqa: F401  (RECENT_LINES: the tests read it here)
     RECENT_LINES,
     Style,
@@ -295,6 +296,19 @@ def describe_action_for_menu(
     if verb == "pass":
         return "pass (take nothing on your last turn)"
     return action.text
+
+
+def arrange_for_menu(
+    view: dict[str, Any], action: Action, words: str, names: Sequence[str]
+) -> menu.Placed | None:
+    """Where ``action`` goes on the menu (``ui/menu.py``): the conductors a card
+    can go under, and those that can be taken, each under one heading."""
+    if action.verb == "place":
+        head = f"place the {view['last_card']} under conductor"
+        return menu.Placed(head, words.removeprefix(head + " "))
+    if action.verb == "take":
+        return menu.Placed("take conductor", words.removeprefix("take conductor "))
+    return menu.Placed("", words)
 
 
 HELP = """\

@@ -2,8 +2,9 @@
 
 How it works
 ------------
-A game's terminal presentation is four things: the live screen, the final screen,
-how to word an action for the menu, and a few lines of help, held in a
+A game's terminal presentation is five things: the live screen, the final screen,
+how to word an action for the menu, how to group the menu (``ui/menu.py``), and a
+few lines of help, held in a
 :class:`GameScreens`.  Each game's are registered here by its name
 (:data:`SCREENS`, each module imported on first use); a game that has none gets the
 generic one, which pretty-prints the view and shows actions by their text.  The
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from p2ptable.engine.api import Action
+from p2ptable.ui.menu import Arranger
 from p2ptable.ui.style import Style, fit, recent_block, recent_room
 from p2ptable.ui.text import name_seats
 
@@ -67,6 +69,9 @@ class GameScreens:
     render_final: FinalRenderer
     describe: MenuDescriber
     help: str
+    #: groups the menu and leaves off what changes nothing (ui/menu.py); None: one
+    #: line per distinct wording, under no heading
+    arrange: Arranger | None = None
 
 
 def render_generic(
@@ -120,7 +125,11 @@ def _screens_of(module_name: str) -> Callable[[], GameScreens]:
 
         screen = import_module(f"p2ptable.ui.{module_name}")
         return GameScreens(
-            screen.render, screen.render_final, screen.describe_action_for_menu, screen.HELP
+            screen.render,
+            screen.render_final,
+            screen.describe_action_for_menu,
+            screen.HELP,
+            getattr(screen, "arrange_for_menu", None),
         )
 
     return load

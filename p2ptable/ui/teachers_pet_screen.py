@@ -46,6 +46,7 @@ from p2ptable.games.teachers_pet.cards import (
 )
 from p2ptable.games.teachers_pet.state import DAYS, PERIODS
 from p2ptable.games.teachers_pet.view import window_question
+from p2ptable.ui import menu
 from p2ptable.ui.style import Style, fit, recent_block, recent_room, wrap_tokens
 from p2ptable.ui.text import name_seats, plural, possessive_name, pronoun_name, short_name
 
@@ -509,6 +510,52 @@ def describe_action_for_menu(view: View, action: Action, names: Sequence[str] | 
     if verb == "finish":
         return "Finish: play no more cards late"
     return action.text
+
+
+#: how likely a sneak roll (4+ on the D10, SNEAK_WORDS) succeeds: 4 to 10 of 10
+SNEAK_CHANCE = "sneak 70 %"
+
+
+def squeal_changes_nothing(view: View, room: int) -> bool:
+    """Whether a Squeal into ``room`` leaves everything but the played card as it
+    was, by the rules of a Squeal (``games/teachers_pet/actions.py``: the Monitor
+    goes to ``room``, in the Hallway too only if ``room`` is the Hallway, and
+    catches the pawns found there, ``flow.found_in``): the Monitor already stands
+    there just so, and would find nobody."""
+    same = view["monitor"] == room and view["monitor_hallway"] == (room == HALLWAY)
+    found = room not in (HALLWAY, NURSES_OFFICE, view["expected"]) and room in view["rooms"]
+    return same and not found
+
+
+def arrange_for_menu(
+    view: View, action: Action, words: str, names: Sequence[str]
+) -> menu.Placed | None:
+    """Where ``action`` goes on the menu (``ui/menu.py``): the rooms under "Move
+    to", each with its sneak chance; a Bully, Squeal, Tattle and Cheat under their
+    card, one line per target; a Squeal that changes nothing left off."""
+    verb, args = action.verb, action.args
+    if verb == "move" and len(args) == 1:
+        where = words.removeprefix("Move to ").replace(SNEAK_WORDS, SNEAK_CHANCE)
+        return menu.Placed("Move to", where)
+    if verb == "work" and len(args) == 3 and 0 <= args[1] < len(PLAY):
+        kind = PLAY[args[1]].kind
+        if kind == "squeal":
+            if squeal_changes_nothing(view, args[2]):
+                return None
+            return menu.Placed(
+                "Squeal: send the Hall Monitor to",
+                words.removeprefix("Squeal: send the Hall Monitor to "),
+            )
+        if kind == "bully":
+            return menu.Placed("Bully", words.removeprefix("Bully "))
+    if verb == "tattle":
+        return menu.Placed("Tattle on", words.removeprefix("Tattle on "))
+    if verb == "cheat":
+        return menu.Placed(
+            "Cheat: take from the discard pile",
+            words.removeprefix("Cheat: take ").removesuffix(" from the discard pile"),
+        )
+    return menu.Placed("", words)
 
 
 HELP = """\

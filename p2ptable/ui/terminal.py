@@ -142,7 +142,10 @@ class TerminalFrontend:
         screens = screens_for(session.game.name)
         view = session.view()
         names = session.names
-        choice = prompt.parse_choice(line, actions, lambda a: screens.describe(view, a, names))
+        shown = prompt.menu_for(session.game.name, view, actions, names).actions
+        choice = prompt.parse_choice(
+            line, shown, lambda a: screens.describe(view, a, names), legal=actions
+        )
         self._last_screen = ""  # redraw even if the screen is the same
         if isinstance(choice, prompt.Help):
             self.message = prompt.help_text(session.game.name)
@@ -197,7 +200,7 @@ class TerminalFrontend:
         actions = self._actions(session) if self.bot is None else ()
         if actions:
             below.append("")
-            below += prompt.menu_lines(actions, lambda a: screens.describe(view, a, names))
+            below += prompt.menu_for(session.game.name, view, actions, names).lines()
             if session.choosing_together():
                 below.append("Everyone chooses at once: nobody sees your choice until all have.")
             below.append("Your choice (number, or ? for help):")
