@@ -71,8 +71,12 @@ class _Screen:
         if follower.over and ledger.result is not None:
             text = screens.render_final(view, names, self.color)
         else:
-            rows = max(12, shutil.get_terminal_size((80, 40)).lines - 2) if self.tty else None
-            text = screens.render(view, names, self.recent, status, self.color, rows=rows)
+            size = shutil.get_terminal_size((80, 40))
+            rows = max(12, size.lines - 2) if self.tty else None
+            width = max(40, size.columns) if self.tty else 80  # the terminal's, as a seat's
+            text = screens.render(
+                view, names, self.recent, status, self.color, rows=rows, width=width
+            )
         self.out.write((CLEAR if self.tty else "\n") + text + "\n")
         self.out.flush()
 

@@ -23,10 +23,12 @@ the action's text (``work 0 12 3``, the log's form) is still taken
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from p2ptable.engine.api import Action
+from p2ptable.ui.style import fit
 
 
 @dataclass(frozen=True)
@@ -79,12 +81,15 @@ class Menu:
         for group in self.groups:
             if not group.title or len(group.entries) == 1:
                 # a heading for one line is a line lost: that entry in its own words
-                out += [f"{e.number:>{pad}}) {e.full if group.title else e.words}"
-                        for e in group.entries]  # fmt: skip
+                for e in group.entries:
+                    words = e.full if group.title else e.words
+                    out += textwrap.wrap(
+                        f"{e.number:>{pad}}) {words}", width, subsequent_indent=" " * (pad + 2)
+                    )
                 continue
             line = f"{group.title}:"
             for entry in group.entries:
-                item = f"{entry.number}) {entry.words}"
+                item = fit(f"{entry.number}) {entry.words}", width - len(INDENT))
                 if len(line) + len(SEPARATOR) + len(item) > width and line.strip():
                     out.append(line)
                     line = INDENT + item

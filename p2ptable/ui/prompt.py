@@ -17,6 +17,7 @@ strings.
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -108,7 +109,21 @@ At the table
               continues it where it stopped."""
 
 
-def help_text(game_name: str) -> str:
-    """How to use the screen and the menu, and the game's turn in a nutshell."""
+def help_text(game_name: str, width: int = 80) -> str:
+    """How to use the screen and the menu, and the game's turn in a nutshell; a
+    line longer than ``width`` is wrapped between words, under its own indent."""
     game_help = screens_for(game_name).help
-    return _GENERAL_HELP + ("\n" + game_help if game_help else "")
+    text = _GENERAL_HELP + ("\n" + game_help if game_help else "")
+    return "\n".join(rewrap(text, width))
+
+
+def rewrap(text: str, width: int) -> list[str]:
+    """``text``'s lines, each longer than ``width`` wrapped between words."""
+    out: list[str] = []
+    for line in text.splitlines():
+        if len(line) <= width:
+            out.append(line)
+            continue
+        indent = " " * (len(line) - len(line.lstrip()))
+        out += textwrap.wrap(line, width, initial_indent="", subsequent_indent=indent) or [""]
+    return out

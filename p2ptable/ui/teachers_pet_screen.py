@@ -47,6 +47,7 @@ from p2ptable.games.teachers_pet.cards import (
 from p2ptable.games.teachers_pet.state import DAYS, PERIODS
 from p2ptable.games.teachers_pet.view import window_question
 from p2ptable.ui import menu
+from p2ptable.ui.screens import Panes
 from p2ptable.ui.style import Style, fit, recent_block, recent_room, wrap_tokens
 from p2ptable.ui.text import name_seats, plural, possessive_name, pronoun_name, short_name
 
@@ -65,6 +66,13 @@ KIND_ORDER = {
 }
 
 View = dict[str, Any]
+#: the players' columns in a narrow pane (the help says what they mean)
+SHORT_HEADS = {
+    "Pet Points": "points",
+    "Hall Pass": "pass",
+    "lost turns": "lost",
+    "Detentions": "det",
+}
 
 
 def _room(number: int) -> str:
@@ -126,8 +134,9 @@ def _monitor_rooms(view: View) -> set[int]:
     return {view["monitor"], HALLWAY} if view["monitor_hallway"] else {view["monitor"]}
 
 
-def _room_lines(view: View, st: Style) -> list[str]:
-    """The ten School Rooms, 1-5 on the left and 6-10 on the right."""
+def _room_lines(view: View, st: Style, columns: int = 2, legend: bool = True) -> list[str]:
+    """The ten School Rooms, 1-5 on the left and 6-10 on the right (or 1-10 in
+    one column)."""
     monitor = _monitor_rooms(view)
     here: dict[int, list[int]] = {}
     for seat, room in enumerate(view["rooms"]):
@@ -149,8 +158,12 @@ def _room_lines(view: View, st: Style) -> list[str]:
         styled = f"{number:>2} {name:<21} {styled_marks}{' ' * (2 - len(marks))} {styled_pawns}"
         return plain, styled.rstrip()
 
-    legend = "School Rooms  (T: the Active Teacher's, M: the Hall Monitor, pawns by number)"
-    lines = [st.bold(legend)]
+    words = "School Rooms  (T: the Active Teacher's, M: the Hall Monitor, pawns by number)"
+    if columns == 1:
+        words = "School Rooms  (T: Active Teacher, M: Hall Monitor, pawns)"
+    lines = [st.bold(words)] if legend else []
+    if columns == 1:
+        return lines + [" " + cell(number)[1] for number in range(1, len(ROOMS) + 1)]
     half = len(ROOMS) // 2
     for left_number in range(1, half + 1):
         left_plain, left = cell(left_number)
@@ -188,8 +201,10 @@ def _player_lines(
     scores: Sequence[int],
     st: Style,
     final: bool = False,
+    short: bool = False,
 ) -> list[str]:
-    """One row per seat in ``order``: marker, number, name, status, then the numbers."""
+    """One row per seat in ``order``: marker, number, name, status, then the numbers
+    (under short headings with ``short``: points, cards, pass, lost, det.)."""
     labels = [
         f"{seat + 1} {short_name(n)}" + (" (you)" if seat == view["you"] else "")
         for seat, n in enumerate(names)
@@ -199,6 +214,8 @@ def _player_lines(
     passes = {seat for seat, _ in view["passes"]}
     columns = ["Pet Points"] if final else ["Pet Points", "cards", "Hall Pass", "lost turns"]
     columns.append("Detentions")
+    if short:
+        columns = [SHORT_HEADS.get(c, c) for c in columns]
     head = "  " + "Players".ljust(name_w) + ("  " + " " * status_w if status_w else "")
     lines = [st.bold(head + "".join(f"  {c}" for c in columns))]
     for seat in order:
@@ -239,7 +256,7 @@ def _grouped(cards: Sequence[dict[str, Any] | None]) -> list[str]:
     return [name if n == 1 else f"{name} x{n}" for name, n in counts.items()]
 
 
-def _hand_lines(view: View, st: Style) -> list[str]:
+def _hand_lines(view: View, st: Style, width: int = WIDTH) -> list[str]:
     hand = view["hand"]
     if hand is None:
         return []
@@ -252,11 +269,11 @@ def _hand_lines(view: View, st: Style) -> list[str]:
     for n, group in enumerate(groups):
         comma = "," if n < len(groups) - 1 else ""
         tokens.append((group + comma, st.cyan(group) + comma))
-    lines += ["  " + line for line in wrap_tokens(tokens, WIDTH - 2, sep=" ")]
+    lines += ["  " + line for line in wrap_tokens(tokens, width - 2, sep=" ")]
     return lines
 
 
-def _shown_lines(view: View, names: Sequence[str]) -> list[str]:
+def _shown_lines(view: View, names: Sequence[str], width: int = WIDTH) -> list[str]:
     shown = view["shown"]
     if not shown or view["turn_of"] is None:
         return []
@@ -266,15 +283,15 @@ def _shown_lines(view: View, names: Sequence[str]) -> list[str]:
         f"Set shown by {pronoun_name(view, names, view['turn_of'])}{how}: "
         f"{', '.join(_grouped(shown))}, {plural(value, 'Pet Point')} if turned in now."
     )
-    return textwrap.wrap(text, WIDTH, subsequent_indent="  ")
+    return textwrap.wrap(text, width, subsequent_indent="  ")
 
 
-def _news_lines(view: View, names: Sequence[str], st: Style) -> list[str]:
+def _news_lines(view: View, names: Sequence[str], st: Style, width: int = WIDTH) -> list[str]:
     news = view["news"][-NEWS_LINES:]
     if not news:
         return []
     lines = [st.bold("News")]
-    return lines + [st.dim("  " + fit(name_seats(line, names), WIDTH - 2)) for line in news]
+    return lines + [st.dim("  " + fit(name_seats(line, names), width - 2)) for line in news]
 
 
 def _now(view: View, names: Sequence[str]) -> str:
@@ -346,8 +363,10 @@ def render(
     status: Sequence[str] = (),
     color: bool = False,
     rows: int | None = None,
+    width: int = WIDTH,
 ) -> str:
-    """The live school as ``view``'s seat sees it (no trailing newline).
+    """The live school as ``view``'s seat sees it (no trailing newline), at most
+    ``width`` columns wide (the rooms in one column below 80).
 
     ``recent`` is the event lines, oldest first; ``rows`` the terminal lines the
     screen may use: the school first, then as many of the latest events as fit (at
@@ -355,20 +374,90 @@ def render(
     :data:`~p2ptable.ui.style.RECENT_LINES`).
     """
     st = Style(color)
-    top = [st.bold(fit(_header(view), WIDTH)), "-" * WIDTH]
-    top += [st.bold(line) for line in textwrap.wrap(_teacher_line(view), WIDTH)]
-    top += ["", *_room_lines(view, st)]
-    top += textwrap.wrap(_monitor_line(view), WIDTH, subsequent_indent="  ")
+    top = [st.bold(fit(_header(view), width)), "-" * width]
+    top += [st.bold(line) for line in textwrap.wrap(_teacher_line(view), width)]
+    top += ["", *_room_lines(view, st, columns=2 if width >= WIDTH else 1)]
+    top += textwrap.wrap(_monitor_line(view), width, subsequent_indent="  ")
     statuses = [""] * view["seats"]
-    top += ["", *_player_lines(view, names, range(view["seats"]), statuses, view["points"], st)]
-    for part in (_hand_lines(view, st), _shown_lines(view, names), _news_lines(view, names, st)):
+    players = _player_lines(
+        view, names, range(view["seats"]), statuses, view["points"], st, short=width < WIDTH
+    )
+    top += ["", *players]
+    parts = (
+        _hand_lines(view, st, width),
+        _shown_lines(view, names, width),
+        _news_lines(view, names, st, width),
+    )
+    for part in parts:
         if part:
             top += ["", *part]
-    bottom = ["", *(st.bold(line) for line in textwrap.wrap(_now(view, names), WIDTH))]
-    bottom += [st.yellow(fit(line, WIDTH)) for line in status]
+    bottom = ["", *(st.bold(line) for line in textwrap.wrap(_now(view, names), width))]
+    bottom += [st.yellow(fit(line, width)) for line in status]
     room = recent_room(rows, top, bottom)
-    middle = recent_block(recent, lambda r: name_seats(r, names), st, WIDTH, room)
+    middle = recent_block(recent, lambda r: name_seats(r, names), st, width, room)
     return "\n".join(line.rstrip() for line in top + middle + bottom)
+
+
+def panes(view: View, names: Sequence[str], color: bool, width: int, large: bool) -> Panes:
+    """The school in panes for the full-screen table (``ui/tui/``): the board
+    (the Active Teacher, the rooms, the Monitor; as a map when ``large``), the
+    players, your hand and what happens now, each at most ``width`` columns."""
+    st = Style(color)
+    board = [st.bold(line) for line in textwrap.wrap(_teacher_line(view), width)]
+    if large:
+        board += school_map(view, st, width)
+    else:
+        board += _room_lines(view, st, columns=2 if width >= WIDTH else 1, legend=False)
+    board += textwrap.wrap(_monitor_line(view), width, subsequent_indent="  ")
+    if large:
+        board += _news_lines(view, names, st, width)
+    players = _player_lines(
+        view, names, range(view["seats"]), [""] * view["seats"], view["points"], st, short=True
+    )
+    hand = _hand_lines(view, st, width) + _shown_lines(view, names, width)
+    return Panes(_header(view), board, players, hand, _now(view, names))
+
+
+def school_map(view: View, st: Style, width: int) -> list[str]:
+    """The ten rooms as a map, two rows of five boxes: each box holds the room's
+    number and name, ``T`` and ``M``, and the pawns in it by player number."""
+    monitor = _monitor_rooms(view)
+    here: dict[int, list[int]] = {}
+    if view["teacher"] is not None:  # before the first teacher no pawn is on the board
+        for seat, room in enumerate(view["rooms"]):
+            here.setdefault(room, []).append(seat)
+    box = max(16, min(30, width // 5))
+    inner = box - 2
+
+    def rows_of(number: int) -> list[str]:
+        name = _room(number) + (" (safe)" if number == NURSES_OFFICE else "")
+        marks = []
+        if number == view["expected"]:
+            marks.append(st.paint("T expected", "bold", "green"))
+        if number in monitor:
+            marks.append(st.paint("M Monitor", "bold", "red"))
+        plain_marks = ("T expected " if number == view["expected"] else "") + (
+            "M Monitor" if number in monitor else ""
+        )
+        pawns = [str(seat + 1) for seat in here.get(number, [])]
+        styled_pawns = " ".join(
+            st.paint(p, "bold", "cyan") if view["you"] == int(p) - 1 else st.bold(p) for p in pawns
+        )
+        title = fit(f" {number} {name} ", inner)
+        lines = [
+            "┌" + title + "─" * (inner - len(title)) + "┐",
+            "│" + " ".join(marks) + " " * (inner - len(plain_marks.rstrip())) + "│",
+            "│" + styled_pawns + " " * (inner - len(" ".join(pawns))) + "│",
+            "└" + "─" * inner + "┘",
+        ]
+        return lines
+
+    half = len(ROOMS) // 2
+    out: list[str] = []
+    for first in (1, half + 1):
+        boxes = [rows_of(n) for n in range(first, first + half)]
+        out += ["".join(parts) for parts in zip(*boxes, strict=True)]
+    return out
 
 
 def render_final(view: View, names: Sequence[str], color: bool = False) -> str:
@@ -572,4 +661,6 @@ The screen
   Rooms are numbered as the D10 rolls them: T is the Active Teacher's room, M
   the Hall Monitor (after a roll it overlaps the Hallway and a room), the
   numbers the players' pawns.  Nobody can be caught or targeted in the Nurse's
-  Office (safe).  '>' marks who decides now; others' hands are only counts."""
+  Office (safe).  '>' marks who decides now; others' hands are only counts.
+  In a narrow list of players: points are Pet Points, pass a Hall Pass in
+  front, lost the turns still to lose, det the Detentions."""

@@ -54,6 +54,8 @@ CLEAR = "\x1b[2J\x1b[H"
 SILENT_AFTER = 3.0
 RECENT_KEPT = 200  # event lines kept for the screen, which shows what fits
 CLOCK = 1.0  # seconds between redraws of the status lines
+WIDTH = 80  # columns on a pipe; on a terminal, its own
+MIN_WIDTH = 40  # narrower than this, lines are cut rather than wrapped into nonsense
 INPUT_CLOSED = "input closed"
 # How a seat's leaving is said, by the reason its bye gave (net/events.py).
 LEFT_WORDS = {"input closed": ": input closed", "interrupted": " (interrupted)", "": ""}
@@ -148,7 +150,7 @@ class TerminalFrontend:
         )
         self._last_screen = ""  # redraw even if the screen is the same
         if isinstance(choice, prompt.Help):
-            self.message = prompt.help_text(session.game.name)
+            self.message = prompt.help_text(session.game.name, self._width())
         elif isinstance(choice, prompt.Invalid):
             self.message = choice.message
         else:
@@ -200,7 +202,8 @@ class TerminalFrontend:
         actions = self._actions(session) if self.bot is None else ()
         if actions:
             below.append("")
-            below += prompt.menu_for(session.game.name, view, actions, names).lines()
+            menu = prompt.menu_for(session.game.name, view, actions, names)
+            below += menu.lines(self._width())
             if session.choosing_together():
                 below.append("Everyone chooses at once: nobody sees your choice until all have.")
             below.append("Your choice (number, or ? for help):")
@@ -210,8 +213,17 @@ class TerminalFrontend:
         if self.tty:
             rows = max(12, shutil.get_terminal_size((80, 40)).lines - len(below) - 1)
         status = self.status_lines(session, now)
-        top = screens.render(view, names, self.recent, status, self.color, rows=rows)
+        top = screens.render(
+            view, names, self.recent, status, self.color, rows=rows, width=self._width()
+        )
         return "\n".join([top, *below])
+
+    def _width(self) -> int:
+        """The terminal's columns (80 on a pipe): the screen is never wider, and
+        never hard-wrapped at 80 on a wider or narrower terminal."""
+        if not self.tty:
+            return WIDTH
+        return max(MIN_WIDTH, shutil.get_terminal_size((WIDTH, 40)).columns)
 
     def redraw(self, session: Session, now: float) -> None:
         if session.finished or session.stopped is not None:
