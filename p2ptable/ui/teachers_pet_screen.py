@@ -53,6 +53,7 @@ from p2ptable.ui.text import name_seats, plural, possessive_name, pronoun_name, 
 
 WIDTH = 80
 ROOM_CELL = 39  # one School Room's cell; two side by side, a space before each
+ROOMS_WIDTH = 76  # the two columns of rooms need this many columns
 NEWS_LINES = 3  # the latest of the rules' own happenings shown
 #: "you must Roll a 4 or higher on the Dice" (games/teachers_pet/actions.py)
 SNEAK_WORDS = "sneak roll: 4+ on the D10"
@@ -68,7 +69,7 @@ KIND_ORDER = {
 View = dict[str, Any]
 #: the players' columns in a narrow pane (the help says what they mean)
 SHORT_HEADS = {
-    "Pet Points": "points",
+    "Pet Points": "pts",
     "Hall Pass": "pass",
     "lost turns": "lost",
     "Detentions": "det",
@@ -407,7 +408,7 @@ def panes(view: View, names: Sequence[str], color: bool, width: int, large: bool
     if large:
         board += school_map(view, st, width)
     else:
-        board += _room_lines(view, st, columns=2 if width >= WIDTH else 1, legend=False)
+        board += _room_lines(view, st, columns=2 if width >= ROOMS_WIDTH else 1, legend=False)
     board += textwrap.wrap(_monitor_line(view), width, subsequent_indent="  ")
     if large:
         board += _news_lines(view, names, st, width)
@@ -430,14 +431,20 @@ def school_map(view: View, st: Style, width: int) -> list[str]:
     inner = box - 2
 
     def rows_of(number: int) -> list[str]:
-        name = _room(number) + (" (safe)" if number == NURSES_OFFICE else "")
-        marks = []
+        name = _room(number)
+        marks = [st.dim("safe")] if number == NURSES_OFFICE else []
         if number == view["expected"]:
             marks.append(st.paint("T expected", "bold", "green"))
         if number in monitor:
             marks.append(st.paint("M Monitor", "bold", "red"))
-        plain_marks = ("T expected " if number == view["expected"] else "") + (
-            "M Monitor" if number in monitor else ""
+        plain_marks = " ".join(
+            word
+            for word, shown in (
+                ("safe", number == NURSES_OFFICE),
+                ("T expected", number == view["expected"]),
+                ("M Monitor", number in monitor),
+            )
+            if shown
         )
         pawns = [str(seat + 1) for seat in here.get(number, [])]
         styled_pawns = " ".join(
@@ -446,7 +453,7 @@ def school_map(view: View, st: Style, width: int) -> list[str]:
         title = fit(f" {number} {name} ", inner)
         lines = [
             "┌" + title + "─" * (inner - len(title)) + "┐",
-            "│" + " ".join(marks) + " " * (inner - len(plain_marks.rstrip())) + "│",
+            "│" + " ".join(marks) + " " * (inner - len(plain_marks)) + "│",
             "│" + styled_pawns + " " * (inner - len(" ".join(pawns))) + "│",
             "└" + "─" * inner + "┘",
         ]
@@ -662,5 +669,5 @@ The screen
   the Hall Monitor (after a roll it overlaps the Hallway and a room), the
   numbers the players' pawns.  Nobody can be caught or targeted in the Nurse's
   Office (safe).  '>' marks who decides now; others' hands are only counts.
-  In a narrow list of players: points are Pet Points, pass a Hall Pass in
+  In a narrow list of players: pts are Pet Points, pass a Hall Pass in
   front, lost the turns still to lose, det the Detentions."""

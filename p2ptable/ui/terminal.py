@@ -168,31 +168,7 @@ class TerminalFrontend:
         return session.legal_actions()
 
     def status_lines(self, session: Session, now: float) -> list[str]:
-        names = self._names(session)
-        lines = []
-        mine, others, chosen = session.secret_choice()
-        if mine is not None and others:
-            said = screens_for(session.game.name).describe(session.view(), mine, names)
-            who = ", ".join(names[s] for s in others)
-            lines.append(f"waiting for {who} to choose; you chose: {said} (secret until then)")
-        elif mine is None and chosen:
-            who = ", ".join(names[s] for s in chosen)
-            lines.append(f"{who} chose already (nobody sees what until everyone has)")
-        for seat, why in session.left_seats().items():
-            said = LEFT_WORDS.get(why, "")
-            lines.append(f"{names[seat]} left{said}; waiting for {names[seat]} to resume")
-        behind = session.resume_waiting_on()
-        if behind:
-            who = ", ".join(names[s] for s in behind)
-            lines.append(f"resumed: waiting for {who} to say where the game stands")
-        for seat, quiet in session.silent_peers(now, SILENT_AFTER):
-            if quiet is None:
-                lines.append(f"waiting for {names[seat]} (not connected yet)")
-            else:
-                # On a pipe, count in tens so the log gets a line per 10 s, not per second.
-                shown = int(quiet) if self.tty else int(quiet) // 10 * 10
-                lines.append(f"waiting for {names[seat]} (no contact for {shown} s)")
-        return lines
+        return status_lines(session, now, exact=self.tty)
 
     def screen(self, session: Session, now: float) -> str:
         screens = screens_for(session.game.name)
@@ -241,3 +217,33 @@ class TerminalFrontend:
             ("\n" if not self.tty else CLEAR)
             + screens.render_final(view, self._names(session), self.color)
         )
+
+
+def status_lines(session: Session, now: float, exact: bool = True) -> list[str]:
+    """What the table waits for, in words: secret choices, seats that left or are
+    silent.  Silences count seconds when ``exact``, else tens (a log on a pipe
+    gets a line per 10 s, not per second)."""
+    names = session.names
+    lines = []
+    mine, others, chosen = session.secret_choice()
+    if mine is not None and others:
+        said = screens_for(session.game.name).describe(session.view(), mine, names)
+        who = ", ".join(names[s] for s in others)
+        lines.append(f"waiting for {who} to choose; you chose: {said} (secret until then)")
+    elif mine is None and chosen:
+        who = ", ".join(names[s] for s in chosen)
+        lines.append(f"{who} chose already (nobody sees what until everyone has)")
+    for seat, why in session.left_seats().items():
+        said = LEFT_WORDS.get(why, "")
+        lines.append(f"{names[seat]} left{said}; waiting for {names[seat]} to resume")
+    behind = session.resume_waiting_on()
+    if behind:
+        who = ", ".join(names[s] for s in behind)
+        lines.append(f"resumed: waiting for {who} to say where the game stands")
+    for seat, quiet in session.silent_peers(now, SILENT_AFTER):
+        if quiet is None:
+            lines.append(f"waiting for {names[seat]} (not connected yet)")
+        else:
+            shown = int(quiet) if exact else int(quiet) // 10 * 10
+            lines.append(f"waiting for {names[seat]} (no contact for {shown} s)")
+    return lines

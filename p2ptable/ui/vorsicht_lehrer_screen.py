@@ -41,6 +41,7 @@ from p2ptable.ui.text import name_seats, plural, possessive_name, pronoun_name, 
 
 WIDTH = 80
 TRACK_CELLS = 50
+HAND_NAME = 30  # a card's name in the hand, at most
 PAWN_LABEL = "  Pawn   "  # the labels of the two track lines; the scale above them is
 TOKENS_LABEL = "  Tokens "  # indented as much
 LABEL = PAWN_LABEL
@@ -179,20 +180,24 @@ def _player_lines(
     return lines
 
 
-def _hand_lines(view: View, st: Style) -> list[str]:
+def _hand_lines(view: View, st: Style, width: int = WIDTH) -> list[str]:
     hand = view["hand"]
     if hand is None:
         return []
-    lines = [st.bold("Your hand") + st.dim("  (patience, negative points, risk throw)")]
+    name_w = max(12, min(HAND_NAME, width - 16))  # the numbers take 14, the indent 2
+    what = (
+        "  (patience, negative points, risk throw)" if width >= 52 else "  (patience, points, risk)"
+    )
+    lines = [st.bold("Your hand") + st.dim(what)]
     if not hand:
         lines.append("  (empty)")
     for card in hand:
         if card is None:
             lines.append("  (a card not known here)")
             continue
-        name = fit(card["name"], 30)
+        name = fit(card["name"], name_w)
         numbers = f"{card['patience']:>2}  {card['negative']:>2}  {card['risk']:>2}+"
-        lines.append(f"  {name:<30}  {numbers}")
+        lines.append(f"  {name:<{name_w}}  {numbers}")
     return lines
 
 
@@ -309,7 +314,7 @@ def render(
     top += [_pawn_line(view), ""]
     statuses = [_status(view, seat) for seat in range(view["seats"])]
     top += _player_lines(view, names, range(view["seats"]), statuses, view["tokens"], st)
-    hand = _hand_lines(view, st)
+    hand = _hand_lines(view, st, width)
     if hand:
         top += ["", *hand]
     table = _table_lines(view, names, width)
@@ -323,8 +328,11 @@ def render(
 
 
 def _cells(width: int) -> int:
-    """The track's characters for a screen ``width`` wide: TRACK_CELLS up to 100
-    columns (the track and its labels take 60), more (up to one a field) when wider."""
+    """The track's characters for a screen ``width`` wide: TRACK_CELLS from 61 to
+    100 columns (the track and its labels take 60), fewer when narrower, more (up
+    to one a field) when wider."""
+    if width < len(LABEL) + TRACK_CELLS + 2:
+        return max(20, width - len(LABEL) - 2)
     return TRACK_CELLS if width < 100 else min(200, width - 20)
 
 
@@ -333,11 +341,12 @@ def panes(view: View, names: Sequence[str], color: bool, width: int, large: bool
     (the track with the pawn and the tokens, the cards on the table and the last
     throws), the players, your hand and what happens now."""
     st = Style(color)
-    cells = _cells(width) if large else TRACK_CELLS
+    cells = _cells(width) if large or width < WIDTH - 19 else TRACK_CELLS
     board = [*_track_lines(view, st, cells), _pawn_line(view), *_table_lines(view, names, width)]
     statuses = [_status(view, seat) for seat in range(view["seats"])]
     players = _player_lines(view, names, range(view["seats"]), statuses, view["tokens"], st)
-    return Panes(_header(view), board, players, _hand_lines(view, st), _now(view, names))
+    hand = _hand_lines(view, st, width)
+    return Panes(_header(view), board, players, hand, _now(view, names))
 
 
 def render_final(view: View, names: Sequence[str], color: bool = False) -> str:
