@@ -137,19 +137,41 @@ def check_seats(game: str, seats: int) -> None:
         )
 
 
-def make_frontend(bot: str | None, quiet: bool, delay: float = 0.0) -> Frontend:
+@dataclass(frozen=True)
+class Display:
+    """How a person's seat is drawn: the full-screen table (ui/tui/) unless
+    ``plain`` asks for the line mode (ui/terminal.py), which is also chosen by
+    itself when the output or the input is not a terminal or TERM is ``dumb``
+    (screen readers, pipes, logs); ``bell`` rings when it becomes your turn."""
+
+    plain: bool = False
+    bell: bool = True
+
+    def full_screen(self, person: bool) -> bool:
+        if self.plain or os.environ.get("TERM", "") in ("", "dumb"):
+            return False
+        try:
+            return sys.stdout.isatty() and (not person or sys.stdin.isatty())
+        except (OSError, ValueError):
+            return False
+
+
+def make_frontend(
+    bot: str | None, quiet: bool, delay: float = 0.0, display: Display = Display()
+) -> Frontend:
     """A person at this terminal, or a bot: watched on a screen when this is a
-    terminal and not ``quiet``, otherwise printing only the end of the game."""
-    if bot is None:
-        from p2ptable.ui.terminal import TerminalFrontend
+    terminal and not ``quiet``, otherwise printing only the end of the game.
+    The screen is the full-screen table or the line mode (:class:`Display`)."""
+    player = None if bot is None else BotPlayer(bot, delay, random.Random())
+    if player is not None and (quiet or not sys.stdout.isatty()):
+        return BotFrontend(player, quiet=quiet)
+    if display.full_screen(person=player is None):
+        from p2ptable.ui.tui.link import FullScreenFrontend
 
-        return TerminalFrontend()
-    player = BotPlayer(bot, delay, random.Random())
-    if not quiet and sys.stdout.isatty():
-        from p2ptable.ui.terminal import TerminalFrontend
+        return FullScreenFrontend(bot=player, bell=display.bell)
+    from p2ptable.ui.terminal import TerminalFrontend
 
-        return TerminalFrontend(bot=player)
-    return BotFrontend(player, quiet=quiet)
+    return TerminalFrontend(bot=player)
 
 
 def _peer(config: PeerConfig, frontend: Frontend, resume: Resume | None = None) -> Peer:
@@ -170,7 +192,9 @@ def _peer_for_port(config: PeerConfig, frontend: Frontend, resume, port: int) ->
 
 
 def _run(peer: Peer) -> PlayResult:
-    status = peer.run()
+    # The full-screen table runs the loop in a thread of its own (ui/tui/link.py).
+    run_peer = getattr(peer.ui, "run_peer", None)
+    status = peer.run() if run_peer is None else run_peer(peer.run)
     ledger = peer.session.ledger if peer.session is not None else None
     return _result(status, peer.replay_path, ledger).with_hint()
 
@@ -193,6 +217,8 @@ def host(
     on_genesis=None,  # noqa: ANN001 - called with our replay path once it exists
     listed: bool = True,  # announce the table on the LAN (net/discovery.py)
     spectators: bool = False,
+    display: Display = Display(),
+    show_join: bool = True,  # `play` starts its bots with the join line: nobody reads it
 ) -> PlayResult:
     """Open a table and play at seat 0 once every seat is filled."""
     check_new_replay(replay)
@@ -223,9 +249,16 @@ def host(
         stats=stats,
         spectators=spectators,
     )
-    peer = _peer(config, make_frontend(bot, quiet, bot_delay))
+    frontend = make_frontend(bot, quiet, bot_delay, display)
+    peer = _peer(config, frontend)
     peer.on_genesis = on_genesis
     where = f"{advertise}:{peer.transport.port}"
+    if hasattr(frontend, "run_peer") and show_join:
+        # what the others must type stays in view on the full-screen table too
+        def announce(line: str, printed=announce) -> None:  # noqa: ANN001
+            printed(line)
+            frontend.say(line)
+
     announce(f"Table open: {the_game.title} for {seats} players. Others join with:")
     announce(f"  p2ptable join {where} --code {code} --name <their name>")
     if spectators:
@@ -252,6 +285,7 @@ def join(
     lifeline: bool = False,
     say=print,  # noqa: ANN001 - where to print "Connecting to ..."
     listed_table: str = "",
+    display: Display = Display(),
 ) -> PlayResult:
     """Join the table at ``address`` (HOST:PORT) and play; ``listed_table``, the
     id of the table picked from the LAN's list, is checked against the host's."""
@@ -277,9 +311,12 @@ def join(
         lifeline=lifeline,
         listed_table=listed_table,
     )
-    peer = _peer(config, make_frontend(bot, quiet, bot_delay))
+    frontend = make_frontend(bot, quiet, bot_delay, display)
+    peer = _peer(config, frontend)
     if not quiet:
         say(f"Connecting to {address}…")
+        if hasattr(frontend, "run_peer"):
+            frontend.say(f"Connecting to {address}…")
     return _run(peer)
 
 
@@ -293,6 +330,7 @@ def play(
     replay: Path | None = None,
     quiet: bool = False,
     bot_delay: float = 0.5,
+    display: Display = Display(),
 ) -> PlayResult:
     """You against ``bots`` local bot peers, each its own process on loopback.
 
@@ -341,6 +379,8 @@ def play(
             bot_delay=bot_delay,
             on_genesis=noted,
             listed=False,
+            display=display,
+            show_join=False,
         )
     finally:
         _end_bots(procs, result)
@@ -354,6 +394,7 @@ def _resume_genesis(
     quiet: bool,
     bot_delay: float,
     lifeline: bool,
+    display: Display = Display(),
 ) -> PlayResult:
     """Back in a genesis round our process left before the replay existed."""
     advertise = pending.endpoints[pending.seat].split("//", 1)[1].rsplit(":", 1)[0]
@@ -364,7 +405,8 @@ def _resume_genesis(
         advertise=advertise,
         lifeline=lifeline,
     )
-    peer = _peer_for_port(config, make_frontend(bot, quiet, bot_delay), pending, pending.port)
+    frontend = make_frontend(bot, quiet, bot_delay, display)
+    peer = _peer_for_port(config, frontend, pending, pending.port)
     peer.seat_lock = lock
     return _run(peer)
 
@@ -385,6 +427,7 @@ def resume(
     port: int | None = None,
     lifeline: bool = False,
     announce=print,  # noqa: ANN001 - where to say that a finished game waits for the others
+    display: Display = Display(),
 ) -> PlayResult:
     """Continue a game whose process died (or was left), from its replay and
     secrets files; a `play` table's bots are resumed with it.  Refused while
@@ -408,7 +451,7 @@ def resume(
                     f"was being made); it was kept as {kept.name}, and the table is "
                     "joined again from the genesis being signed."
                 )
-            return _resume_genesis(pending, lock, bot, quiet, bot_delay, lifeline)
+            return _resume_genesis(pending, lock, bot, quiet, bot_delay, lifeline, display)
         state: Resume = load_resume(replay)
         drop_pending(replay)  # the replay holds the genesis: the pending body is done
         record = read_record(replay)
@@ -433,7 +476,8 @@ def resume(
         # A finished seat is asked nothing: a silent bot frontend stands in for a person.
         frontend = make_frontend(bot or "random", True) if over else None
         try:
-            peer = _peer(config, frontend or make_frontend(bot, quiet, bot_delay), resume=state)
+            frontend = frontend or make_frontend(bot, quiet, bot_delay, display)
+            peer = _peer(config, frontend, resume=state)
         except ValueError:
             if not over:
                 raise

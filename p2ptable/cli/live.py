@@ -62,6 +62,26 @@ def _bot_options(delay: float = 0.0) -> Callable:
     return decorate
 
 
+def _display_options(f: Callable) -> Callable:
+    """--plain and --no-bell, given to the command as ``display`` (play.Display)."""
+    from functools import wraps
+
+    @click.option(
+        "--plain",
+        is_flag=True,
+        help="The line mode: the screen printed line by line, no full-screen table "
+        "(chosen by itself when the output is not a terminal or TERM=dumb).",
+    )
+    @click.option("--no-bell", is_flag=True, help="No terminal bell when it becomes your turn.")
+    @wraps(f)
+    def command(*args, plain: bool, no_bell: bool, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        from p2ptable.play import Display
+
+        return f(*args, display=Display(plain=plain, bell=not no_bell), **kwargs)
+
+    return command
+
+
 def _replay_option(f: Callable) -> Callable:
     return click.option(
         "--replay",
@@ -178,6 +198,7 @@ def _finish(result) -> None:  # noqa: ANN001 - a play.PlayResult
 @_replay_option
 @_quiet_option
 @_bot_options()
+@_display_options
 def host(
     game,
     seats,
@@ -195,6 +216,7 @@ def host(
     bot,
     bot_delay,
     stats,
+    display,
 ):  # noqa: ANN001, ANN201
     """Open a table for GAME and print what the others must type."""
     from p2ptable import play
@@ -216,6 +238,7 @@ def host(
         stats=stats,
         listed=not no_announce,
         spectators=spectators,
+        display=display,
     )
     _finish(result)
 
@@ -245,6 +268,7 @@ def host(
 )
 @wait_option
 @interface_option
+@_display_options
 def join(
     address,
     code,
@@ -259,6 +283,7 @@ def join(
     lifeline,
     wait,
     interfaces,
+    display,
 ):  # noqa: ANN001, ANN201
     """Join the table at ADDRESS (HOST:PORT, as the host printed it).
 
@@ -284,6 +309,7 @@ def join(
         connect_timeout=timeout,
         lifeline=lifeline,
         say=click.echo,
+        display=display,
     )
     _finish(result)
 
@@ -309,8 +335,21 @@ def join(
 @_replay_option
 @_quiet_option
 @_bot_options(delay=0.5)
+@_display_options
 def play_cmd(
-    game, bots, name, variant, scoring, option, opponents, replay, quiet, bot, bot_delay, stats
+    game,
+    bots,
+    name,
+    variant,
+    scoring,
+    option,
+    opponents,
+    replay,
+    quiet,
+    bot,
+    bot_delay,
+    stats,
+    display,
 ):  # noqa: ANN001, ANN201
     """Play GAME against local bot peers (separate processes on loopback).
 
@@ -328,6 +367,7 @@ def play_cmd(
         replay=replay,
         quiet=quiet,
         bot_delay=bot_delay,
+        display=display,
     )
     _finish(result)
 
@@ -345,7 +385,8 @@ def play_cmd(
 @click.option(
     "--lifeline", is_flag=True, hidden=True, help="Leave when stdin closes (play's bots)."
 )
-def resume(file, port, quiet, bot, bot_delay, stats, lifeline):  # noqa: ANN001, ANN201
+@_display_options
+def resume(file, port, quiet, bot, bot_delay, stats, lifeline, display):  # noqa: ANN001, ANN201
     """Rejoin a running game from your replay FILE after your process died.
 
     A game started with `play` comes back with its bots."""
@@ -354,6 +395,7 @@ def resume(file, port, quiet, bot, bot_delay, stats, lifeline):  # noqa: ANN001,
     result = _call(
         play.resume, file, bot=bot, quiet=quiet, bot_delay=bot_delay, port=port,
         lifeline=lifeline, announce=(lambda _: None) if quiet else click.echo,
+        display=display,
     )  # fmt: skip
     _finish(result)
 

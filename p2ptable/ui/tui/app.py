@@ -47,6 +47,7 @@ from p2ptable.ui.tui.link import INTERRUPTED, Link
 from p2ptable.ui.tui.snapshot import Snapshot
 
 NARROW = 70  # below this many columns the panes stack
+HELP_WIDTH = 84  # the help's box, at most (HelpScreen's max-width)
 LARGE = (120, 40)  # from this size on the board grows
 LEFT_SHARE = 0.58  # of the width, for the players, hand and events,
 LEFT_MOST = 64  # but never more columns than these: the menu gets the rest
@@ -132,7 +133,7 @@ class TableApp(App[None]):
     #right { row-span: 2; border-left: solid $primary-darken-2; }
     #now { height: auto; padding: 0 1; text-style: bold; }
     #now.my-turn { background: $warning; color: $text; }
-    #choice { height: 1fr; border: none; padding: 0; }
+    #choice { height: 1fr; border: none; padding: 0 0 0 1; }
     #choice:focus { border: none; }
     #typed { height: auto; padding: 0 1; color: $warning; }
     #events { height: 1fr; min-height: 2; padding: 0 1; scrollbar-size-vertical: 1; }
@@ -185,7 +186,7 @@ class TableApp(App[None]):
                     yield Static(id="now")
                     yield OptionList(id="choice")
                     yield Static(id="typed")
-                yield RichLog(id="events", wrap=True, markup=False, max_lines=None)
+                yield RichLog(id="events", wrap=True, markup=False, max_lines=None, min_width=10)
         yield Static(id="status")
         yield Static(KEYS, id="keys")
 
@@ -401,8 +402,9 @@ class TableApp(App[None]):
 
     def action_help(self) -> None:
         game = self.snapshot.game
-        text = prompt.help_text(game, max(40, min(80, self.size.width - 6))) if game else ""
-        self.push_screen(HelpScreen(_help_keys() + ("\n" + text if text else "")))
+        width = max(30, min(HELP_WIDTH, int(self.size.width * 0.9)) - 4)  # border, padding
+        text = _help_keys() + ("\n" + prompt.help_text(game) if game else "")
+        self.push_screen(HelpScreen("\n".join(prompt.rewrap(text, width))))
 
     def action_leave(self) -> None:
         def answered(leave: bool | None) -> None:
