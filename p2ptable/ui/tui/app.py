@@ -52,6 +52,7 @@ LARGE = (120, 40)  # from this size on the board grows
 LEFT_SHARE = 0.58  # of the width, for the players, hand and events,
 LEFT_MOST = 64  # but never more columns than these: the menu gets the rest
 KEYS = "number+Enter, ↑↓+Enter, click: choose   ?: help   PgUp/PgDn: events   q: leave"
+YOUR_TURN = "Your turn"  # how the highlighted turn line begins
 WAITING = "Waiting for the table to fill: the game begins when every seat is taken."
 
 
@@ -290,9 +291,9 @@ class TableApp(App[None]):
         now = mine.now
         if snap.final:
             return board.title, snap.final.splitlines(), [], [], "The game is over."
-        if snap.my_turn:
-            now = "Your choice: " + now if not now.startswith("Your") else now
-        if snap.together and snap.my_turn:
+        if snap.my_turn and not now.startswith(YOUR_TURN):
+            now = f"{YOUR_TURN}: {now}"  # the same words wherever the choice comes from
+        if snap.together and snap.my_turn and "at once" not in now:
             now += " Everyone chooses at once: nobody sees your choice until all have."
         if snap.watching:
             now += " (a bot plays your seat)"
