@@ -20,9 +20,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from p2ptable.net.addresses import address_towards, split_address
+from p2ptable.net.frontend import Leave
 from p2ptable.net.listing import picked_mismatch
 from p2ptable.net.lobby import JoinerLobby, LobbyError, LobbyIgnored, normalize_code
 from p2ptable.net.persistence import replay_path_for
@@ -33,6 +34,7 @@ from p2ptable.replay.logfile import LogWriter
 from p2ptable.ui.narrative import event_line
 from p2ptable.ui.screens import screens_for
 from p2ptable.ui.style import color_enabled
+from p2ptable.ui.text import name_seats
 
 WATCHED, NO_ANSWER, LOST, REFUSED, LEFT = 0, 3, 4, 2, 130
 WATCHING = "You are watching: no seat, no hand; every entry is checked as it arrives."
@@ -81,6 +83,51 @@ class _Screen:
         self.out.flush()
 
 
+class _FullScreen:
+    """The public table on the full-screen table (ui/tui/): the same calls as
+    :class:`_Screen`, each a snapshot handed to the app, which never waits."""
+
+    def __init__(self) -> None:
+        from p2ptable.ui.tui.link import Link
+
+        self.link = Link()
+        self.lines: list[str] = []
+        self.after: list[str] = []  # printed once the table has closed
+        self._game = ""
+        self._view: dict[str, Any] | None = None
+        self._names: tuple[str, ...] = ()
+
+    def say(self, text: str) -> None:
+        self.lines += text.strip("\n").splitlines()
+        self._publish([WATCHING])
+
+    def draw(self, follower: Follower, applied: list, status: list[str]) -> None:
+        ledger = follower.ledger
+        if ledger is None:
+            return
+        names = [s.name for s in ledger.seats]
+        self.lines += [name_seats(event_line(a, names), names) for a in applied]
+        self._game, self._names = ledger.game.name, tuple(names)
+        view = self._view = ledger.game.view(ledger.state, None)
+        if follower.over and ledger.result is not None:
+            final = screens_for(self._game).render_final(view, names, False)
+            self.after = [final]
+        self._publish(status)
+
+    def _publish(self, status: list[str]) -> None:
+        from p2ptable.ui.tui.snapshot import Snapshot, of_view
+
+        if self._view is None:
+            self.link.publish(Snapshot("", None, lines=tuple(self.lines), status=tuple(status)))
+            return
+        final = self.after[0] if self.after else ""
+        snap = of_view(self._game, self._view, self._names, self.lines, (), status, final=final)
+        self.link.publish(snap)
+
+    def left(self) -> bool:
+        return any(isinstance(item, Leave) for item in self.link.received())
+
+
 def watch(
     address: str,
     code: str,
@@ -92,10 +139,41 @@ def watch(
     out: TextIO | None = None,
     on_frame: Callable[[bytes], None] | None = None,
     listed_table: str = "",
+    full_screen: bool = False,
 ) -> WatchResult:
     """Watch the table at ``address`` (HOST:PORT) until its game ends;
     ``listed_table``, the id of the table picked from the LAN's list, is
-    checked against the host's (net/listing.py)."""
+    checked against the host's (net/listing.py).  With ``full_screen`` (and
+    not ``quiet``) the table is drawn full-screen while the loop runs beside it."""
+    if full_screen and not quiet:
+        from p2ptable.ui.tui.link import run_beside
+
+        screen = _FullScreen()
+        result = run_beside(
+            screen.link,
+            lambda: _watch(address, code, name, replay, False, connect_timeout,
+                           silent_timeout, out, on_frame, listed_table, screen),
+        )  # fmt: skip
+        for text in screen.after:
+            print(text, file=out or sys.stdout, flush=True)
+        return result or WatchResult(LEFT, None, "you stopped watching")
+    return _watch(address, code, name, replay, quiet, connect_timeout, silent_timeout, out,
+                  on_frame, listed_table)  # fmt: skip
+
+
+def _watch(
+    address: str,
+    code: str,
+    name: str,
+    replay: Path | None,
+    quiet: bool,
+    connect_timeout: float,
+    silent_timeout: float,
+    out: TextIO | None,
+    on_frame: Callable[[bytes], None] | None,
+    listed_table: str,
+    shown: _FullScreen | None = None,
+) -> WatchResult:
     normalize_code(code)
     host_ip, host_port = split_address(address)
     advertise = address_towards(host_ip)
@@ -105,7 +183,7 @@ def watch(
     transport.connect(host)
     endpoint = f"tcp://{advertise}:{transport.port}"
     lobby = JoinerLobby(code, authoring.SeatSecrets.generate(2), name, endpoint, watch=True)
-    screen = _Screen(out or sys.stdout, quiet)
+    screen: _Screen | _FullScreen = shown or _Screen(out or sys.stdout, quiet)
     writer: list[LogWriter] = []
     path: list[Path] = []
 
@@ -160,6 +238,8 @@ def watch(
                         screen.say(f"Watching {lobby.game} (seated: {seated}).")
                     continue
                 applied += follower.receive(item.payload, now)
+            if shown is not None and shown.left():
+                return WatchResult(LEFT, path[0] if path else None, "you stopped watching")
             told = _tell_comeback(screen, follower, told)
             if applied:
                 screen.draw(follower, applied, [WATCHING])
@@ -187,7 +267,9 @@ def watch(
         transport.close()
 
 
-def _tell_comeback(screen: _Screen, follower: Follower, told: tuple[int, bool]) -> tuple[int, bool]:
+def _tell_comeback(
+    screen: _Screen | _FullScreen, follower: Follower, told: tuple[int, bool]
+) -> tuple[int, bool]:
     """One line when the host goes quiet (we knock again), one when it is back."""
     rejoined, quiet = told
     if follower.rejoined > rejoined:

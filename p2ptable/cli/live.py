@@ -415,7 +415,8 @@ def resume(file, port, quiet, bot, bot_delay, stats, lifeline, display):  # noqa
 @_quiet_option
 @wait_option
 @interface_option
-def watch(address, code, name, timeout, replay, quiet, wait, interfaces):  # noqa: ANN001, ANN201
+@_display_options
+def watch(address, code, name, timeout, replay, quiet, wait, interfaces, display):  # noqa: ANN001, ANN201
     """Watch the game at ADDRESS without a seat, checking every move as it happens.
 
     The table must be opened with `host --spectators`. You see what everyone may
@@ -437,6 +438,7 @@ def watch(address, code, name, timeout, replay, quiet, wait, interfaces):  # noq
         replay=replay,
         quiet=quiet,
         connect_timeout=timeout,
+        full_screen=display.full_screen(person=True),
     )
     if result.status == watching.LEFT:
         click.echo("\nYou stopped watching.")

@@ -38,7 +38,7 @@ MAX_OUTPUT = 8 << 20  # what a test keeps of a process's output
 # The commands that open the full-screen table on a terminal unless told --plain
 # (tests/integration/test_people_full_screen.py reads that one through a terminal
 # emulator); the line mode is what this helper reads.
-FULL_SCREEN = ("play", "host", "join", "resume")
+FULL_SCREEN = ("play", "host", "join", "resume", "watch")
 
 
 def _controlling_tty() -> None:  # runs in the child, before exec

@@ -103,3 +103,20 @@ def test_a_joiner_chooses_with_the_arrows_and_leaves_with_ctrl_c_then_resumes(
     assert "final" in back.text
     assert peers.wait_all() == {"Ana": 0}
     assert verify_file(replay).valid
+
+
+def test_a_spectator_watches_to_the_end_on_the_full_screen(tmp_path, peers, screens):  # noqa: F811
+    port = free_port()
+    peers.host("Ana", "teachers-pet", 2, port, "--spectators", "--bot", "greedy",
+               "--bot-delay", "0.01")  # fmt: skip
+    peers.join("Ben", port, "--bot", "random", "--bot-delay", "0.01")
+    dana = screens("watch", f"127.0.0.1:{port}", "--code", CODE, "--name", "Dana",
+                   "--replay", str(tmp_path / "Dana.p2pt"))  # fmt: skip
+    dana.expect("You are watching: no seat, no hand", timeout=60)
+    dana.expect("Active Teacher")
+    shown = dana.display
+    assert "Players" in shown and "Your hand" not in shown and "1) " not in shown
+    assert dana.wait(timeout=180) == 0
+    assert "final Pet Points" in dana.text and "Replay saved to" in dana.text
+    assert peers.wait_all() == {"Ana": 0, "Ben": 0}
+    assert (tmp_path / "Dana.p2pt").read_bytes() == peers.replay("Ana").read_bytes()

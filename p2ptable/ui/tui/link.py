@@ -30,7 +30,7 @@ import queue
 import sys
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 from p2ptable.engine.api import Action
 from p2ptable.net.frontend import Leave
@@ -45,6 +45,7 @@ from p2ptable.ui.tui.snapshot import Snapshot, of_view
 if TYPE_CHECKING:
     from p2ptable.bots.seat import BotPlayer
 
+T = TypeVar("T")
 CLOCK = 1.0  # seconds between redraws of the status lines ("no contact for 12 s")
 PEER_GONE_WAIT = 10.0  # seconds the app's end waits for the peer loop to leave
 INTERRUPTED = "interrupted"  # the reason our bye gives, as Ctrl-C's in the line mode
@@ -220,38 +221,46 @@ class FullScreenFrontend:
     # -- running -----------------------------------------------------------------------
 
     def run_peer(self, loop: Callable[[], int]) -> int:
-        """Run the peer ``loop`` in a thread of its own and the table in this one
-        (the main thread: Textual's signals need it); the loop's exit status.
-        Leaving the app (its leave key, Ctrl-C) makes the loop leave as Ctrl-C
-        does; the loop ending closes the app."""
-        from p2ptable.ui.tui.app import TableApp
-
-        done: list[Any] = []
-        app = TableApp(self.link, bell=self.bell)
-
-        def work() -> None:
-            try:
-                done.append(loop())
-            except BaseException as exc:  # a bug of ours: raised again in the main thread
-                done.append(exc)
-            finally:
-                app.peer_ended()
-
-        thread = threading.Thread(target=work, name="peer", daemon=True)
-        app.on_start = thread.start
-        try:
-            app.run()
-        except KeyboardInterrupt:
-            pass
-        finally:
-            if thread.is_alive():
-                self.link.send(Leave(INTERRUPTED))
-                thread.join(PEER_GONE_WAIT)
-            self.link.close()
+        """Run the peer ``loop`` beside the table (:func:`run_beside`); its exit
+        status.  Leaving the app (its leave key, Ctrl-C) makes the loop leave as
+        Ctrl-C does; the loop ending closes the app."""
+        status = run_beside(self.link, loop, self.bell)
         for text in self.after:
             print(text, file=self.out, flush=True)
-        if not done:
-            return 130  # the loop did not come back in time: as an interrupt
-        if isinstance(done[0], BaseException):
-            raise done[0]
-        return int(done[0])
+        return 130 if status is None else int(status)
+
+
+def run_beside(link: Link, loop: Callable[[], T], bell: bool = True) -> T | None:
+    """Run ``loop`` in a thread of its own and the table in this one (the main
+    thread: Textual's signals need it), and return what the loop returned; None
+    if it did not end within PEER_GONE_WAIT of the app closing.  The app closing
+    first (an interrupt) hands the loop a :class:`Leave`."""
+    from p2ptable.ui.tui.app import TableApp
+
+    done: list[Any] = []
+    app = TableApp(link, bell=bell)
+
+    def work() -> None:
+        try:
+            done.append(loop())
+        except BaseException as exc:  # a bug of ours: raised again in the main thread
+            done.append(exc)
+        finally:
+            app.peer_ended()
+
+    thread = threading.Thread(target=work, name="peer", daemon=True)
+    app.on_start = thread.start
+    try:
+        app.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if thread.is_alive():
+            link.send(Leave(INTERRUPTED))
+            thread.join(PEER_GONE_WAIT)
+        link.close()
+    if not done:
+        return None
+    if isinstance(done[0], BaseException):
+        raise done[0]
+    return done[0]
