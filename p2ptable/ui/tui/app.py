@@ -290,7 +290,8 @@ class TableApp(App[None]):
         mine = screens.panes(snap.view, names, True, left, False)
         now = mine.now
         if snap.final:
-            return board.title, snap.final.splitlines(), [], [], "The game is over."
+            final = [line[:board_width] for line in snap.final.splitlines()]
+            return board.title, final, [], [], "The game is over."
         if snap.my_turn and not now.startswith(YOUR_TURN):
             now = f"{YOUR_TURN}: {now}"  # the same words wherever the choice comes from
         if snap.together and snap.my_turn and "at once" not in now:
