@@ -628,7 +628,8 @@ def arrange_for_menu(
 ) -> menu.Placed | None:
     """Where ``action`` goes on the menu (``ui/menu.py``): the rooms under "Move
     to", each with its sneak chance; a Bully, Squeal, Tattle and Cheat under their
-    card, one line per target; a Squeal that changes nothing left off."""
+    card, one line per target; the Assignments that can start a set under "Turn
+    in"; a Squeal that changes nothing left off."""
     verb, args = action.verb, action.args
     if verb == "move" and len(args) == 1:
         where = words.removeprefix("Move to ").replace(SNEAK_WORDS, SNEAK_CHANCE)
@@ -646,6 +647,8 @@ def arrange_for_menu(
             return menu.Placed("Bully", words.removeprefix("Bully "))
     if verb == "tattle":
         return menu.Placed("Tattle on", words.removeprefix("Tattle on "))
+    if verb == "turn-in":  # "Turn in Assignment (Math): start a set of Math Assignments"
+        return menu.Placed("Turn in, to start a set", words.removeprefix("Turn in ").split(":")[0])
     if verb == "cheat":
         return menu.Placed(
             "Cheat: take from the discard pile",

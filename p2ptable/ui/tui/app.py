@@ -134,7 +134,7 @@ class TableApp(App[None]):
     #right { row-span: 2; border-left: solid $primary-darken-2; }
     #now { height: auto; padding: 0 1; text-style: bold; }
     #now.my-turn { background: $warning; color: $text; }
-    #choice { height: 1fr; border: none; padding: 0 0 0 1; }
+    #choice { height: 1fr; border: none; padding: 0 0 0 1; scrollbar-size-vertical: 1; }
     #choice:focus { border: none; }
     #typed { height: auto; padding: 0 1; color: $warning; }
     #events { height: 1fr; min-height: 2; padding: 0 1; scrollbar-size-vertical: 1; }
@@ -387,7 +387,8 @@ class TableApp(App[None]):
 
     def action_enter(self) -> None:
         if self.typed:
-            self._choose(int(self.typed))
+            typed, self.typed = self.typed, ""  # a number not on the menu is typed again
+            self._choose(int(typed))
             return
         choice = self.query_one("#choice", OptionList)
         if choice.highlighted is not None:
