@@ -225,7 +225,10 @@ class FullScreenFrontend:
         status.  Leaving the app (its leave key, Ctrl-C) makes the loop leave as
         Ctrl-C does; the loop ending closes the app."""
         status = run_beside(self.link, loop, self.bell)
-        for text in self.after:
+        # A table that never began ends with what was said (a host that did not
+        # answer, and what to check): it stays readable once the table has closed.
+        after = self.after if self._session is not None else self.lines
+        for text in after:
             print(text, file=self.out, flush=True)
         return 130 if status is None else int(status)
 
