@@ -51,7 +51,9 @@ HELP_WIDTH = 84  # the help's box, at most (HelpScreen's max-width)
 LARGE = (120, 40)  # from this size on the board grows
 LEFT_SHARE = 0.58  # of the width, for the players, hand and events,
 LEFT_MOST = 64  # but never more columns than these: the menu gets the rest
+SPECTATOR_KEYS = "PgUp/PgDn: events   ?: help   q: stop watching"
 KEYS = "number+Enter, ↑↓+Enter, click: choose   ?: help   PgUp/PgDn: events   q: leave"
+LOBBY_LINES = 16  # of what was said before the game, the latest shown on the board
 YOUR_TURN = "Your turn"  # how the highlighted turn line begins
 WAITING = "Waiting for the table to fill: the game begins when every seat is taken."
 
@@ -172,6 +174,7 @@ class TableApp(App[None]):
         self._leaving = False
         self._ended = False
         self._mounted = False
+        self.keys = KEYS  # the key line (show's stepping has its own)
 
     # -- layout ------------------------------------------------------------------------
 
@@ -268,19 +271,23 @@ class TableApp(App[None]):
         self._draw_menu(snap)
         self._draw_typed()
         log = self.query_one("#events", RichLog)
+        log.display = snap.view is not None  # in the lobby the board holds what was said
         for line in snap.lines[self._lines_shown :]:
             log.write(Text(line))
         self._lines_shown = max(self._lines_shown, len(snap.lines))
         status = list(snap.status)
         if self._leaving:
             status.append("Leaving the table…")
+        spectator = snap.view is not None and snap.view.get("you") is None
+        self.query_one("#keys", Static).update(SPECTATOR_KEYS if spectator else self.keys)
         status_pane = self.query_one("#status", Static)
         status_pane.update(Text("\n".join(status)))
         status_pane.display = bool(status)
 
     def _panes(self, snap: Snapshot, board_width: int, left: int) -> tuple:
-        if snap.view is None:
-            return "p2ptable", [WAITING], [], [], "Waiting for the game to begin."
+        if snap.view is None:  # the lobby: what was said, full width (the join line)
+            said = [line[:board_width] for line in snap.lines[-LOBBY_LINES:]]
+            return "p2ptable", [WAITING, "", *said], [], [], "Waiting for the game to begin."
         screens = screens_for(snap.game)
         names = list(snap.names)
         if screens.panes is None:  # a game without panes: its line-mode screen, whole

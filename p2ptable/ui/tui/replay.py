@@ -10,7 +10,7 @@ stops the stepping there and says why.
 from __future__ import annotations
 
 from textual.binding import Binding
-from textual.widgets import RichLog, Static
+from textual.widgets import RichLog
 
 from p2ptable.ui.replay_viewer import ReplayError, Viewer
 from p2ptable.ui.screens import screens_for
@@ -41,7 +41,7 @@ class ReplayApp(TableApp):
     def on_mount(self) -> None:
         super().on_mount()
         self.link.close()  # nothing is chosen here: the link is only the app's shape
-        self.query_one("#keys", Static).update(REPLAY_KEYS)
+        self.keys = REPLAY_KEYS
         self._show(self.index)
 
     def _show(self, index: int) -> None:

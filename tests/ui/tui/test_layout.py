@@ -90,3 +90,22 @@ def test_at_120x40_the_board_grows() -> None:
     small, _ = drawn(TABLES["teachers-pet"], (80, 24))
     large, _ = drawn(TABLES["teachers-pet"], (120, 40))
     assert "┌ 1 Classroom" in large and "┌" not in small
+
+
+def test_in_the_lobby_the_join_line_is_on_the_board_whole() -> None:
+    join = "  p2ptable join 192.168.1.20:47001 --code 7KQ-M2X --name <their name>"
+    lobby = Snapshot("", None, lines=("Table open: Pet Quartet for 3 players. Others join with:",
+                                      join, "Ben joined (2/3)"))  # fmt: skip
+    text, _ = drawn(lobby, (80, 24))
+    assert join.rstrip() in text.splitlines()[4:6] or any(
+        line.strip() == join.strip() for line in text.splitlines()
+    )
+    assert "Ben joined (2/3)" in text and "Waiting for the table to fill" in text
+
+
+def test_a_spectator_is_shown_the_keys_of_a_spectator() -> None:
+    snap = TABLES["teachers-pet"]
+    assert snap.view is not None
+    public = Snapshot(snap.game, dict(snap.view, you=None, hand=None), snap.names, snap.lines)
+    text, _ = drawn(public, (80, 24))
+    assert "q: stop watching" in text and "choose" not in text.splitlines()[-1]
