@@ -88,7 +88,7 @@ class _FullScreen:
     :class:`_Screen`, each a snapshot handed to the app, which never waits."""
 
     def __init__(self) -> None:
-        from p2ptable.ui.tui.link import Link
+        from p2ptable.ui.tui.channel import Link
 
         self.link = Link()
         self.lines: list[str] = []

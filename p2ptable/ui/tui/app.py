@@ -43,7 +43,7 @@ from p2ptable.ui import prompt
 from p2ptable.ui.menu import Menu
 from p2ptable.ui.screens import screens_for
 from p2ptable.ui.style import fit
-from p2ptable.ui.tui.link import INTERRUPTED, Link
+from p2ptable.ui.tui.channel import INTERRUPTED, Link
 from p2ptable.ui.tui.snapshot import Snapshot
 
 NARROW = 70  # below this many columns the panes stack

@@ -1,14 +1,15 @@
-"""The peer's side of the full-screen table, and where its two threads meet.
+"""The peer's side of the full-screen table, and running the peer loop beside it.
 
 How it works
 ------------
 :class:`FullScreenFrontend` is a frontend (``net/frontend.py``) like the line
 mode's: the peer loop tells it what happened (``show``, ``say``) and asks it
 what the seat does (``choose``).  It never draws.  It builds a
-:class:`~p2ptable.ui.tui.snapshot.Snapshot` and hands it to the app through a
-:class:`Link`, which keeps only the newest one and posts the app one message
-(Textual's ``post_message``, safe from another thread, which never waits); the
-app takes the newest snapshot when it gets to it.  So a terminal that does not
+:class:`~p2ptable.ui.tui.snapshot.Snapshot` and hands it to the app through
+a :class:`~p2ptable.ui.tui.channel.Link`, which keeps only the newest one and
+posts the app one message (Textual's ``post_message``, safe from another
+thread, which never waits); the app takes the newest snapshot when it gets to
+it.  So a terminal that does not
 move (Ctrl-S, a stalled ssh link) holds up the app's thread, never the peer's.
 
 The person's choices go the other way: the app puts an action (or a
@@ -25,8 +26,6 @@ that stopped the game) is printed once the app is gone.
 
 from __future__ import annotations
 
-import os
-import queue
 import sys
 import threading
 from collections.abc import Callable
@@ -40,6 +39,7 @@ from p2ptable.ui.endings import stop_words
 from p2ptable.ui.narrative import event_line
 from p2ptable.ui.screens import screens_for
 from p2ptable.ui.text import name_seats
+from p2ptable.ui.tui.channel import INTERRUPTED, Link
 from p2ptable.ui.tui.snapshot import Snapshot, of_view
 
 if TYPE_CHECKING:
@@ -48,77 +48,6 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 CLOCK = 1.0  # seconds between redraws of the status lines ("no contact for 12 s")
 PEER_GONE_WAIT = 10.0  # seconds the app's end waits for the peer loop to leave
-INTERRUPTED = "interrupted"  # the reason our bye gives, as Ctrl-C's in the line mode
-
-
-class Link:
-    """The newest snapshot one way, the person's choices the other (see above)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._latest: Snapshot | None = None
-        self._posted = False
-        self._post: Callable[[], None] | None = None
-        self._choices: queue.SimpleQueue[Action | Leave] = queue.SimpleQueue()
-        self.read_fd, self._write_fd = os.pipe()
-        os.set_blocking(self.read_fd, False)
-        os.set_blocking(self._write_fd, False)
-
-    # -- the peer's thread ---------------------------------------------------------
-
-    def publish(self, snapshot: Snapshot) -> None:
-        """Hand over the newest snapshot; never waits for the app."""
-        with self._lock:
-            self._latest = snapshot
-            post = None if self._posted else self._post
-            self._posted = self._posted or post is not None
-        if post is not None:
-            post()
-
-    def received(self) -> list[Action | Leave]:
-        """What the person chose since the last call, oldest first."""
-        try:
-            while os.read(self.read_fd, 4096):
-                pass
-        except BlockingIOError:
-            pass
-        items = []
-        while True:
-            try:
-                items.append(self._choices.get_nowait())
-            except queue.Empty:
-                return items
-
-    # -- the app's thread ----------------------------------------------------------
-
-    def attach(self, post: Callable[[], None]) -> None:
-        """The app is running: ``post`` tells it a snapshot waits (thread-safe)."""
-        with self._lock:
-            self._post = post
-            waiting = self._latest is not None
-            self._posted = waiting
-        if waiting:
-            post()
-
-    def take(self) -> Snapshot | None:
-        """The newest snapshot (the app will be told again when there is another)."""
-        with self._lock:
-            self._posted = False
-            return self._latest
-
-    def send(self, item: Action | Leave) -> None:
-        self._choices.put(item)
-        try:
-            os.write(self._write_fd, b".")
-        except BlockingIOError:
-            pass  # the pipe is full of wake-ups already: the peer will look
-
-    def close(self) -> None:
-        for fd in (self.read_fd, self._write_fd):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
 
 
 class FullScreenFrontend:

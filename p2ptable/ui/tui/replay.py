@@ -15,7 +15,7 @@ from textual.widgets import RichLog
 from p2ptable.ui.replay_viewer import ReplayError, Viewer
 from p2ptable.ui.screens import screens_for
 from p2ptable.ui.tui.app import TableApp
-from p2ptable.ui.tui.link import Link
+from p2ptable.ui.tui.channel import Link
 from p2ptable.ui.tui.snapshot import of_view
 
 REPLAY_KEYS = "← →: step   Home End: first, last   PgUp/PgDn: events   ?: help   q: quit"

@@ -13,7 +13,7 @@ from textual.widgets import RichLog
 
 from p2ptable.net.frontend import Leave
 from p2ptable.ui.tui.app import HelpScreen, LeaveScreen, TableApp, screen_text
-from p2ptable.ui.tui.link import Link
+from p2ptable.ui.tui.channel import Link
 from p2ptable.ui.tui.snapshot import Snapshot
 from tests.ui.tui.tables import tables
 

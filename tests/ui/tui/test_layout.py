@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from p2ptable.ui.tui.app import TableApp, screen_text
-from p2ptable.ui.tui.link import Link
+from p2ptable.ui.tui.channel import Link
 from p2ptable.ui.tui.snapshot import Snapshot
 from tests.ui.tui.tables import tables
 

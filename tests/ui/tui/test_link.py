@@ -8,7 +8,7 @@ import time
 
 from p2ptable.engine.api import Action
 from p2ptable.net.frontend import Leave
-from p2ptable.ui.tui.link import Link
+from p2ptable.ui.tui.channel import Link
 from p2ptable.ui.tui.snapshot import Snapshot
 
 
