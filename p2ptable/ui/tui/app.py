@@ -123,6 +123,7 @@ class TableApp(App[None]):
     """The full-screen table (see the module docstring)."""
 
     TITLE = "p2ptable"
+    ENABLE_COMMAND_PALETTE = False  # every key the table has is on its key line
     CSS = """
     Screen { layout: vertical; }
     #title { height: 1; background: $primary; color: $text; padding: 0 1; text-style: bold; }
@@ -319,7 +320,7 @@ class TableApp(App[None]):
         choice.clear_options()
         if menu is None:
             return
-        options: list[Option | None] = []
+        options: list[Option] = []
         for group in menu.groups:
             if group.title and len(group.entries) > 1:
                 options.append(Option(Text(group.title + ":", style="bold"), disabled=True))
