@@ -55,6 +55,11 @@ class ReplayApp(TableApp):
             )
             index = viewer.checked
             view, recent, finished = viewer.view_at(index, self.seat)
+        if index == viewer.last and not self.error:
+            try:
+                viewer.check_tail()  # a file that goes on past its last whole entry
+            except ReplayError as exc:
+                self.error = f"The replay is invalid at {exc}."
         self.index = index
         who = "everyone's view" if self.seat is None else f"{viewer.names[self.seat]}'s view"
         status = [f"After entry {index} of {viewer.last} ({who})"]

@@ -35,3 +35,19 @@ def test_the_arrows_step_and_end_shows_the_final_scores() -> None:
         assert app.return_code == 0
 
     asyncio.run(run())
+
+
+def test_a_damaged_tail_is_said_at_the_last_entry(tmp_path: Path) -> None:
+    torn = tmp_path / "torn.p2pt"
+    torn.write_bytes(REPLAY.read_bytes() + b"\x00\x00\x00\x09junk")
+
+    async def run() -> None:
+        viewer = Viewer(torn)
+        app = ReplayApp(viewer, viewer.last)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert "The replay is invalid at entry" in screen_text(app)
+            await pilot.press("ctrl+c")
+        assert app.return_code == 130
+
+    asyncio.run(run())
