@@ -52,6 +52,7 @@ LARGE = (120, 40)  # from this size on the board grows
 LEFT_SHARE = 0.58  # of the width, for the players, hand and events,
 LEFT_MOST = 64  # but never more columns than these: the menu gets the rest
 NARROW_KEYS = "number ↑↓ Enter click: choose  ?: help  PgUp/Dn  q: leave"
+WATCHING_KEYS = "PgUp/PgDn: events   ?: help   q: leave (a bot plays your seat)"
 SPECTATOR_KEYS = "PgUp/PgDn: events   ?: help   q: stop watching"
 KEYS = "number+Enter, ↑↓+Enter, click: choose   ?: help   PgUp/PgDn: events   q: leave"
 LOBBY_LINES = 16  # of what was said before the game, the latest shown on the board
@@ -282,7 +283,11 @@ class TableApp(App[None]):
             status.append("Leaving the table…")
         spectator = snap.view is not None and snap.view.get("you") is None
         keys = self.keys if width >= len(self.keys) + 2 or self.keys != KEYS else NARROW_KEYS
-        self.query_one("#keys", Static).update(SPECTATOR_KEYS if spectator else keys)
+        if spectator:
+            keys = SPECTATOR_KEYS
+        elif snap.watching:
+            keys = WATCHING_KEYS
+        self.query_one("#keys", Static).update(keys)
         status_pane = self.query_one("#status", Static)
         status_pane.update(Text("\n".join(status)))
         status_pane.display = bool(status)
