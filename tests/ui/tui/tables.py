@@ -64,8 +64,20 @@ def longest_teachers_pet_menu() -> Snapshot:
     return best[1]
 
 
+def caught_with_a_hall_pass() -> Snapshot:
+    """A reaction window out of turn: Ada walked into the Monitor's room and holds
+    a Hall Pass (tests/ui/test_teachers_pet_screen.py's school)."""
+    from p2ptable.games.teachers_pet import GAME
+    from tests.ui.test_teachers_pet_screen import ADA, card, caught
+
+    s = caught([card("Hall Pass"), card("Art 2"), card("Assignment (Science)")])
+    actions = GAME.legal_actions(s, ADA)
+    return of_view("teachers-pet", GAME.view(s, ADA), NAMES[:3], EVENTS, actions)
+
+
 def tables() -> dict[str, Snapshot]:
     return {
+        "teachers-pet-caught": caught_with_a_hall_pass(),
         "pet-quartet": turn("pet-quartet", 1, 40),
         "vorsicht-lehrer": turn("vorsicht-lehrer", 1, 60),
         "teachers-pet": turn("teachers-pet", 1, 80),
