@@ -171,7 +171,7 @@ def make_frontend(
         return FullScreenFrontend(bot=player, bell=display.bell)
     from p2ptable.ui.terminal import TerminalFrontend
 
-    return TerminalFrontend(bot=player)
+    return TerminalFrontend(bot=player, bell=display.bell)
 
 
 def _peer(config: PeerConfig, frontend: Frontend, resume: Resume | None = None) -> Peer:

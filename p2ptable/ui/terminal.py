@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from p2ptable.bots.seat import BotPlayer
 
 CLEAR = "\x1b[2J\x1b[H"
+BELL = "\a"
 SILENT_AFTER = 3.0
 RECENT_KEPT = 200  # event lines kept for the screen, which shows what fits
 CLOCK = 1.0  # seconds between redraws of the status lines
@@ -67,8 +68,11 @@ class TerminalFrontend:
         stdin: TextIO | None = None,
         stdout: TextIO | None = None,
         bot: BotPlayer | None = None,
+        bell: bool = False,
     ) -> None:
         self.stdin = stdin or sys.stdin
+        self.bell = bell  # the terminal's bell when it becomes our turn (on a terminal)
+        self._was_our_turn = False
         self.out = stdout or sys.stdout
         self.writer = ScreenWriter(self.out)  # never blocks the peer (ui/screen_writer.py)
         self.bot = bot
@@ -208,7 +212,10 @@ class TerminalFrontend:
         if text == self._last_screen:
             return
         self._last_screen = text
-        self.writer.screen(CLEAR + text + "\n" if self.tty else text + "\n\n")
+        ours = self.bot is None and bool(self._actions(session))
+        ring = BELL if ours and not self._was_our_turn and self.bell and self.tty else ""
+        self._was_our_turn = ours
+        self.writer.screen(ring + CLEAR + text + "\n" if self.tty else text + "\n\n")
 
     def final(self, session: Session) -> None:
         screens = screens_for(session.game.name)

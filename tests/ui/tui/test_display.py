@@ -79,3 +79,15 @@ def test_a_watched_bot_gets_the_full_screen_table_even_with_input_from_a_pipe(te
     assert isinstance(frontend, FullScreenFrontend) and frontend.bot is not None
     frontend.link.close()
     assert isinstance(play.make_frontend(None, False), TerminalFrontend)  # a person needs keys
+
+
+def test_the_line_mode_rings_once_when_it_becomes_your_turn() -> None:
+    from tests.ui.test_terminal import to_move
+
+    _, net, mover = to_move()
+    for bell, rings in ((True, 1), (False, 0)):
+        out = Tty()
+        ui = TerminalFrontend(stdin=io.StringIO(), stdout=out, bell=bell)
+        ui.show(mover, [], net.now)
+        ui.show(mover, [], net.now + 5)  # the clock's redraw: the same turn
+        assert out.getvalue().count("\a") == rings
