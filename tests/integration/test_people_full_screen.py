@@ -50,7 +50,16 @@ def assert_all_in_view(person: ScreenPerson, game: str) -> None:
         assert what in shown, (what, shown)
 
 
-@pytest.mark.parametrize("game", ["pet-quartet", "vorsicht-lehrer", "teachers-pet"])
+# Teacher's Pet, with the longest menus, in the default run; the other two (a
+# joiner plays Vorsicht Lehrer! to the end below) with -m slow.
+@pytest.mark.parametrize(
+    "game",
+    [
+        pytest.param("pet-quartet", marks=pytest.mark.slow),
+        pytest.param("vorsicht-lehrer", marks=pytest.mark.slow),
+        "teachers-pet",
+    ],
+)
 def test_a_person_at_the_host_plays_to_the_end_on_80x24(tmp_path, peers, screens, game):  # noqa: F811
     port = free_port()
     replay = tmp_path / "Ana.p2pt"
