@@ -26,6 +26,8 @@ from p2ptable.net.addresses import (
     DEFAULT_PORT,
     address_towards,
     check_port,
+    interface_addresses,
+    is_local_address,
     lan_address,
     split_address,
 )
@@ -125,6 +127,12 @@ def check_advertise(address: str) -> str:
             f"--advertise must be this machine's IPv4 address, such as 192.168.1.20, "
             f"not {address!r}"
         )
+    if not is_local_address(address):
+        mine = ", ".join(interface_addresses()) or "none but loopback"
+        raise ValueError(
+            f"--advertise must be this machine's IPv4 address, and {address} is not one "
+            f"of its network cards' (they have: {mine})"
+        )
     return address
 
 
@@ -137,41 +145,36 @@ def check_seats(game: str, seats: int) -> None:
         )
 
 
-@dataclass(frozen=True)
-class Display:
-    """How a person's seat is drawn: the full-screen table (ui/tui/) unless
-    ``plain`` asks for the line mode (ui/terminal.py), which is also chosen by
-    itself when the output or the input is not a terminal or TERM is ``dumb``
-    (screen readers, pipes, logs); ``bell`` rings when it becomes your turn."""
-
-    plain: bool = False
-    bell: bool = True
-
-    def full_screen(self, person: bool) -> bool:
-        if self.plain or os.environ.get("TERM", "") in ("", "dumb"):
-            return False
-        try:
-            return sys.stdout.isatty() and (not person or sys.stdin.isatty())
-        except (OSError, ValueError):
-            return False
+def full_screen(plain: bool, person: bool) -> bool:
+    """Whether a seat is drawn on the full-screen table (ui/tui/) rather than in
+    the line mode (ui/terminal.py): not when ``plain`` asks for the line mode, nor
+    when the output (or a ``person``'s input) is not a terminal or TERM is
+    ``dumb`` (screen readers, pipes, logs)."""
+    if plain or os.environ.get("TERM", "") in ("", "dumb"):
+        return False
+    try:
+        return sys.stdout.isatty() and (not person or sys.stdin.isatty())
+    except (OSError, ValueError):
+        return False
 
 
 def make_frontend(
-    bot: str | None, quiet: bool, delay: float = 0.0, display: Display = Display()
+    bot: str | None, quiet: bool, delay: float = 0.0, bell: bool = True, plain: bool = False
 ) -> Frontend:
-    """A person at this terminal, or a bot: watched on a screen when this is a
-    terminal and not ``quiet``, otherwise printing only the end of the game.
-    The screen is the full-screen table or the line mode (:class:`Display`)."""
+    """A person at this terminal (the bell rings at their turn unless not ``bell``),
+    or a bot: watched on a screen when this is a terminal and not ``quiet``,
+    otherwise printing only the end of the game.  The screen is the full-screen
+    table unless ``plain`` or the terminal cannot show it (:func:`full_screen`)."""
     player = None if bot is None else BotPlayer(bot, delay, random.Random())
     if player is not None and (quiet or not sys.stdout.isatty()):
         return BotFrontend(player, quiet=quiet)
-    if display.full_screen(person=player is None):
+    if full_screen(plain, person=player is None):
         from p2ptable.ui.tui.link import FullScreenFrontend
 
-        return FullScreenFrontend(bot=player, bell=display.bell)
+        return FullScreenFrontend(bot=player, bell=bell)
     from p2ptable.ui.terminal import TerminalFrontend
 
-    return TerminalFrontend(bot=player, bell=display.bell)
+    return TerminalFrontend(bot=player, bell=bell)
 
 
 def _peer(config: PeerConfig, frontend: Frontend, resume: Resume | None = None) -> Peer:
@@ -217,15 +220,22 @@ def host(
     on_genesis=None,  # noqa: ANN001 - called with our replay path once it exists
     listed: bool = True,  # announce the table on the LAN (net/discovery.py)
     spectators: bool = False,
-    display: Display = Display(),
+    bell: bool = True,  # ring the terminal bell when it becomes our turn (ui/bell.py)
+    plain: bool = False,  # the line mode, not the full-screen table
     show_join: bool = True,  # `play` starts its bots with the join line: nobody reads it
+    bots: int = 0,
+    bot_kind: str | None = None,
 ) -> PlayResult:
-    """Open a table and play at seat 0 once every seat is filled."""
+    """Open a table and play at seat 0 once every seat is filled; ``bots`` of the
+    seats are bot peers started beside us (``bot_kind``, by default the game's
+    choice), as ``play`` starts them, and people join the rest."""
     check_new_replay(replay)
     check_stats(stats, replay)
     check_port(port)
     check_name(name)
     check_seats(game, seats)
+    if not 0 <= bots <= seats - 1:
+        raise ValueError(f"--bots must be 0 to {seats - 1} (a table of {seats} has you too)")
     the_game = get_game(game)
     opts = normalize_options(the_game, seats, options)
     the_game.initial(seats, opts)  # refuse impossible combinations before anyone joins
@@ -249,26 +259,56 @@ def host(
         stats=stats,
         spectators=spectators,
     )
-    frontend = make_frontend(bot, quiet, bot_delay, display)
+    frontend = make_frontend(bot, quiet, bot_delay, bell, plain)
     peer = _peer(config, frontend)
-    peer.on_genesis = on_genesis
-    where = f"{advertise}:{peer.transport.port}"
     if hasattr(frontend, "run_peer") and show_join:
         # what the others must type stays in view on the full-screen table too
         def announce(line: str, printed=announce) -> None:  # noqa: ANN001
             printed(line)
             frontend.say(line)
 
-    announce(f"Table open: {the_game.title} for {seats} players. Others join with:")
-    announce(f"  p2ptable join {where} --code {code} --name <their name>")
+    procs = BotProcesses() if bots else None
+    if procs is not None:
+
+        def noted(path: Path, then=on_genesis) -> None:  # noqa: ANN001
+            write_record(path, procs.workdir, procs.seats)  # resume brings them back
+            if then is not None:
+                then(path)
+
+        peer.on_genesis = noted
+    else:
+        peer.on_genesis = on_genesis
+    where = f"{advertise}:{peer.transport.port}"
+    people = seats - 1 - bots
+    if procs is not None:
+        # The bots knock on our own loopback (or the one address we listen on).
+        near = "127.0.0.1" if bind in ("0.0.0.0", "127.0.0.1") else bind
+        procs.start(
+            f"{near}:{peer.transport.port}",
+            code,
+            bots,
+            bot_kind or opponent_for(the_game),
+            bot_delay,
+        )
+    if people:
+        announce(f"Table open: {the_game.title} for {seats} players. Others join with:")
+        announce(f"  p2ptable join {where} --code {code} --name <their name>")
+    else:
+        announce(f"Table open: {the_game.title} for {seats} players.")
+    if procs is not None:
+        announce(f"Started {bots} bot peers for {bots} of the seats; {people} left for people.")
     if spectators:
         announce(f"Spectators watch with: p2ptable watch {where} --code {code}")
     announcer = announce_lobby(peer, advertise, announce) if listed else None
+    result: PlayResult | None = None
     try:
-        return _run(peer)
+        result = _run(peer)
+        return result
     finally:
         if announcer is not None:
             announcer.close(wait=1.0)  # the goodbye, best effort
+        if procs is not None:
+            _end_bots(procs, result)
 
 
 def join(
@@ -284,8 +324,9 @@ def join(
     connect_timeout: float = 15.0,
     lifeline: bool = False,
     say=print,  # noqa: ANN001 - where to print "Connecting to ..."
+    plain: bool = False,
     listed_table: str = "",
-    display: Display = Display(),
+    bell: bool = True,
 ) -> PlayResult:
     """Join the table at ``address`` (HOST:PORT) and play; ``listed_table``, the
     id of the table picked from the LAN's list, is checked against the host's."""
@@ -311,7 +352,7 @@ def join(
         lifeline=lifeline,
         listed_table=listed_table,
     )
-    frontend = make_frontend(bot, quiet, bot_delay, display)
+    frontend = make_frontend(bot, quiet, bot_delay, bell, plain)
     peer = _peer(config, frontend)
     if not quiet:
         say(f"Connecting to {address}…")
@@ -330,7 +371,8 @@ def play(
     replay: Path | None = None,
     quiet: bool = False,
     bot_delay: float = 0.5,
-    display: Display = Display(),
+    bell: bool = True,
+    plain: bool = False,
 ) -> PlayResult:
     """You against ``bots`` local bot peers, each its own process on loopback.
 
@@ -379,7 +421,8 @@ def play(
             bot_delay=bot_delay,
             on_genesis=noted,
             listed=False,
-            display=display,
+            bell=bell,
+            plain=plain,
             show_join=False,
         )
     finally:
@@ -394,7 +437,8 @@ def _resume_genesis(
     quiet: bool,
     bot_delay: float,
     lifeline: bool,
-    display: Display = Display(),
+    bell: bool = True,
+    plain: bool = False,
 ) -> PlayResult:
     """Back in a genesis round our process left before the replay existed."""
     advertise = pending.endpoints[pending.seat].split("//", 1)[1].rsplit(":", 1)[0]
@@ -405,7 +449,7 @@ def _resume_genesis(
         advertise=advertise,
         lifeline=lifeline,
     )
-    frontend = make_frontend(bot, quiet, bot_delay, display)
+    frontend = make_frontend(bot, quiet, bot_delay, bell, plain)
     peer = _peer_for_port(config, frontend, pending, pending.port)
     peer.seat_lock = lock
     return _run(peer)
@@ -427,7 +471,8 @@ def resume(
     port: int | None = None,
     lifeline: bool = False,
     announce=print,  # noqa: ANN001 - where to say that a finished game waits for the others
-    display: Display = Display(),
+    bell: bool = True,
+    plain: bool = False,
 ) -> PlayResult:
     """Continue a game whose process died (or was left), from its replay and
     secrets files; a `play` table's bots are resumed with it.  Refused while
@@ -451,7 +496,7 @@ def resume(
                     f"was being made); it was kept as {kept.name}, and the table is "
                     "joined again from the genesis being signed."
                 )
-            return _resume_genesis(pending, lock, bot, quiet, bot_delay, lifeline, display)
+            return _resume_genesis(pending, lock, bot, quiet, bot_delay, lifeline, bell, plain)
         state: Resume = load_resume(replay)
         drop_pending(replay)  # the replay holds the genesis: the pending body is done
         record = read_record(replay)
@@ -476,8 +521,9 @@ def resume(
         # A finished seat is asked nothing: a silent bot frontend stands in for a person.
         frontend = make_frontend(bot or "random", True) if over else None
         try:
-            frontend = frontend or make_frontend(bot, quiet, bot_delay, display)
-            peer = _peer(config, frontend, resume=state)
+            peer = _peer(
+                config, frontend or make_frontend(bot, quiet, bot_delay, bell, plain), resume=state
+            )
         except ValueError:
             if not over:
                 raise

@@ -271,3 +271,50 @@ def test_verify_says_which_version_of_the_format_a_replay_is(runner):
         )
         report = json.loads(runner.invoke(main, ["verify", "--json", str(REPLAYS / name)]).output)
         assert report["protocol"] == version
+
+
+def test_rules_longer_than_the_terminal_go_through_the_pager(runner, monkeypatch):
+    # Issue 25: "`rules GAME` goes through a pager when it is longer than the
+    # terminal (`--no-pager`)".
+    import os
+
+    from p2ptable.cli import records
+
+    paged: list[str] = []
+    monkeypatch.setattr(records.click, "echo_via_pager", lambda text: paged.append(text))
+    monkeypatch.setattr(records, "_longer_than_terminal", lambda page: True)
+    result = runner.invoke(main, ["rules", "teachers-pet"])
+    assert result.exit_code == 0 and result.output == "" and "Teacher's Pet" in paged[0]
+    result = runner.invoke(main, ["rules", "teachers-pet", "--no-pager"])
+    assert result.output == paged[0] + "\n" and len(paged) == 1
+    monkeypatch.setattr(records, "_longer_than_terminal", lambda page: False)
+    assert runner.invoke(main, ["rules", "teachers-pet"]).output == paged[0] + "\n"
+    assert len(paged) == 1
+    # The decision: only on a terminal, counting the lines a long one wraps into.
+    monkeypatch.undo()
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True, raising=False)
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True, raising=False)
+    monkeypatch.setattr("shutil.get_terminal_size", lambda *a: os.terminal_size((20, 5)))
+    assert records._longer_than_terminal("a\n" * 5)
+    assert not records._longer_than_terminal("a\n" * 4)
+    assert records._longer_than_terminal("x" * 41 + "\n" + "a\n" * 2)  # 3 + 2 rows
+
+
+def test_verify_says_which_options_an_old_genesis_reads_by_default(runner):
+    # Issue 25: "`verify` does not say which options an old genesis read by default".
+    old = runner.invoke(main, ["verify", str(REPLAYS / "vorsicht-lehrer-4p-protocol-1.p2pt")])
+    assert (
+        "\noptions: read by default, as the game was played before it existed (the genesis "
+        "does not name it): teacher-choices=in-turn\n" in old.output
+    )
+    new = runner.invoke(main, ["verify", str(REPLAYS / "vorsicht-lehrer-4p.p2pt")])
+    assert new.exit_code == 0 and "\noptions:" not in new.output
+
+
+def test_verify_says_no_options_for_a_game_without_any():
+    # Issue 25: it printed "teachers-pet ()".
+    from p2ptable.replay.verify import VerifyReport
+    from p2ptable.ui.text import verify_summary
+
+    said = verify_summary("x.p2pt", VerifyReport(game="toy", seats=[]))
+    assert said.splitlines()[0] == "game:    toy (no options), 0 seats"

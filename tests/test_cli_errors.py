@@ -172,7 +172,7 @@ CASES: dict[str, list[Bad]] = {
     "host": [
         bad(says="Missing argument 'GAME'"),
         bad("pet-quartet", says="Missing option '--seats'"),
-        bad("pet-quartet", "--seats", "2", says="Missing option '--name'"),
+        bad("pet-quartet", "--seats", "2", "--bot-delay", "nan", says="'nan' is not a number"),
         bad("pet-quartet", "--seats", "two", "--name", "Ana", says="'two' is not a valid"),
         bad("pet-quartet", "--seats", "0", "--name", "Ana", says="2 to 6 players, not 0"),
         bad("pet-quartet", "--seats", "7", "--name", "Ana", says="players, not 7"),
@@ -185,6 +185,9 @@ CASES: dict[str, list[Bad]] = {
         bad(*HOST, "--replay", "{folder}", says="is a directory"),
         bad(*HOST, "--replay", "{nodir}/x.p2pt", says="the folder {nodir} does not exist"),
         bad(*HOST, "--bot", "nope", says="'nope' is not one of 'random', 'greedy'"),
+        bad(*HOST, "--bots", "2", says="--bots must be 0 to 1 (a table of 2 has you too)"),
+        bad(*HOST, "--bots", "-1", says="-1 is not in the range 0<=x<=5"),
+        bad(*HOST, "--bots", "1", "--opponents", "nope", says="'nope' is not one of"),
         bad(*HOST, "--port", "x", says="'x' is not a valid integer"),
         bad(*HOST[:-1], "70000", says="70000 is not in the range 0<=x<=65535"),
         bad(*HOST[:-1], "65536", says="65536 is not in the range"),
@@ -208,17 +211,18 @@ CASES: dict[str, list[Bad]] = {
             *HOST, "--bot", "greedy", "--bot-delay", "-1", says="-1.0 is not in the range 0<=x<=60"
         ),
         bad(*HOST, "--advertise", "not an address", says="must be this machine's IPv4 address"),
+        bad(*HOST, "--advertise", "198.51.100.7", says="198.51.100.7 is not one of its network"),
         bad(*HOST, "--stats", "{good}", says="{good} is a p2ptable replay"),
     ],
     "join": [
         # Without ADDRESS, join lists the tables heard (cli/tables.py); what was
         # typed wrong is said before it listens.
-        bad(says="Missing option '--name'"),
         bad("--name", "", says="a name must be 1"),
+        bad("127.0.0.1:1", "--code", "ABC-DEF", "--timeout", "nan", says="'nan' is not a number"),
         bad("--code", "bad", "--name", "Ben", says="not a join code: 'bad'"),
         bad("--name", "Ben", "--wait", "0", says="0.0 is not in the range 0.5<=x<=60"),
-        bad("127.0.0.1:1", "--name", "Ben", says="Missing option '--code'"),
-        bad("127.0.0.1:1", "--code", "ABC-DEF", says="Missing option '--name'"),
+        bad("127.0.0.1:1", "--code", "ABC-DEF", "--bot-delay", "inf", says="inf is not in the"),
+        bad("nowhere", "--name", "Ben", says="expected HOST:PORT"),  # before the code is asked
         bad("nowhere", *JOIN[1:], says="expected HOST:PORT"),
         bad("127.0.0.1:-1", *JOIN[1:], says="expected HOST:PORT"),
         bad(":47001", *JOIN[1:], says="expected HOST:PORT"),
@@ -238,7 +242,7 @@ CASES: dict[str, list[Bad]] = {
         bad(*JOIN[:-1], "", says="a name must be 1"),
     ],
     "watch": [
-        bad("127.0.0.1:1", says="Missing option '--code'"),
+        bad("nowhere", says="expected HOST:PORT"),  # said before the code is asked for
         bad("127.0.0.1:1", "--code", "bad", says="not a join code: 'bad'"),
         bad("nowhere", "--code", "ABC-DEF", says="expected HOST:PORT"),
         bad("127.0.0.1:70001", "--code", "ABC-DEF", says="from 1 to 65535, not 70001"),
@@ -250,6 +254,7 @@ CASES: dict[str, list[Bad]] = {
         bad("--wait", "x", says="'x' is not a valid float"),
         bad("--wait", "0.1", says="0.1 is not in the range 0.5<=x<=60"),
         bad("--wait", "61", says="61.0 is not in the range"),
+        bad("--wait", "nan", says="'nan' is not a number of seconds"),
         bad("--interface", "nowhere", says="expected this machine's IPv4 address"),
         bad("--interface", "224.0.0.251", says="not '224.0.0.251'"),
         bad("extra", says="unexpected extra argument (extra)"),
@@ -269,6 +274,7 @@ CASES: dict[str, list[Bad]] = {
         bad(*PLAY, "--replay", "{nodir}/x.p2pt", says="the folder {nodir} does not exist"),
         bad(*PLAY, "--name", "", says="a name must be 1"),
         bad(*PLAY, "--bot-delay", "-1", says="-1.0 is not in the range 0<=x"),
+        bad(*PLAY, "--bot-delay", "nan", says="'nan' is not a number of seconds"),
     ],
     "resume": [
         bad(says="Missing argument 'FILE'"),

@@ -258,6 +258,31 @@ def test_seat_on_a_log_without_the_deck_secrets_is_refused(cut: Path) -> None:
     assert "Error: cannot show what Ben saw: the log holds no deck secrets" in result.output
 
 
+def test_your_own_log_of_a_game_not_over_is_read_with_your_secrets_file(tmp_path: Path) -> None:
+    # Issue 25: your own cards named to you "in `show --seat` for your own replay while
+    # the game is unfinished (your secrets file is beside it)"; export reads it too.
+    from p2ptable.net.persistence import save_secrets
+    from p2ptable.randomness.chain import DEFAULT_LENGTH
+    from p2ptable.replay.seat_secrets import SeatSecrets
+    from p2ptable.sim import simulate
+
+    whole = simulate("teachers-pet", 3, "own", tmp_path / "whole.p2pt").path
+    mine = write(tmp_path / "ben.p2pt", payloads(whole)[:60])
+    secrets = SeatSecrets.from_seed(b"own", 1, DEFAULT_LENGTH)  # sim's seat 1: Ben
+    save_secrets(mine, secrets, 1, [f"tcp://127.0.0.1:{47001 + k}" for k in range(3)], 47002)
+    text = export(str(mine), "--seat", "Ben")
+    assert tags(text)["Hidden"] == (
+        "as Ben saw it, read with Ben's secrets file: Ben's own cards named, every other "
+        "hidden card read as 'a card'"
+    )
+    told = dict(numbered(text))
+    audited = dict(numbered(run("export", str(whole), "--seat", "Ben").output))
+    assert told == {n: audited[n] for n in told}  # the words the audit gives Ben
+    assert any("[" in words for words in told.values())
+    refused = run("export", str(mine), "--seat", "Ana")
+    assert refused.exit_code == 1 and "ben.p2pt.secrets is another seat's" in refused.output
+
+
 def test_an_audited_log_names_every_card_it_deals() -> None:
     text = export(str(HIDDEN))
     assert tags(text)["Hidden"].startswith("every card named: the log is audited")

@@ -91,7 +91,9 @@ def test_ctrl_c_at_a_question_exits_130_and_ctrl_d_does_not(monkeypatch):
     assert CliRunner().invoke(main, ["join", "--name", "Ben"]).exit_code == 130
     monkeypatch.setattr(main.commands["join"], "callback", asked)
     ended = CliRunner().invoke(main, ["join", "--name", "Ben"], input="")
-    assert ended.exit_code == 1 and "Aborted!" in ended.output  # no answer: not an interrupt
+    # No answer: not an interrupt, and said as an error (issue 25: it printed "Aborted!").
+    assert ended.exit_code == 1 and "Aborted!" not in ended.output
+    assert "Error: the input ended before an answer\n" in ended.output
 
 
 def test_ctrl_c_on_a_terminal_is_not_the_replay_viewer_s_q(monkeypatch, good, capsys):
@@ -190,3 +192,20 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path):
     assert first
     assert ended(proc) == 141
     assert err.read_text() == ""  # no "Error: Broken pipe", no traceback
+
+
+def test_sim_whose_reader_goes_away_ends_quietly_too(tmp_path):
+    # `p2ptable sim ... | head -1` said "Error: cannot write FILE: Broken pipe": the
+    # pipe was taken for the replay file it writes.
+    read, write = os.pipe()
+    fcntl.fcntl(read, fcntl.F_SETPIPE_SZ, 4096)
+    err = tmp_path / "err"
+    args = ["sim", "teachers-pet", "-n", "3", "--seed", "pipe", "-o", str(tmp_path / "g.p2pt")]
+    with open(err, "wb") as e:
+        proc = start(args, tmp_path, stdout=write, stderr=e)
+    os.close(write)
+    with os.fdopen(read, "rb") as reader:
+        assert reader.readline()
+    assert ended(proc) == 141
+    assert err.read_text() == ""
+    assert not (tmp_path / "g.p2pt").exists()  # cut short: no file, as after Ctrl-C

@@ -203,3 +203,60 @@ def test_a_terminal_answers_with_single_keys(monkeypatch, capsys):
     assert shown_entries(output) == [0, 1, 2, 3, 2, 1]
     assert "entry 1 of 206 — Enter/n next, b back, q quit " in output
     assert "keys: Enter/n next, b back, q quit" in output  # after "?"
+
+
+# -- --seat on your own replay of a game not over: your own cards named -------------
+# Issue 25: "the card you gave, took, were given or were dealt is named to you (only
+# to you), on the screen and in `show --seat` for your own replay while the game is
+# unfinished (your secrets file is beside it)".
+
+
+@pytest.fixture(scope="module")
+def unfinished(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Teacher's Pet cut at entry 59 (no deck secrets in the log), kept as Ben's
+    peer keeps it: the replay, and beside it Ben's own secrets file."""
+    from p2ptable.net.persistence import save_secrets
+    from p2ptable.randomness.chain import DEFAULT_LENGTH
+    from p2ptable.replay.seat_secrets import SeatSecrets
+    from p2ptable.sim import simulate
+
+    folder = tmp_path_factory.mktemp("own")
+    whole = simulate("teachers-pet", 3, "cut", folder / "whole.p2pt").path
+    cut = folder / "ben.p2pt"
+    cut.write_bytes(
+        MAGIC + b"".join(encode_frame(p) for p in parse_frames(whole.read_bytes()).payloads[:60])
+    )
+    secrets = SeatSecrets.from_seed(b"cut", 1, DEFAULT_LENGTH)  # sim's seat 1: Ben
+    save_secrets(cut, secrets, 1, [f"tcp://127.0.0.1:{47001 + k}" for k in range(3)], 47002)
+    return cut
+
+
+def test_your_own_unfinished_replay_names_your_cards_to_you(unfinished: Path) -> None:
+    result = run(str(unfinished), "--seat", "Ben")
+    assert result.exit_code == 0, result.output
+    assert "a card is dealt to Ben [Hall Pass]" in result.output
+    assert "Your hand (6 cards)\n  Assignment (Math), Assignment (Reading), Art 2" in result.output
+    assert result.stderr == ""
+
+
+def test_another_seat_of_it_and_everyone_see_no_hidden_card(unfinished: Path) -> None:
+    ana = run(str(unfinished), "--seat", "Ana")
+    assert ana.exit_code == 0, ana.output
+    assert "a card is dealt to Ben\n" in ana.stdout and "[" not in ana.stdout
+    assert ana.stderr == (
+        "Note: Ana's hidden cards are not named: the log holds no deck secrets (every "
+        "seat publishes its own at the end of the game), and ben.p2pt.secrets is "
+        "another seat's.\n"
+    )
+    public = run(str(unfinished))
+    assert "a card is dealt to Ben\n" in public.stdout and "[" not in public.stdout
+    assert "Assignment (Math), Assignment (Reading)" not in public.stdout + ana.stdout
+
+
+def test_an_audited_replay_names_that_seats_cards_only() -> None:
+    # The card a seat handed over, named in its own lines; another seat's, not.
+    path = REPLAYS / "teachers-pet-4p.p2pt"
+    ana = run(str(path), "--seat", "Ana", "--at", "16").output
+    ben = run(str(path), "--seat", "Ben", "--at", "16").output
+    assert "hands a card to Cleo [Music 4]" in ana
+    assert "hands a card to Cleo\n" in ben and "[" not in ben

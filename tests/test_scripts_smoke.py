@@ -38,7 +38,7 @@ SMOKE = {
     "bot_winrate.py": (["--games", "2", "--seats", "2"], "0."),
     "drill.py": (["--games", "1", "--seats", "2", "--faults", "junk", "--seed", "1",
                   "--min-games", "1"], "bar (100 % completed"),
-    "bench_discovery.py": (["--runs", "1", "--wait", "1"], "heard after"),
+    "bench_discovery.py": (["--runs", "1", "--wait", "3"], "heard after"),
 }  # fmt: skip
 NEEDS_NAMESPACES = {"bench_discovery.py"}
 
@@ -49,7 +49,7 @@ def namespaces_here() -> bool:
 
 def test_every_script_has_a_smoke_run():
     scripts = {p.name for p in SCRIPTS.glob("*.py")}
-    generators = {"make_vectors.py", "make_sealed_vectors.py"}
+    generators = {"make_vectors.py", "make_sealed_vectors.py", "make_escrow_vectors.py"}
     assert scripts == set(SMOKE) | generators, "a script without a smoke run (or a stale one)"
 
 
@@ -73,7 +73,9 @@ def test_a_script_runs_with_its_smallest_arguments(script, tmp_path):
     assert printed in output, output[-3000:]
 
 
-@pytest.mark.parametrize("script", ["make_vectors.py", "make_sealed_vectors.py"])
+@pytest.mark.parametrize(
+    "script", ["make_vectors.py", "make_sealed_vectors.py", "make_escrow_vectors.py"]
+)
 def test_the_vector_generators_write_exactly_the_committed_vectors(script, tmp_path):
     run = subprocess.run(
         [sys.executable, str(SCRIPTS / script), "--out", str(tmp_path)],

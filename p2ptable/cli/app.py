@@ -7,9 +7,11 @@ imports a command (no import circle).
 
 Every command ends the same way when it is interrupted (Ctrl-C: exit status 130,
 as shells report SIGINT, never click's "Aborted!" and 1, which for ``verify``
-means INVALID) and when the reader of its output goes away (``verify --events |
-head -1``: exit 141, as shells report SIGPIPE, with nothing on the standard
-error; the output was cut short, so the status is neither verify's 0 nor its 1).
+means INVALID), when the input ends at one of its questions (the join code: an
+error, "the input ended before an answer", never a bare "Aborted!") and when the
+reader of its output goes away (``verify --events | head -1``: exit 141, as
+shells report SIGPIPE, with nothing on the standard error; the output was cut
+short, so the status is neither verify's 0 nor its 1).
 """
 
 from __future__ import annotations
@@ -46,6 +48,19 @@ def _options(variant: str | None, scoring: str | None, option: tuple[str, ...]) 
     return options
 
 
+class Seconds(click.FloatRange):
+    """A number of seconds in a range, and a number: click's FloatRange lets "nan"
+    through (no comparison with nan is ever true)."""
+
+    def convert(self, value, param, ctx):  # noqa: ANN001, ANN201 - click's signature
+        import math
+
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a number of seconds.", param, ctx)
+        return number
+
+
 class _Commands(click.Group):
     """The group that never lets a traceback reach a person.
 
@@ -63,9 +78,14 @@ class _Commands(click.Group):
             _interrupted()
         except click.Abort as exc:
             # click.prompt turns Ctrl-C and the end of the input alike into Abort,
-            # the one it caught kept as the context.
+            # the one it caught kept as the context.  The end of the input is no
+            # interrupt: a question left without an answer, said as an error (never
+            # click's bare "Aborted!").
             if isinstance(exc.__context__, KeyboardInterrupt):
                 _interrupted()
+            if isinstance(exc.__context__, EOFError):
+                click.echo(err=True)  # the question's line is left open
+                raise click.ClickException("the input ended before an answer") from None
             raise
         except BrokenPipeError:
             _pipe_closed()

@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 
 from p2ptable.bots import BOT_KINDS
-from p2ptable.cli.app import _game_name, _options, main
+from p2ptable.cli.app import Seconds, _game_name, _options, main
 from p2ptable.cli.tables import interface_option, pick_table, wait_option
 from p2ptable.engine.api import RulesError
 from p2ptable.net.lobby import LobbyError
@@ -23,6 +23,30 @@ from p2ptable.net.persistence import ResumeError
 
 USER_ERRORS = (RulesError, ValueError, LobbyError, ResumeError)
 PORT = click.IntRange(0, 65535)
+
+
+def _bell_option(f: Callable) -> Callable:
+    return click.option(
+        "--no-bell",
+        "no_bell",
+        is_flag=True,
+        help="Do not ring the terminal bell when it becomes your turn.",
+    )(f)
+
+
+def _plain_option(f: Callable) -> Callable:
+    return click.option(
+        "--plain",
+        is_flag=True,
+        help="The line mode: the screen printed line by line, no full-screen table "
+        "(chosen by itself when the output is not a terminal or TERM=dumb).",
+    )(f)
+
+
+def _name_option(f: Callable) -> Callable:
+    return click.option(
+        "--name", default=None, help="Your name at the table (default: your login name)."
+    )(f)
 
 
 def _login_name() -> str:
@@ -47,7 +71,7 @@ def _bot_options(delay: float = 0.0) -> Callable:
         )(f)
         f = click.option(
             "--bot-delay",
-            type=click.FloatRange(0, 60),
+            type=Seconds(0, 60),
             default=delay,
             show_default=True,
             help="Seconds a bot waits before each move, so people can follow.",
@@ -62,26 +86,6 @@ def _bot_options(delay: float = 0.0) -> Callable:
     return decorate
 
 
-def _display_options(f: Callable) -> Callable:
-    """--plain and --no-bell, given to the command as ``display`` (play.Display)."""
-    from functools import wraps
-
-    @click.option(
-        "--plain",
-        is_flag=True,
-        help="The line mode: the screen printed line by line, no full-screen table "
-        "(chosen by itself when the output is not a terminal or TERM=dumb).",
-    )
-    @click.option("--no-bell", is_flag=True, help="No terminal bell when it becomes your turn.")
-    @wraps(f)
-    def command(*args, plain: bool, no_bell: bool, **kwargs):  # noqa: ANN002, ANN003, ANN202
-        from p2ptable.play import Display
-
-        return f(*args, display=Display(plain=plain, bell=not no_bell), **kwargs)
-
-    return command
-
-
 def _replay_option(f: Callable) -> Callable:
     return click.option(
         "--replay",
@@ -93,7 +97,11 @@ def _replay_option(f: Callable) -> Callable:
 
 def _quiet_option(f: Callable) -> Callable:
     return click.option(
-        "--quiet", "-q", is_flag=True, help="Print nothing but errors (for scripts and bots)."
+        "--quiet",
+        "-q",
+        is_flag=True,
+        help="Print nothing but errors, for scripts and bots' seats (a host still prints "
+        "what the others must type, and a person's seat its table).",
     )(f)
 
 
@@ -122,7 +130,9 @@ def _table_and_code(
     """The address typed, or the table picked from those heard on the LAN (open
     ones for `join`, watchable ones for `watch`), the code, and the picked
     table's id ("" for an address typed): a typed code is checked before
-    anything listens; without an address it is asked after the pick."""
+    anything listens; one not given is asked for, after the pick or once the
+    address typed is known to be one."""
+    from p2ptable.net.addresses import split_address
     from p2ptable.net.lobby import normalize_code
 
     if code is not None:
@@ -131,31 +141,49 @@ def _table_and_code(
     if address is None:
         picked = pick_table(wait, interfaces, watching=watching)
         address, listed = picked.where, picked.announcement.table_id
-        if code is None:
-            code = click.prompt("Join code (as the host printed it)")
-    elif code is None:
-        raise click.UsageError("Missing option '--code'.")
+    else:
+        _call(split_address, address)  # a typo in it is said before the code is asked
+    if code is None:
+        code = ask_code()
     return address, code, listed
 
 
-def _finish(result) -> None:  # noqa: ANN001 - a play.PlayResult
-    """Say how the game ended, and exit with its status."""
+def ask_code() -> str:
+    """The join code, asked for until one is well formed (a typo is said, and asked
+    again, instead of ending the command)."""
+    from p2ptable.net.lobby import normalize_code
+
+    def checked(typed: str) -> str:
+        try:
+            normalize_code(typed)
+        except USER_ERRORS as exc:
+            raise click.UsageError(str(exc)) from None
+        return typed.strip()
+
+    return click.prompt("Join code (as the host printed it)", value_proc=checked)
+
+
+def _finish(result, quiet: bool = False) -> None:  # noqa: ANN001 - a play.PlayResult
+    """Say how the game ended, and exit with its status.  ``quiet`` (``-q``): nothing
+    on the standard output; what a script must still know (that the seat left and
+    how to continue, that the game was over already or stopped) on the standard
+    error, and the replay's place not at all."""
     from p2ptable import play
     from p2ptable.ui.endings import stop_words
     from p2ptable.ui.text import result_lines
 
     if result.status == play.LEFT:
-        click.echo("\nYou left the game.")
+        click.echo("\nYou left the game.", err=quiet)
         if result.resume_hint:
-            click.echo(f"To continue where you stopped: {result.resume_hint}")
+            click.echo(f"To continue where you stopped: {result.resume_hint}", err=quiet)
         sys.exit(play.LEFT)
     if result.already_over:
-        click.echo(f"This game is already over ({result.replay}).")
-        if result.outcome is not None:
+        click.echo(f"This game is already over ({result.replay}).", err=quiet)
+        if result.outcome is not None and not quiet:
             click.echo(result_lines(result.outcome, result.names))
     if result.stopped is not None:
-        click.echo("\n" + stop_words(result.stopped, result.names))
-    if result.replay is not None:
+        click.echo("\n" + stop_words(result.stopped, result.names), err=quiet)
+    if result.replay is not None and not quiet:
         click.echo(f"Replay saved to {result.replay}")
         click.echo(f"Check it with: p2ptable verify {result.replay}")
     if result.status == play.TIMED_OUT:
@@ -170,7 +198,7 @@ def _finish(result) -> None:  # noqa: ANN001 - a play.PlayResult
 @main.command()
 @click.argument("game")
 @click.option("--seats", type=int, required=True, help="Number of players, you included.")
-@click.option("--name", required=True, help="Your name at the table.")
+@_name_option
 @_game_options
 @click.option(
     "--port",
@@ -183,7 +211,8 @@ def _finish(result) -> None:  # noqa: ANN001 - a play.PlayResult
 @click.option(
     "--advertise",
     default=None,
-    help="The address others reach you at (default: guessed from your network cards).",
+    help="The address others reach you at: an IPv4 address of one of this machine's "
+    "network cards (default: guessed from them).",
 )
 @click.option(
     "--no-announce",
@@ -195,10 +224,24 @@ def _finish(result) -> None:  # noqa: ANN001 - a play.PlayResult
     is_flag=True,
     help="Let people with the code watch the game without a seat (`p2ptable watch`).",
 )
+@click.option(
+    "--bots",
+    type=click.IntRange(0, 5),
+    default=0,
+    show_default=True,
+    help="Fill this many seats with bot peers run beside you; people join the rest.",
+)
+@click.option(
+    "--opponents",
+    type=click.Choice(BOT_KINDS),
+    default=None,
+    help="Which bot fills the --bots seats (default: the game's best opponent for a person).",
+)
 @_replay_option
 @_quiet_option
 @_bot_options()
-@_display_options
+@_bell_option
+@_plain_option
 def host(
     game,
     seats,
@@ -211,12 +254,15 @@ def host(
     advertise,
     no_announce,
     spectators,
+    bots,
+    opponents,
     replay,
     quiet,
     bot,
     bot_delay,
     stats,
-    display,
+    no_bell,
+    plain,
 ):  # noqa: ANN001, ANN201
     """Open a table for GAME and print what the others must type."""
     from p2ptable import play
@@ -225,7 +271,7 @@ def host(
         play.host,
         _game_name(game),
         seats,
-        name,
+        _login_name() if name is None else name,
         _options(variant, scoring, option),
         port=port,
         code=code,
@@ -238,15 +284,18 @@ def host(
         stats=stats,
         listed=not no_announce,
         spectators=spectators,
-        display=display,
+        bell=not no_bell,
+        plain=plain,
+        bots=bots,
+        bot_kind=opponents,
     )
-    _finish(result)
+    _finish(result, quiet)
 
 
 @main.command()
 @click.argument("address", required=False)
-@click.option("--code", default=None, help="The join code the host printed.")
-@click.option("--name", required=True, help="Your name at the table.")
+@click.option("--code", default=None, help="The join code the host printed (default: asked for).")
+@_name_option
 @click.option(
     "--port",
     type=PORT,
@@ -255,7 +304,7 @@ def host(
 )
 @click.option(
     "--timeout",
-    type=click.FloatRange(1, 3600),
+    type=Seconds(1, 3600),
     default=15.0,
     show_default=True,
     help="Seconds to wait for the host to answer before giving up.",
@@ -263,12 +312,13 @@ def host(
 @_replay_option
 @_quiet_option
 @_bot_options()
+@_bell_option
+@_plain_option
 @click.option(
     "--lifeline", is_flag=True, hidden=True, help="Leave when stdin closes (play's bots)."
 )
 @wait_option
 @interface_option
-@_display_options
 def join(
     address,
     code,
@@ -280,19 +330,20 @@ def join(
     bot,
     bot_delay,
     stats,
+    no_bell,
+    plain,
     lifeline,
     wait,
     interfaces,
-    display,
 ):  # noqa: ANN001, ANN201
     """Join the table at ADDRESS (HOST:PORT, as the host printed it).
 
     Without ADDRESS, lists the tables announced on this network and lets you
-    pick one, then asks for the code."""
+    pick one. Without --code, asks for it."""
     from p2ptable import play
 
-    if address is None:
-        _call(play.check_name, name)  # before listening: a typo is said at once
+    name = _login_name() if name is None else name
+    _call(play.check_name, name)  # before listening or asking: a typo is said at once
     address, code, listed = _table_and_code(address, code, wait, interfaces, watching=False)
     result = _call(
         play.join,
@@ -309,9 +360,10 @@ def join(
         connect_timeout=timeout,
         lifeline=lifeline,
         say=click.echo,
-        display=display,
+        bell=not no_bell,
+        plain=plain,
     )
-    _finish(result)
+    _finish(result, quiet)
 
 
 @main.command(name="play")
@@ -323,7 +375,7 @@ def join(
     show_default=True,
     help="How many bot opponents.",
 )
-@click.option("--name", default=None, help="Your name at the table (default: your login name).")
+@_name_option
 @_game_options
 @click.option(
     "--opponents",
@@ -335,7 +387,8 @@ def join(
 @_replay_option
 @_quiet_option
 @_bot_options(delay=0.5)
-@_display_options
+@_bell_option
+@_plain_option
 def play_cmd(
     game,
     bots,
@@ -349,7 +402,8 @@ def play_cmd(
     bot,
     bot_delay,
     stats,
-    display,
+    no_bell,
+    plain,
 ):  # noqa: ANN001, ANN201
     """Play GAME against local bot peers (separate processes on loopback).
 
@@ -367,9 +421,10 @@ def play_cmd(
         replay=replay,
         quiet=quiet,
         bot_delay=bot_delay,
-        display=display,
+        bell=not no_bell,
+        plain=plain,
     )
-    _finish(result)
+    _finish(result, quiet)
 
 
 @main.command()
@@ -382,11 +437,12 @@ def play_cmd(
 )
 @_quiet_option
 @_bot_options()
+@_bell_option
+@_plain_option
 @click.option(
     "--lifeline", is_flag=True, hidden=True, help="Leave when stdin closes (play's bots)."
 )
-@_display_options
-def resume(file, port, quiet, bot, bot_delay, stats, lifeline, display):  # noqa: ANN001, ANN201
+def resume(file, port, quiet, bot, bot_delay, stats, no_bell, plain, lifeline):  # noqa: ANN001, ANN201
     """Rejoin a running game from your replay FILE after your process died.
 
     A game started with `play` comes back with its bots."""
@@ -395,9 +451,10 @@ def resume(file, port, quiet, bot, bot_delay, stats, lifeline, display):  # noqa
     result = _call(
         play.resume, file, bot=bot, quiet=quiet, bot_delay=bot_delay, port=port,
         lifeline=lifeline, announce=(lambda _: None) if quiet else click.echo,
-        display=display,
+        bell=not no_bell,
+        plain=plain,
     )  # fmt: skip
-    _finish(result)
+    _finish(result, quiet)
 
 
 @main.command()
@@ -406,7 +463,7 @@ def resume(file, port, quiet, bot, bot_delay, stats, lifeline, display):  # noqa
 @click.option("--name", default=None, help="Your name as a spectator (default: your login name).")
 @click.option(
     "--timeout",
-    type=click.FloatRange(1, 3600),
+    type=Seconds(1, 3600),
     default=15.0,
     show_default=True,
     help="Seconds to wait for the host to answer.",
@@ -415,8 +472,8 @@ def resume(file, port, quiet, bot, bot_delay, stats, lifeline, display):  # noqa
 @_quiet_option
 @wait_option
 @interface_option
-@_display_options
-def watch(address, code, name, timeout, replay, quiet, wait, interfaces, display):  # noqa: ANN001, ANN201
+@_plain_option
+def watch(address, code, name, timeout, replay, quiet, wait, interfaces, plain):  # noqa: ANN001, ANN201
     """Watch the game at ADDRESS without a seat, checking every move as it happens.
 
     The table must be opened with `host --spectators`. You see what everyone may
@@ -438,11 +495,11 @@ def watch(address, code, name, timeout, replay, quiet, wait, interfaces, display
         replay=replay,
         quiet=quiet,
         connect_timeout=timeout,
-        full_screen=display.full_screen(person=True),
+        full_screen=play.full_screen(plain, person=True),
     )
     if result.status == watching.LEFT:
-        click.echo("\nYou stopped watching.")
-    if result.replay is not None:
+        click.echo("\nYou stopped watching.", err=quiet)
+    if result.replay is not None and not quiet:
         click.echo(f"Replay saved to {result.replay}")
         click.echo(f"Check it with: p2ptable verify {result.replay}")
     if result.status == watching.LEFT:

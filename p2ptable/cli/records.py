@@ -40,9 +40,30 @@ def games() -> None:
 
 @main.command()
 @click.argument("game")
-def rules(game: str) -> None:
-    """Show GAME's rules notes: how p2ptable settles what the rulebook leaves open."""
-    click.echo(get_game(_game_name(game)).rules_notes())
+@click.option(
+    "--no-pager", is_flag=True, help="Print the page even when it is longer than the terminal."
+)
+def rules(game: str, no_pager: bool) -> None:
+    """Show GAME's rules notes: how p2ptable settles what the rulebook leaves open.
+
+    A page longer than the terminal goes through your pager ($PAGER, else less)."""
+    page = get_game(_game_name(game)).rules_notes()
+    if not no_pager and _longer_than_terminal(page):
+        click.echo_via_pager(page)
+    else:
+        click.echo(page)
+
+
+def _longer_than_terminal(page: str) -> bool:
+    """Whether ``page`` would scroll off a terminal (never on a pipe: it is printed)."""
+    import shutil
+
+    if not sys.stdin.isatty() or not sys.stdout.isatty():
+        return False
+    size = shutil.get_terminal_size()
+    width = max(size.columns, 1)
+    rows = sum(max(1, -(-len(line) // width)) for line in page.splitlines())  # wrapped
+    return rows >= size.lines
 
 
 @main.command()
@@ -107,6 +128,8 @@ def sim(
         )
     except (RulesError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
+    except BrokenPipeError:
+        raise  # the reader of the event lines went away (`| head`): the group says so
     except OSError as exc:
         raise click.ClickException(_cannot_write(out, exc)) from None
     click.echo(text.result_lines(result.outcome, result.names))
@@ -205,14 +228,17 @@ def show(file: Path, at: int | None, seat: str | None, step: bool, plain: bool) 
             index = seat_index(seat, viewer.names)
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--seat") from None
+        unread = viewer.read_as(index)
+        if unread is not None:
+            click.echo(f"Note: {unread}.", err=True)
     if at is not None and at > viewer.last:
         raise click.BadParameter(
             f"{at} is past the end: the last entry of {file} is {viewer.last}", param_hint="--at"
         )
     target = viewer.last if at is None else at
-    from p2ptable.play import Display
+    from p2ptable.play import full_screen
 
-    if not step and Display(plain=plain).full_screen(person=True):
+    if not step and full_screen(plain, person=True):
         from p2ptable.ui.tui.replay import ReplayApp
 
         app = ReplayApp(viewer, target, index)

@@ -18,10 +18,10 @@ from collections.abc import Sequence
 
 import click
 
-from p2ptable.cli.app import main
+from p2ptable.cli.app import Seconds, main
 
 MAX_TRIES = 10  # wrong answers at the menu before `join` gives up
-WAIT = click.FloatRange(0.5, 60)
+WAIT = Seconds(0.5, 60)
 
 
 def wait_option(f):  # noqa: ANN001, ANN201
@@ -79,7 +79,7 @@ def tables(wait, interfaces, as_json):  # noqa: ANN001, ANN201
     for line in table_lines(heard.tables, wait):
         click.echo(line)
     if any(t.announcement.open for t in heard.tables):
-        click.echo("Join one with: p2ptable join --name <your name> (and pick it from the list)")
+        click.echo("Join one with: p2ptable join (and pick it from the list)")
     if any(t.announcement.watch for t in heard.tables):
         click.echo("Watch one with: p2ptable watch (and pick it from the list)")
 

@@ -46,6 +46,18 @@ def interface_addresses() -> list[str]:
     return found
 
 
+def is_local_address(address: str) -> bool:
+    """Whether ``address`` (IPv4) is one of this machine's: the kernel lets a socket
+    bind to it (a port it picks; nothing is sent).  An address of another machine
+    cannot be bound, whatever the interfaces are called."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.bind((address, 0))
+    except OSError:
+        return False
+    return True
+
+
 def lan_address() -> str:
     """Our IPv4 address as others on the LAN would reach it (loopback if none).
 

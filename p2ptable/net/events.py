@@ -83,4 +83,15 @@ class PeerLeft:
     reason: str
 
 
-Event = Applied | Rejected | Stopped | Finished | Failed | Moved | Recovered | PeerLeft
+@dataclass(frozen=True)
+class Seen:
+    """The hidden cards the entry at ``index`` moved that our own seat knows (read by
+    our ledger with our own deck secret, replay/seen_cards.py): per seat, the cards
+    dealt to it, or the card our seat gave or was given, under the giver.  It follows
+    that entry's ``Applied``, and only our seat's screen may show it."""
+
+    index: int
+    cards: dict[int, list[int]]
+
+
+Event = Applied | Seen | Rejected | Stopped | Finished | Failed | Moved | Recovered | PeerLeft

@@ -30,7 +30,7 @@ from p2ptable.net.events import Recovered
 from p2ptable.net.frontend import Frontend, Leave
 from p2ptable.net.gallery import COMEBACK_WAIT, EncodedLog
 from p2ptable.net.idle_gc import QUIET, IdleCollector
-from p2ptable.net.peer_log import PeerLog
+from p2ptable.net.peer_log import PeerLog, seats_named
 from p2ptable.net.peers import PeerStates, boot_bytes
 from p2ptable.net.pending_genesis import PendingGenesis, drop_pending, save_pending
 from p2ptable.net.persistence import (
@@ -565,11 +565,11 @@ class Peer:
                     self._stats.append({"i": event.index, "kind": event.kind, "applied": stamp})
                 elif isinstance(event, Rejected):
                     who = "unknown sender" if event.seat is None else self._name(event.seat)
-                    self._rejected(who, event.reason, now)
+                    self._rejected(who, self._seats_named(event.reason), now)
                 elif isinstance(event, Stopped):
                     self.note(f"game stopped: {event.reason}")
                 elif isinstance(event, Finished):
-                    self.note(f"game over: {event.outcome.explanation}")
+                    self.note(f"game over: {self._seats_named(event.outcome.explanation)}")
                 elif isinstance(event, Failed):
                     self.note(f"stopped by a bug of p2ptable: {event.reason}\n{event.trace}")
                 elif isinstance(event, Moved):
@@ -623,6 +623,9 @@ class Peer:
         if seat < len(self.members):
             return f"seat {seat + 1} ({self.members[seat].name})"
         return f"seat {seat + 1}"
+
+    def _seats_named(self, text: str) -> str:
+        return seats_named(text, [member.name for member in self.members])
 
     def note(self, text: str) -> None:
         """A line for the peer's diagnostic log (next to the replay: NAME.p2pt.peer.log)."""

@@ -24,6 +24,19 @@ MAX_KINDS = 128
 MAX_EARLY = 500
 SUMMARY_EVERY = 60.0
 _NUMBERS = re.compile(r"\d+")
+_SEAT = re.compile(r"\bseat (\d+)\b")
+
+
+def seats_named(text: str, names: list[str]) -> str:
+    """``text`` from the library, whose "seat N" counts from 0, as the log's other
+    lines and the screens say it: "seat 3 (Cleo)", counted from 1."""
+
+    def named(match: re.Match[str]) -> str:
+        seat = int(match.group(1))
+        name = f" ({names[seat]})" if seat < len(names) else ""
+        return f"seat {seat + 1}{name}"
+
+    return _SEAT.sub(named, text)
 
 
 class PeerLog:

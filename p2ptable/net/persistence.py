@@ -41,10 +41,12 @@ from pathlib import Path
 
 from p2ptable.crypto.encoding import EncodingError, pack, unpack_canonical
 from p2ptable.engine.api import Action
+from p2ptable.net.events import Seen
 from p2ptable.net.session import Choice
 from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry, MalformedEntry
 from p2ptable.replay.ledger import Applied, InvalidEntry, Ledger
+from p2ptable.replay.seen_cards import append_seeing
 
 MAX_SECRETS_BYTES = 64 * 1024  # a real one is under 1 KiB
 _HEX32 = re.compile(r"[0-9a-fA-F]{64}")
@@ -75,7 +77,8 @@ class Resume:
     port: int
     replay: Path
     notice: str | None = None
-    applied: tuple[Applied, ...] = ()  # what the log's entries did, for the screen
+    # What the log's entries did, for the screen, with the hidden cards our seat saw move.
+    applied: tuple[Applied | Seen, ...] = ()
     boot: int = 1  # the start counter of the run that wrote the secrets
     peer_boots: dict[int, int] = field(default_factory=dict)
     choice: Choice | None = None  # our last secret choice (ChoiceKeeper)
@@ -260,7 +263,7 @@ def load_resume(replay: Path) -> Resume:
 
 def _rebuild(
     replay: Path, entries: list[Entry], saved: dict
-) -> tuple[Ledger, int, authoring.SeatSecrets, list[Applied]]:
+) -> tuple[Ledger, int, authoring.SeatSecrets, list[Applied | Seen]]:
     """The seat's ledger and secrets, once the secrets are checked against the
     signed genesis (they are this game's, this seat's, and complete)."""
     from p2ptable.crypto.signing import SigningKey
@@ -307,15 +310,18 @@ def _rebuild(
         ledger = Ledger(entries[0], readers={seat: deck})
     except InvalidEntry:  # the genesis verified above: only the reader is new
         raise ResumeError(f"the secrets file's deck secret is not seat {seat}'s deck key") from None
-    applied = []
+    applied: list[Applied | Seen] = []
     for entry in entries[1:]:
         try:
-            applied.append(ledger.append(entry))
+            done, seen = append_seeing(ledger, entry)  # seen: our own cards, read by us
         except InvalidEntry as exc:
             raise ResumeError(
                 f"{replay.name}: entry {exc.index} does not verify ({exc.reason}): "
                 "refusing to resume, nothing was changed"
             ) from None
+        applied.append(done)
+        if seen:
+            applied.append(Seen(done.index, seen))
     return ledger, seat, secrets, applied
 
 

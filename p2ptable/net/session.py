@@ -74,6 +74,7 @@ from p2ptable.net.events import (
     Moved,
     PeerLeft,
     Rejected,
+    Seen,
     Stopped,
 )
 from p2ptable.net.peers import PeerStates
@@ -83,6 +84,7 @@ from p2ptable.net.wire import Message, RemoteProtocolError, open_frame, seal_man
 from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry
 from p2ptable.replay.ledger import InvalidEntry, Ledger
+from p2ptable.replay.seen_cards import append_seeing
 
 # The events are importable from here, where the session that emits them lives.
 __all__ = [
@@ -600,11 +602,13 @@ class Session:
     # -- the log -----------------------------------------------------------------
 
     def _apply(self, entry: Entry) -> None:
-        applied = self.ledger.append(entry)
+        applied, seen = append_seeing(self.ledger, entry)  # seen: our own cards, read by us
         done = self.ledger.next_index
         for round_ in self._each_round:
             round_.prune(done)
         self.events.append(applied)
+        if seen:
+            self.events.append(Seen(applied.index, seen))
         self._waiting_since = None
         if self.ledger.finished and self.ledger.result is not None:
             self.events.append(Finished(self.ledger.result))

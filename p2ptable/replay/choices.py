@@ -194,7 +194,8 @@ def commits(
     names = _listed([info.seats[s].name for s, _ in sealed])
     after = advanced(position.state, position.chain_tips, position.chance_steps, position.book)
     after = _with_commits(after, sealed, index)  # type: ignore[arg-type]
-    return Applied(index, "commits", None, f"{names} choose, each in secret"), after
+    said = "chooses in secret" if len(sealed) == 1 else "choose, each in secret"
+    return Applied(index, "commits", None, f"{names} {said}"), after
 
 
 def choices(

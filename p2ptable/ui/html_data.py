@@ -32,18 +32,17 @@ in the file (base64), never re-encoded.
 from __future__ import annotations
 
 import base64
-import json
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from p2ptable.games import get_game
 from p2ptable.replay.entries import Entry
-from p2ptable.replay.ledger import InvalidEntry, Ledger
+from p2ptable.replay.ledger import Ledger
+from p2ptable.replay.seen_cards import moved_cards
 from p2ptable.replay.verify import secrets_in_log
-from p2ptable.sealed.errors import SealedUsageError
+from p2ptable.ui import seat_secret
 from p2ptable.ui.narrative import entry_words, genesis_words
-from p2ptable.ui.record import Checked, RecordRefused, moved_cards
+from p2ptable.ui.record import Checked, RecordRefused
 from p2ptable.ui.svg_table import WIDTH, draw, height
 
 
@@ -109,28 +108,15 @@ def own_deck_secret(checked: Checked, seat: int) -> int:
     """Seat ``seat``'s deck secret from its secrets file next to the replay
     (``REPLAY.secrets``, which a seat keeps to resume), for a log that holds no
     secrets; RecordRefused unless the file is there and its secret is behind that
-    seat's deck key in the signed genesis."""
-    name = checked.names[seat]
-    path = Path(checked.path + ".secrets")
-
-    def refused(why: str) -> RecordRefused:  # a seat's name may hold braces: no format()
-        return RecordRefused(
+    seat's deck key in the signed genesis (ui/seat_secret.py)."""
+    try:
+        return seat_secret.own_deck_secret(checked.path, checked.payloads[0], checked.names, seat)
+    except seat_secret.NoOwnSecret as exc:
+        name = checked.names[seat]
+        raise RecordRefused(
             f"cannot show what {name} saw: the log holds no deck secrets (every seat "
-            f"publishes its own at the end of the game), and {why}; export it without --seat"
-        )
-
-    try:
-        saved = json.loads(path.read_text(encoding="utf-8"))
-        deck = int(saved["deck"], 16) if saved["seat"] == seat else None
-    except (OSError, ValueError, KeyError, TypeError):
-        raise refused(f"no secrets file of {name}'s is at {path}") from None
-    if deck is None:
-        raise refused(f"{path.name} is another seat's")
-    try:
-        Ledger(Entry.decode(checked.payloads[0]), readers={seat: deck})
-    except (InvalidEntry, SealedUsageError, ValueError):
-        raise refused(f"{path.name} is not {name}'s for this game") from None
-    return deck
+            f"publishes its own at the end of the game), and {exc}; export it without --seat"
+        ) from None
 
 
 def _views(names: list[str], hidden: bool, readable: bool, seat: int | None) -> list[dict]:

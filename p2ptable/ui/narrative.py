@@ -12,6 +12,10 @@ moved ("a card is dealt to Ana [Gift 2]").  Nothing here decides which cards a
 reader may know: the caller hands over only the cards its ledger could read
 (``ui/record.py``), so the public words can never name a hidden card.
 
+A live seat's screen names the cards its own ledger read (its own deals, the
+card it gave or was given: ``net.events.Seen``), a spectator's and every other
+seat's never do, since their ledgers cannot read them.
+
 Every command that lists entries formats them from :class:`EntryWords`:
 :func:`event_line` is the line of ``verify --events``, ``sim``, the live screens'
 recent events and ``show``'s screens; ``export`` writes :attr:`EntryWords.sentence`
@@ -80,10 +84,19 @@ def _seen(applied: Applied, names: Sequence[str], seen: Mapping[int, Sequence[st
     return "; ".join(f"{names[seat]}: {', '.join(cards)}" for seat, cards in seen.items())
 
 
-def event_line(applied: Applied, names: Sequence[str]) -> str:
-    """One narrative line: index, who, what (``names``: the seats' names)."""
-    words = entry_words(applied, names)
+def event_line(
+    applied: Applied, names: Sequence[str], seen: Mapping[int, Sequence[str]] | None = None
+) -> str:
+    """One narrative line: index, who, what (``names``: the seats' names; ``seen``:
+    as for :func:`entry_words`, the hidden cards this reader may know it moved)."""
+    words = entry_words(applied, names, seen)
     return f"{words.index:5d}  {words.column:<9} {words.phrase}"
+
+
+def card_names(game: object, cards: Mapping[int, Sequence[int]]) -> dict[int, list[str]]:
+    """``cards`` (seat -> card numbers) by the game's names for them ("Gift 2")."""
+    name = getattr(game, "card_name", None) or (lambda card: f"card {card}")
+    return {seat: [name(card) for card in held] for seat, held in cards.items()}
 
 
 def genesis_words(names: Sequence[str], title: str) -> EntryWords:

@@ -7,11 +7,12 @@ How it works
 by the game's menu describer (``ui/screens.py``); :func:`menu_lines` numbers a
 plain list.  :func:`parse_choice` reads one line typed by the player and returns
 the chosen :class:`~p2ptable.engine.api.Action`, :class:`Help` for ``?``/``help``,
-or :class:`Invalid` with a message saying what to type instead.  A choice may be
-typed as its number, as the action's text (``take 1``, the form the log uses; any
-legal action, also one the menu leaves off) or as its menu wording.  Nothing here
-reads input or prints: the caller does, so every case is testable with plain
-strings.
+:class:`Recent` for ``r`` (every event since the last choice, which a short
+terminal cannot show at once), or :class:`Invalid` with a message saying what to
+type instead.  A choice may be typed as its number, as the action's text (``take
+1``, the form the log uses; any legal action, also one the menu leaves off) or as
+its menu wording.  Nothing here reads input or prints: the caller does, so every
+case is testable with plain strings.
 """
 
 from __future__ import annotations
@@ -26,11 +27,17 @@ from p2ptable.ui.menu import Menu, build
 from p2ptable.ui.screens import View, screens_for
 
 HELP_WORDS = frozenset({"?", "h", "help"})
+RECENT_WORDS = frozenset({"r", "recent"})
 
 
 @dataclass(frozen=True)
 class Help:
     """The player asked for help."""
+
+
+@dataclass(frozen=True)
+class Recent:
+    """The player asked for every event since their last choice."""
 
 
 @dataclass(frozen=True)
@@ -40,7 +47,7 @@ class Invalid:
     message: str
 
 
-Choice = Action | Help | Invalid
+Choice = Action | Help | Recent | Invalid
 
 
 def menu_lines(actions: Sequence[Action], describe: Callable[[Action], str]) -> list[str]:
@@ -75,6 +82,8 @@ def parse_choice(
     typed = _normal(line)
     if typed in HELP_WORDS:
         return Help()
+    if typed in RECENT_WORDS:
+        return Recent()
     if not actions:
         return Invalid("there is nothing to choose right now")
     hint = _hint(len(actions))
@@ -105,6 +114,8 @@ At the table
   When you have a choice, a numbered menu lists everything you may do: type a
   number and press Enter.
   ? or help   show this help
+  r           list every event since your last choice (the "Recent" list
+              shows the latest that fit, and says how many earlier it hides)
   Ctrl-C      leave the game; the log is kept, and `p2ptable resume FILE`
               continues it where it stopped."""
 

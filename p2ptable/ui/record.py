@@ -17,10 +17,11 @@ signed log and says so: it is not a replay and proves nothing by itself.
 2. :func:`record` reads the log once more, through a ledger that reads exactly the
    hidden cards the record may name: none (a log without the seats' deck secrets),
    one seat's (``seat``: what that seat saw, with its secret from the log's
-   ``secrets`` entry), or every seat's (an audited log).  Before each entry the
-   game's optional ``moment(state)`` says when it falls; around an entry that deals
-   or hands over a hidden card, the sealed book before and after says which cards
-   this ledger could read.
+   ``secrets`` entry, or, in a game not over, from the secrets file the seat keeps
+   beside its replay: ui/seat_secret.py), or every seat's (an audited log).
+   Before each entry the game's optional ``moment(state)`` says when it falls;
+   around an entry that deals or hands over a hidden card, the sealed book before
+   and after says which cards this ledger could read.
 3. The words are ``ui/narrative.py``'s, as ``verify --events`` and ``show`` print
    them; a hidden card this ledger read follows in brackets: "[Gift 2]".
 """
@@ -37,9 +38,10 @@ from p2ptable.games import get_game
 from p2ptable.replay.entries import Entry
 from p2ptable.replay.ledger import Ledger
 from p2ptable.replay.logfile import parse_frames
-from p2ptable.replay.sealed_book import SealedBook
+from p2ptable.replay.seen_cards import moved_cards
 from p2ptable.replay.verify import VerifyReport, secrets_in_log, verify_bytes
 from p2ptable.ui.narrative import EntryWords, entry_words, genesis_words
+from p2ptable.ui.seat_secret import NoOwnSecret, own_deck_secret
 from p2ptable.ui.text import name_seats, result_summary, verdict
 
 NOTE = (
@@ -231,15 +233,18 @@ def _readers(checked: Checked, game: Game, seat: int | None) -> tuple[dict[int, 
     secrets = secrets_in_log(list(checked.payloads)) if checked.report.audited else None
     if seat is not None:
         name = names[seat]
-        if secrets is None:
-            raise RecordRefused(
-                f"cannot show what {name} saw: the log holds no deck secrets (every seat "
-                "publishes its own at the end of the game), so no seat's cards can be "
-                "read from it; export it without --seat"
-            )
-        return {seat: secrets[seat]}, (
-            f"as {name} saw it: {name}'s own cards named, every other hidden card read as 'a card'"
-        )
+        said = f"{name}'s own cards named, every other hidden card read as 'a card'"
+        if secrets is None:  # a game not over: the seat's own secrets file may read it
+            try:
+                deck = own_deck_secret(checked.path, checked.payloads[0], names, seat)
+            except NoOwnSecret as exc:
+                raise RecordRefused(
+                    f"cannot show what {name} saw: the log holds no deck secrets (every seat "
+                    f"publishes its own at the end of the game), and {exc}; export it "
+                    "without --seat"
+                ) from None
+            return {seat: deck}, f"as {name} saw it, read with {name}'s secrets file: {said}"
+        return {seat: secrets[seat]}, f"as {name} saw it: {said}"
     if secrets is None:
         return {}, (
             "every hidden card read as 'a card': the log holds no deck secrets "
@@ -248,35 +253,6 @@ def _readers(checked: Checked, game: Game, seat: int | None) -> tuple[dict[int, 
     return dict(enumerate(secrets)), (
         "every card named: the log is audited (every seat's deck secret is in it)"
     )
-
-
-def moved_cards(
-    before: SealedBook,
-    after: SealedBook,
-    readers: Mapping[int, int],
-    entry: Entry,
-    actor: int | None,
-) -> dict[int, list[int]]:
-    """The hidden cards ``entry`` moved that the readers see: per seat, the cards
-    dealt to it (an ``open``); or the card an action handed over face down, under
-    the acting seat (the giver sees it leave, the taker sees it come)."""
-    if entry.kind == "open":
-        dealt = {}
-        for seat in sorted(readers):
-            known = set(before.seen_hand(seat))
-            got = [card for card in after.seen_hand(seat) if card not in known]
-            if got:
-                dealt[seat] = got
-        return dealt  # type: ignore[return-value]
-    if entry.kind != "action" or "transfer" not in entry.body or actor is None:
-        return {}
-    given: list[int] = []
-    for seat in sorted(readers):
-        old, new = before.seen_hand(seat), after.seen_hand(seat)
-        for card in [c for c in new if c not in old] + [c for c in old if c not in new]:
-            if card is not None and card not in given:
-                given.append(card)
-    return {actor: given} if given else {}
 
 
 def _named(result: Mapping[str, Any] | None, names: list[str]) -> dict[str, Any] | None:

@@ -5,6 +5,10 @@ Every step is re-checked: the viewer drives the same :class:`Ledger` as
 game's public view (or one seat's view), like the live terminal.  For a game with
 hidden hands whose log ends with the seats' deck secrets, the ledger reads every
 hand as it is dealt, so ``--seat N`` shows exactly what seat N held at every moment.
+A log that does not (a game not over) is read, for ``--seat N``, with seat N's own
+secrets file next to the replay (ui/seat_secret.py), as that seat's screen read it.
+Either way the event lines name the hidden cards seat N saw move ("[Gift 2]"), and
+only those (:meth:`Viewer.read_as`).
 
 How it works: :class:`Viewer` opens the file and checks its genesis (so the seats
 are known before anything is shown), then appends entries to its ledger only as far
@@ -27,10 +31,12 @@ from typing import Any
 from p2ptable.replay.entries import Entry, MalformedEntry
 from p2ptable.replay.ledger import InvalidEntry, Ledger
 from p2ptable.replay.logfile import parse_frames
+from p2ptable.replay.seen_cards import moved_cards
 from p2ptable.replay.verify import secrets_in_log
 from p2ptable.sealed.errors import SealedUsageError
-from p2ptable.ui.narrative import event_line
+from p2ptable.ui.narrative import card_names, event_line
 from p2ptable.ui.screens import screens_for
+from p2ptable.ui.seat_secret import NoOwnSecret, own_deck_secret
 
 
 class ReplayError(Exception):
@@ -97,6 +103,33 @@ class Viewer:
         self._screens = screens_for(ledger.game.name)
         self._recent: list[str] = []
         self._moments = [_Moment(ledger.state, ledger.finished, 0)]
+        self._path = Path(path)
+        self._reader: int | None = None  # the seat whose own cards the lines name
+
+    def read_as(self, seat: int) -> str | None:
+        """Name ``seat``'s own hidden cards in the event lines (its deals, the cards
+        it gave and was given), as its own screen did; before any entry is checked.
+        A log without the deck secrets (a game not over) is read with the seat's own
+        secrets file next to the replay; the sentence returned says why the cards
+        cannot be named when that file is not there, or is not the seat's."""
+        if self.checked:
+            raise RuntimeError("read_as comes before any entry is checked")
+        self._reader = seat
+        book = self._ledger.book
+        if book is None or seat in book.readers:
+            return None  # audited (every seat's secret), or no hidden hands at all
+        try:
+            deck = own_deck_secret(self._path, self._payloads[0], self.names, seat)
+        except NoOwnSecret as exc:
+            self._reader = None
+            name = self.names[seat]
+            return (
+                f"{name}'s hidden cards are not named: the log holds no deck secrets "
+                f"(every seat publishes its own at the end of the game), and {exc}"
+            )
+        self._ledger = Ledger(Entry.decode(self._payloads[0]), readers={seat: deck})
+        self._moments = [_Moment(self._ledger.state, self._ledger.finished, 0)]
+        return None
 
     @property
     def last(self) -> int:
@@ -144,11 +177,19 @@ class Viewer:
     def _check_next(self) -> None:
         index = len(self._moments)
         ledger = self._ledger
+        book = ledger.book
         try:
-            applied = ledger.append(Entry.decode(self._payloads[index]))
+            entry = Entry.decode(self._payloads[index])
+            applied = ledger.append(entry)
         except MalformedEntry as exc:
             raise ReplayError(index, f"malformed: {exc}") from None
         except InvalidEntry as exc:
             raise ReplayError(index, exc.reason) from None
-        self._recent.append(event_line(applied, [s.name for s in ledger.seats]))
+        seen: dict[int, list[int]] = {}
+        reader = self._reader
+        if reader is not None and book is not None and ledger.book is not None:
+            own = {reader: ledger.book.readers[reader]}
+            seen = moved_cards(book, ledger.book, own, entry, applied.seat)
+        cards = card_names(ledger.game, seen)
+        self._recent.append(event_line(applied, [s.name for s in ledger.seats], cards))
         self._moments.append(_Moment(ledger.state, ledger.finished, len(self._recent)))

@@ -12,6 +12,7 @@ written by a thread of its own, and the loop only hands it text:
 * ``screen(text)``: a whole redraw.  Only the newest matters, so a redraw still
   waiting replaces the one before it (the person sees the current state when
   the terminal moves again, not a backlog of old ones).
+  A bell that opened the replaced redraw (ui/bell.py) opens the newer one.
 * ``say(text)``: a line that must be read (a lobby line, the final scores): kept
   in order with the screens, at most ``MAX_LINES`` waiting; beyond that the
   oldest go, and a line says how many.
@@ -28,6 +29,8 @@ import os
 import threading
 from collections import deque
 from typing import TextIO
+
+from p2ptable.ui.bell import BELL
 
 MAX_LINES = 500  # lines kept while the terminal does not move
 CLOSE_WAIT = 3.0  # seconds the end of the game waits for a stuck terminal
@@ -67,7 +70,10 @@ class ScreenWriter:
             return
         with self._lock:
             if self._screen_at is not None:
+                replaced = self._lines[self._screen_at]
                 del self._lines[self._screen_at]
+                if replaced.startswith(BELL) and not text.startswith(BELL):
+                    text = BELL + text  # the bell of a redraw never shown still rings
             self._screen_at = len(self._lines)
             self._lines.append(text)
             self._wake()

@@ -91,6 +91,12 @@ def recent_room(rows: int | None, *used: Sequence[str]) -> int | None:
     return rows - sum(len(part) for part in used)
 
 
+def recent_count(room: int | None) -> int:
+    """How many event lines the "Recent" section shows in ``room`` lines (its blank
+    line and title included; ``None``: not told, :data:`RECENT_LINES`)."""
+    return RECENT_LINES if room is None else max(MIN_RECENT_LINES, room - 2)
+
+
 def recent_block(
     recent: Sequence[str],
     humanize: Callable[[str], str],
@@ -102,12 +108,15 @@ def recent_block(
     each, oldest first.  ``room`` is how many lines the section may take, its blank
     line and title included; it shows as many of the latest events as fit there, and
     never fewer than :data:`MIN_RECENT_LINES`.  Without ``room``, the last
-    :data:`RECENT_LINES`."""
+    :data:`RECENT_LINES`.  Events that do not fit never drop out unsaid: the title
+    says how many earlier ones are not shown ("Recent (4 earlier not shown)")."""
     if not recent:
         return []
-    count = RECENT_LINES if room is None else max(MIN_RECENT_LINES, room - 2)
-    lines = ["", st.bold("Recent")]
-    lines += [st.dim("  " + fit(humanize(r), width - 2)) for r in recent[-count:]]
+    shown = recent[-recent_count(room) :]
+    hidden = len(recent) - len(shown)
+    title = "Recent" if not hidden else f"Recent ({hidden} earlier not shown)"
+    lines = ["", st.bold(title)]
+    lines += [st.dim("  " + fit(humanize(r), width - 2)) for r in shown]
     return lines
 
 

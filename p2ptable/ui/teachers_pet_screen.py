@@ -28,6 +28,7 @@ Log phrases say "seat 1" (from 0); the screen says the player's name.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Sequence
 from typing import Any
@@ -48,7 +49,7 @@ from p2ptable.games.teachers_pet.state import DAYS, PERIODS
 from p2ptable.games.teachers_pet.view import window_question
 from p2ptable.ui import menu
 from p2ptable.ui.screens import Panes
-from p2ptable.ui.style import Style, fit, recent_block, recent_room, wrap_tokens
+from p2ptable.ui.style import Style, fit, recent_block, recent_count, recent_room, wrap_tokens
 from p2ptable.ui.text import name_seats, plural, possessive_name, pronoun_name, short_name
 
 WIDTH = 80
@@ -287,8 +288,32 @@ def _shown_lines(view: View, names: Sequence[str], width: int = WIDTH) -> list[s
     return textwrap.wrap(text, width, subsequent_indent="  ")
 
 
-def _news_lines(view: View, names: Sequence[str], st: Style, width: int = WIDTH) -> list[str]:
-    news = view["news"][-NEWS_LINES:]
+_ROLL = re.compile(r"the Hall Monitor rolls (\d+):")
+
+
+def _not_echoed(news: Sequence[str], recent: Sequence[str]) -> list[str]:
+    """The news without the Hall Monitor's rolls the shown event lines already say
+    (the rules tell each roll, and so does its chance entry's line: once is enough).
+    Each shown roll takes away one news line of the same roll, the latest first."""
+    shown = [m.group(1) for m in map(_ROLL.search, recent) if m is not None]
+    kept: list[str] = []
+    for line in reversed(news):
+        match = _ROLL.match(line)
+        if match is not None and match.group(1) in shown:
+            shown.remove(match.group(1))
+            continue
+        kept.append(line)
+    return kept[::-1]
+
+
+def _news_lines(
+    view: View,
+    names: Sequence[str],
+    st: Style,
+    recent: Sequence[str] = (),
+    width: int = WIDTH,
+) -> list[str]:
+    news = _not_echoed(view["news"][-NEWS_LINES:], recent)
     if not news:
         return []
     lines = [st.bold("News")]
@@ -375,6 +400,24 @@ def render(
     :data:`~p2ptable.ui.style.RECENT_LINES`).
     """
     st = Style(color)
+    bottom = ["", *(st.bold(line) for line in textwrap.wrap(_now(view, names), width))]
+    bottom += [st.yellow(fit(line, width)) for line in status]
+    # Laid out with every news line first, to learn which events show; then without
+    # the rolls those events say (more room: the same events show, and maybe more).
+    top = _top(view, names, st, (), width)
+    shown = recent[-recent_count(recent_room(rows, top, bottom)) :]
+    top = _top(view, names, st, shown, width)
+    room = recent_room(rows, top, bottom)
+    middle = recent_block(recent, lambda r: name_seats(r, names), st, width, room)
+    return "\n".join(line.rstrip() for line in top + middle + bottom)
+
+
+def _top(
+    view: View, names: Sequence[str], st: Style, shown: Sequence[str], width: int = WIDTH
+) -> list[str]:
+    """Everything above the events: the school, the players, the hand, the news
+    (without what the ``shown`` event lines say), at most ``width`` columns (the
+    rooms in one column below 80)."""
     top = [st.bold(fit(_header(view), width)), "-" * width]
     top += [st.bold(line) for line in textwrap.wrap(_teacher_line(view), width)]
     top += ["", *_room_lines(view, st, columns=2 if width >= WIDTH else 1)]
@@ -387,16 +430,12 @@ def render(
     parts = (
         _hand_lines(view, st, width),
         _shown_lines(view, names, width),
-        _news_lines(view, names, st, width),
+        _news_lines(view, names, st, shown, width),
     )
     for part in parts:
         if part:
             top += ["", *part]
-    bottom = ["", *(st.bold(line) for line in textwrap.wrap(_now(view, names), width))]
-    bottom += [st.yellow(fit(line, width)) for line in status]
-    room = recent_room(rows, top, bottom)
-    middle = recent_block(recent, lambda r: name_seats(r, names), st, width, room)
-    return "\n".join(line.rstrip() for line in top + middle + bottom)
+    return top
 
 
 def panes(view: View, names: Sequence[str], color: bool, width: int, large: bool) -> Panes:
@@ -411,7 +450,7 @@ def panes(view: View, names: Sequence[str], color: bool, width: int, large: bool
         board += _room_lines(view, st, columns=2 if width >= ROOMS_WIDTH else 1, legend=False)
     board += textwrap.wrap(_monitor_line(view), width, subsequent_indent="  ")
     if large:
-        board += _news_lines(view, names, st, width)
+        board += _news_lines(view, names, st, width=width)
     players = _player_lines(
         view, names, range(view["seats"]), [""] * view["seats"], view["points"], st, short=True
     )

@@ -15,6 +15,16 @@ chosen action or None.  The frontend keeps no choice for later and nobody sets
 anything on it: what the person typed is parsed against the legal moves of that
 moment and either returned or answered with a message.
 
+What the screen says is our seat's to know and nobody else's: the event lines
+name the hidden cards our own ledger read as an entry moved them (the session's
+``Seen``: our deals, the card we gave or were given), so another seat's screen and
+a spectator's read "a card" there.  The lines passed to the game's screen are the
+events since the person's last choice (a few more for context): the screen shows
+what fits and says how many it hides, and ``r`` lists them all.  A message (the
+help, a hint about what was typed) belongs to the menu it was said under and goes
+with it.  The bell rings once as a choice comes (``ui/bell.py``; ``--no-bell``),
+on a terminal only.
+
 With a :class:`~p2ptable.bots.seat.BotPlayer` the same screen follows the game
 while the bot chooses (``play GAME --bot greedy``: watching bots play).
 
@@ -33,25 +43,28 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from p2ptable.engine.api import Action
+from p2ptable.net.events import Seen
 from p2ptable.net.frontend import Leave
 from p2ptable.net.session import Finished, Session, Stopped
 from p2ptable.replay.ledger import Applied
 from p2ptable.ui import prompt
+from p2ptable.ui.bell import BELL, rings
 from p2ptable.ui.endings import stop_words
-from p2ptable.ui.narrative import event_line
+from p2ptable.ui.narrative import card_names, event_line
 from p2ptable.ui.screen_writer import ScreenWriter
 from p2ptable.ui.screens import screens_for
-from p2ptable.ui.style import color_enabled
+from p2ptable.ui.style import RECENT_LINES, color_enabled
+from p2ptable.ui.text import listed
 
 if TYPE_CHECKING:
     from p2ptable.bots.seat import BotPlayer
 
 CLEAR = "\x1b[2J\x1b[H"
-BELL = "\a"
 SILENT_AFTER = 3.0
 RECENT_KEPT = 200  # event lines kept for the screen, which shows what fits
 CLOCK = 1.0  # seconds between redraws of the status lines
@@ -68,11 +81,9 @@ class TerminalFrontend:
         stdin: TextIO | None = None,
         stdout: TextIO | None = None,
         bot: BotPlayer | None = None,
-        bell: bool = False,
+        bell: bool = True,
     ) -> None:
         self.stdin = stdin or sys.stdin
-        self.bell = bell  # the terminal's bell when it becomes our turn (on a terminal)
-        self._was_our_turn = False
         self.out = stdout or sys.stdout
         self.writer = ScreenWriter(self.out)  # never blocks the peer (ui/screen_writer.py)
         self.bot = bot
@@ -80,6 +91,7 @@ class TerminalFrontend:
         self.color = color_enabled(os.environ, self.tty)
         self.recent: list[str] = []
         self.message: str | None = None
+        self._message_for: tuple[Action, ...] = ()  # the menu the message is about
         self.stdin_closed = bot is not None  # a bot plays: the keyboard is not read
         self.input_ended = False  # the person's input reached its end: they leave
         try:
@@ -88,6 +100,10 @@ class TerminalFrontend:
             self.tty_input = False
         self._last_screen = ""
         self._last_clock = float("-inf")
+        self.bell = bell and bot is None  # a bot's seat never calls anyone
+        self._to_choose = False  # whether the last screen drawn had a menu (ui/bell.py)
+        self._told = 0  # event lines ever added to recent
+        self._chose_at = 0  # ... when the person last made a choice
 
     # -- Frontend protocol -------------------------------------------------------
 
@@ -107,9 +123,13 @@ class TerminalFrontend:
             return None
 
     def show(self, session: Session, events: list, now: float) -> None:
+        # The hidden cards our own ledger read as an entry moved them (ours only).
+        seen = {e.index: e.cards for e in events if isinstance(e, Seen)}
         for event in events:
             if isinstance(event, Applied):
-                self.recent.append(event_line(event, session.names))
+                cards = card_names(session.game, seen.get(event.index, {}))
+                self.recent.append(event_line(event, session.names, cards))
+                self._told += 1
         del self.recent[:-RECENT_KEPT]
         if not events and now - self._last_clock < CLOCK:
             return
@@ -153,15 +173,31 @@ class TerminalFrontend:
             line, shown, lambda a: screens.describe(view, a, names), legal=actions
         )
         self._last_screen = ""  # redraw even if the screen is the same
+        self._message_for = tuple(actions)  # said about this menu, and gone with it
         if isinstance(choice, prompt.Help):
             self.message = prompt.help_text(session.game.name, self._width())
+        elif isinstance(choice, prompt.Recent):
+            self.message = self._since_choice()
         elif isinstance(choice, prompt.Invalid):
             self.message = choice.message
         else:
             self.message = None
+            self._chose_at = self._told  # the events since this choice are the new ones
             return choice
         self.redraw(session, now)
         return None
+
+    def _since_choice(self) -> str:
+        """Every event since the person's last choice (as many as are kept)."""
+        lines = self.recent[len(self.recent) - min(self._told - self._chose_at, RECENT_KEPT) :]
+        if not lines:
+            return "Nothing has happened since your last choice."
+        # Wrapped to the terminal, a long line (a deal's cards) under its own words.
+        width = shutil.get_terminal_size((80, 40)).columns - 1 if self.tty else 10_000
+        said = ["Since your last choice:"]
+        for line in lines:
+            said += textwrap.wrap(line, max(width, 40), subsequent_indent=" " * 17) or [line]
+        return "\n".join(said)
 
     # -- drawing -----------------------------------------------------------------
 
@@ -180,6 +216,8 @@ class TerminalFrontend:
         names = session.names
         below: list[str] = []
         actions = self._actions(session) if self.bot is None else ()
+        if self.message and tuple(actions) != self._message_for:
+            self.message = None  # the help or the hint was about a menu that is gone
         if actions:
             below.append("")
             menu = prompt.menu_for(session.game.name, view, actions, names)
@@ -193,8 +231,12 @@ class TerminalFrontend:
         if self.tty:
             rows = max(12, shutil.get_terminal_size((80, 40)).lines - len(below) - 1)
         status = self.status_lines(session, now)
+        # Every event since our last choice, and a few before for context: the screen
+        # shows what fits and says how many earlier ones it does not.
+        since = max(self._told - self._chose_at, RECENT_LINES)
+        recent = self.recent[-since:]
         top = screens.render(
-            view, names, self.recent, status, self.color, rows=rows, width=self._width()
+            view, names, recent, status, self.color, rows=rows, width=self._width()
         )
         return "\n".join([top, *below])
 
@@ -212,10 +254,14 @@ class TerminalFrontend:
         if text == self._last_screen:
             return
         self._last_screen = text
-        ours = self.bot is None and bool(self._actions(session))
-        ring = BELL if ours and not self._was_our_turn and self.bell and self.tty else ""
-        self._was_our_turn = ours
-        self.writer.screen(ring + CLEAR + text + "\n" if self.tty else text + "\n\n")
+        to_choose = self.bot is None and bool(self._actions(session))
+        ring = self.tty and rings(self._to_choose, to_choose, self.bell)
+        self._to_choose = to_choose
+        bell = BELL if ring else ""
+        self.writer.screen(bell + CLEAR + text + "\n" if self.tty else text + "\n\n")
+        if not self.tty:
+            # Printed, not redrawn: said once, not again under every later screen.
+            self.message = None
 
     def final(self, session: Session) -> None:
         screens = screens_for(session.game.name)
@@ -235,17 +281,17 @@ def status_lines(session: Session, now: float, exact: bool = True) -> list[str]:
     mine, others, chosen = session.secret_choice()
     if mine is not None and others:
         said = screens_for(session.game.name).describe(session.view(), mine, names)
-        who = ", ".join(names[s] for s in others)
+        who = listed([names[s] for s in others])
         lines.append(f"waiting for {who} to choose; you chose: {said} (secret until then)")
     elif mine is None and chosen:
-        who = ", ".join(names[s] for s in chosen)
+        who = listed([names[s] for s in chosen])
         lines.append(f"{who} chose already (nobody sees what until everyone has)")
     for seat, why in session.left_seats().items():
         said = LEFT_WORDS.get(why, "")
         lines.append(f"{names[seat]} left{said}; waiting for {names[seat]} to resume")
     behind = session.resume_waiting_on()
     if behind:
-        who = ", ".join(names[s] for s in behind)
+        who = listed([names[s] for s in behind])
         lines.append(f"resumed: waiting for {who} to say where the game stands")
     for seat, quiet in session.silent_peers(now, SILENT_AFTER):
         if quiet is None:

@@ -33,6 +33,13 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+def listed(names: Sequence[str]) -> str:
+    """``Ana``, ``Ana and Ben``, ``Ana, Ben and Cleo``."""
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def short_name(name: str, width: int = NAME_WIDTH) -> str:
     """``name`` cut to ``width`` characters for a table column (``Alexandra..``)."""
     return name if len(name) <= width else name[: width - 2] + ".."
@@ -82,8 +89,16 @@ def name_seats(textline: str, names: Sequence[str]) -> str:
 def verify_summary(path: str, report: VerifyReport) -> str:
     lines = []
     if report.game is not None:
-        opts = ", ".join(f"{k}={v}" for k, v in sorted(report.options.items()))
+        opts = ", ".join(f"{k}={v}" for k, v in sorted(report.options.items())) or "no options"
         lines.append(f"game:    {report.game} ({opts}), {len(report.seats)} seats")
+        unnamed = _unnamed_options(report)
+        if unnamed:
+            said = ", ".join(f"{k}={report.options[k]}" for k in unnamed)
+            they, them = ("it", "it") if len(unnamed) == 1 else ("they", "them")
+            lines.append(
+                f"options: read by default, as the game was played before {they} existed "
+                f"(the genesis does not name {them}): {said}"
+            )
         if report.protocol is not None:
             lines.append(f"format:  {report.protocol} (this version reads {', '.join(READABLE)})")
         for number, seat in enumerate(report.seats):
@@ -101,6 +116,18 @@ def verify_summary(path: str, report: VerifyReport) -> str:
         )
     lines.append(verdict(path, report))
     return "\n".join(lines)
+
+
+def _unnamed_options(report: VerifyReport) -> list[str]:
+    """The options the verified genesis does not list, read with their rule of then
+    (replay/genesis.py: a replay written before an option existed)."""
+    ledger = report.ledger
+    if ledger is None or not ledger.entries:
+        return []
+    given = ledger.entries[0].body.get("options")
+    if not isinstance(given, dict):
+        return []
+    return [name for name in sorted(report.options) if name not in given]
 
 
 def result_summary(report: VerifyReport) -> str:

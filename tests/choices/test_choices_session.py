@@ -76,6 +76,23 @@ def test_whole_games_of_secret_choices_give_identical_valid_logs(n):
     assert report.valid, report.error
 
 
+def test_one_seat_asked_chooses_in_secret_and_several_choose_each_in_secret():
+    # Issue 25: the words were "Cleo choose, each in secret" for one seat.
+    from p2ptable.replay.ledger import Applied
+
+    _, _, sessions, _ = sessions_for(2, "words")
+    net = MemoryNet(sessions)
+    play_out(sessions, net, random.Random(2))
+    said = {
+        e.text for e in sessions[0].take_events() if isinstance(e, Applied) and e.kind == "commits"
+    }
+    assert said == {
+        "Ana and Ben choose, each in secret",
+        "Ana chooses in secret",
+        "Ben chooses in secret",
+    }
+
+
 def test_every_asked_seat_may_choose_at_once_and_nobody_else():
     _, _, sessions, _ = sessions_for(3)
     net = MemoryNet(sessions)

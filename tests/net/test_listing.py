@@ -342,7 +342,7 @@ def test_tables_prints_both_rows_marked_and_json_says_the_conflict(monkeypatch):
         "[conflict: the same host name from 10.0.0.5]",
         "Two addresses announce one table id or host name (marked conflict): one of them is "
         "not the host. Pick the table at the address the host printed.",
-        "Join one with: p2ptable join --name <your name> (and pick it from the list)",
+        "Join one with: p2ptable join (and pick it from the list)",
     ]
     rows = json.loads(CliRunner().invoke(main, ["tables", "--json"]).output)
     assert [row["conflict"] for row in rows] == [

@@ -40,3 +40,11 @@ def test_lines_before_the_replay_exists_are_kept_within_a_bound(tmp_path):
     log.note("the game began")
     lines = log.path.read_text().splitlines()
     assert len(lines) == MAX_EARLY + 1 and lines[-1].endswith("the game began")
+
+
+def test_seats_are_counted_from_one_and_named_as_everywhere_else():
+    # Issue 25: the peer log's "seat 2 wins" was the screen's seat 3 (0- vs 1-based).
+    from p2ptable.net.peer_log import seats_named
+
+    said = seats_named("seat 2 wins with 7 points; seat 0 and seat 9", ["Ana", "Ben", "Cleo"])
+    assert said == "seat 3 (Cleo) wins with 7 points; seat 1 (Ana) and seat 10"

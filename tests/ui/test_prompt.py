@@ -127,3 +127,11 @@ def test_help_for_a_game_without_a_screen_is_the_general_part() -> None:
     text = help_text("no-such-game")
     assert "Ctrl-C" in text
     assert "Pet Quartet" not in text
+
+
+@pytest.mark.parametrize("line", ["r", "R", " recent "])
+def test_r_asks_for_the_events_since_the_last_choice(line):
+    from p2ptable.ui.prompt import Recent
+
+    assert parse_choice(line, ACTIONS) == Recent()
+    assert parse_choice(line, ()) == Recent()  # also while others play

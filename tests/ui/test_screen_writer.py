@@ -110,6 +110,19 @@ def test_when_the_terminal_moves_again_the_lines_come_in_order_and_only_the_last
     assert "old screen 0\n" not in text and "old screen 48\n" not in text  # replaced
 
 
+def test_the_bell_of_a_replaced_screen_rings_with_the_newer_one():
+    # Issue 25: the bell as a turn comes (ui/bell.py) is not lost with its redraw.
+    read, out = full_pipe()
+    writer = ScreenWriter(out)
+    writer.screen("first screen\n")
+    assert taken(writer)
+    writer.screen("\aour turn\n")
+    writer.screen("our turn, a second later\n")  # replaces it before it is written
+    text = read_once_moved(read, out, writer.close)
+    assert text.endswith("first screen\n\aour turn, a second later\n")
+    assert text.count("\a") == 1
+
+
 def test_a_stuck_terminal_delays_the_end_of_the_game_only_a_little(monkeypatch):
     monkeypatch.setattr(screen_writer, "CLOSE_WAIT", 0.2)
     read, out = full_pipe()

@@ -53,3 +53,12 @@ def test_wrap_tokens_measures_plain_text_and_keeps_styles() -> None:
     assert wrap_tokens(tokens, 18)[0] == "<3 x1*>  <5 x4*>  <7 x2>"  # exactly 18 columns
     assert wrap_tokens(tokens, 4) == ["<3 x1*>", "<5 x4*>", "<7 x2>", "<10 x3>"]
     assert wrap_tokens([], 10) == [""]
+
+
+def test_events_that_do_not_fit_are_counted_in_the_title():
+    # Issue 25: "Earlier events drop out of 'Recent' on small terminals" without a sign.
+    from p2ptable.ui.style import Style, recent_block
+
+    lines = recent_block([f"event {n}" for n in range(10)], str, Style(), 80, room=5)
+    assert lines == ["", "Recent (7 earlier not shown)", "  event 7", "  event 8", "  event 9"]
+    assert recent_block(["a", "b"], str, Style(), 80, room=5)[1] == "Recent"

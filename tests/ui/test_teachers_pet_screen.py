@@ -170,7 +170,6 @@ Your hand (7 cards)
   Assignment (Math) x2, Assignment (Reading), Gift 2, Bully, Squeal, Hall Pass
 
 News
-  the Hall Monitor rolls 5: Gymnasium
   Ben is caught, but has a Hall Pass in front
 
 Recent
@@ -179,6 +178,17 @@ Recent
 Your turn, in the Library: take one Action.
 Ben: no contact for 12 s"""
     assert out == expected
+
+
+def test_a_roll_the_events_show_is_not_news_again() -> None:
+    # Issue 25: "the Hall Monitor rolls 2" sometimes shown twice, in the News and in
+    # the events.  A roll the events do not show stays in the News.
+    out = render(busy_school(), ADA, ["   38  Ada       studies"])
+    assert "News\n  the Hall Monitor rolls 5: Gymnasium\n  Ben is caught" in out
+    s = busy_school().told("the Hall Monitor rolls 5: Gymnasium")  # the same roll again
+    recent = ["   40  chance    the Hall Monitor rolls 5: the Hallway and the Gymnasium"]
+    out = render(s, ADA, recent)
+    assert out.count("the Hall Monitor rolls 5") == 2  # the older one, and the event
 
 
 def test_the_public_view_and_another_seat() -> None:

@@ -160,3 +160,102 @@ def test_the_end_shows_final_scores():
     text = out.getvalue()
     assert "Pet Quartet | final scores | basic scoring" in text
     assert "winner" in text
+
+
+# -- issue 25: the bell, stale messages, and events that do not fit ------------------
+
+
+class Screen(io.StringIO):
+    """A terminal's output: a TTY."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_bell_rings_once_when_it_becomes_your_turn():
+    # Issue 25: "nothing tells you it is your turn if you looked away": "A bell when
+    # it becomes your turn (terminal bell; `--no-bell`)".
+    sessions, net, mover = to_move()
+    idle = next(s for s in sessions.values() if s is not mover)
+    ours = Screen()
+    ui = TerminalFrontend(stdin=io.StringIO(), stdout=ours)
+    ui.show(mover, [], net.now)
+    ui.show(mover, [], net.now + 5)  # the clock line redraws it: no second ring
+    theirs = Screen()
+    TerminalFrontend(stdin=io.StringIO(), stdout=theirs).show(idle, [], net.now)
+    quiet = Screen()
+    TerminalFrontend(stdin=io.StringIO(), stdout=quiet, bell=False).show(mover, [], net.now)
+    piped = io.StringIO()
+    TerminalFrontend(stdin=io.StringIO(), stdout=piped).show(mover, [], net.now)
+    ui.close()
+    assert ours.getvalue().count("\a") == 1 and ours.getvalue().startswith("\a\x1b[2J")
+    assert "\a" not in theirs.getvalue() + quiet.getvalue() + piped.getvalue()
+
+
+def test_a_bell_rings_again_at_the_next_turn_only():
+    from p2ptable.ui.bell import rings
+
+    assert [rings(a, b) for a, b in [(False, True), (True, True), (True, False)]] == [
+        True,
+        False,
+        False,
+    ]
+    assert not rings(False, True, enabled=False)
+
+
+def test_words_said_while_waiting_are_not_printed_under_your_next_prompt():
+    # Issue 25: "the last message or the whole help re-printed under the next prompt".
+    sessions, net, mover = to_move()
+    idle = next(s for s in sessions.values() if s is not mover)
+    ui, out = frontend("?\n")
+    assert ui.choose(idle, net.now, typed=True) is None
+    assert "At the table" in out.getvalue()  # said at once
+    for _ in range(50):  # the mover plays until the idle seat's turn comes
+        mover.submit(mover.legal_actions()[0], net.now)
+        net.pump()
+        if idle.my_turn():
+            break
+    assert idle.my_turn()
+    ui.show(idle, idle.take_events(), net.now)
+    last = out.getvalue().rsplit("Pet Quartet |", 1)[1]
+    assert "Your choice (number, or ? for help):" in last and "At the table" not in last
+
+
+def test_help_asked_at_your_turn_stays_on_a_terminal_while_the_menu_does():
+    _, net, mover = to_move()
+    out = Screen()
+    ui = TerminalFrontend(stdin=io.StringIO("?\n"), stdout=out)
+    ui.choose(mover, net.now, typed=True)
+    mover.peers[1 - mover.seat].last_contact = -10.0  # a status line to redraw for
+    ui.show(mover, [], net.now + 5)
+    ui.close()
+    screens = out.getvalue().split("\x1b[2J")
+    assert len(screens) >= 3 and all("At the table" in s for s in screens[1:])
+
+
+def test_on_a_pipe_the_help_is_printed_once_not_under_every_later_screen():
+    _, net, mover = to_move()
+    ui, out = frontend("?\n")
+    ui.choose(mover, net.now, typed=True)
+    mover.peers[1 - mover.seat].last_contact = -10.0  # the screen changes: printed again
+    ui.show(mover, [], net.now + 5)
+    assert out.getvalue().count("At the table") == 1
+    assert out.getvalue().count("Your choice (number, or ? for help):") == 2
+
+
+def test_r_lists_every_event_since_your_last_choice():
+    # Issue 25: events that do not fit are counted in the "Recent" title; r shows them.
+    _, net, mover = to_move()
+    ui, out = frontend("1\nr\n")
+    ui.show(mover, mover.take_events(), net.now)
+    assert ui.choose(mover, net.now, typed=True) == Action("draw")
+    mover.submit(Action("draw"), net.now)
+    net.pump()
+    ui.show(mover, mover.take_events(), net.now)
+    assert ui.choose(mover, net.now, typed=True) is None
+    listed = out.getvalue().rsplit("Since your last choice:\n", 1)[1].strip().splitlines()
+    name = mover.names[mover.seat]
+    assert [line.split(maxsplit=2) for line in listed] == [
+        ["2", name, "draws a card"],
+        ["3", "chance", listed[1].split(maxsplit=2)[2]],
+    ]

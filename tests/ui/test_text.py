@@ -74,3 +74,15 @@ def test_verify_names_the_cheater_as_its_seat_list_does() -> None:
     assert out.splitlines()[-1] == (
         "g.p2pt: INVALID at entry 7: Ben acted out of turn (Ana to act). Cheater: seat 2 (Ben)."
     )
+
+
+def test_names_are_listed_as_a_sentence_says_them():
+    # Issue 25 (noticed): "Bea, Cal chose already".
+    from p2ptable.ui.text import listed
+
+    assert [listed(n) for n in ([], ["Ana"], ["Ana", "Ben"], ["Ana", "Ben", "Cleo"])] == [
+        "",
+        "Ana",
+        "Ana and Ben",
+        "Ana, Ben and Cleo",
+    ]

@@ -17,6 +17,11 @@ from collections.abc import Sequence
 from p2ptable.engine.api import Outcome
 
 
+def pet_points(n: int) -> str:
+    """``1 Pet Point``, ``-1 Pet Point``, ``3 Pet Points``, ``0 Pet Points``."""
+    return f"{n} Pet Point" if abs(n) == 1 else f"{n} Pet Points"
+
+
 def _names(seats: Sequence[int]) -> str:
     names = [f"seat {s}" for s in seats]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
@@ -27,22 +32,22 @@ def outcome(points: Sequence[int], detentions: Sequence[int], tie: str = "shared
     best = max(points)
     tied = [seat for seat, p in enumerate(points) if p == best]
     if len(tied) == 1:
-        text = f"seat {tied[0]} is the Teacher's Pet with {best} Pet Points"
+        text = f"seat {tied[0]} is the Teacher's Pet with {pet_points(best)}"
         return Outcome(tuple(points), tuple(tied), text)
     if tie == "shared":
-        text = f"{_names(tied)} share the victory with {best} Pet Points each"
+        text = f"{_names(tied)} share the victory with {pet_points(best)} each"
         return Outcome(tuple(points), tuple(tied), text)
     fewest = min(detentions[seat] for seat in tied)
     winners = tuple(seat for seat in tied if detentions[seat] == fewest)
     if len(winners) == 1:
         text = (
-            f"seat {winners[0]} is the Teacher's Pet: {best} Pet Points like "
+            f"seat {winners[0]} is the Teacher's Pet: {pet_points(best)} like "
             f"{_names([s for s in tied if s != winners[0]])}, and the fewest Detentions "
             f"({fewest})"
         )
     else:
         text = (
-            f"{_names(winners)} share the victory with {best} Pet Points and "
+            f"{_names(winners)} share the victory with {pet_points(best)} and "
             f"{fewest} Detentions each"
         )
     return Outcome(tuple(points), winners, text)

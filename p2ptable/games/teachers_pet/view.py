@@ -138,7 +138,7 @@ def describe(state: TeachersPetState, seat: int, action: Action) -> str:
             return f"plays Bully on seat {args[2]}"
         if card.kind == "squeal" and len(args) == 3:
             return f"plays Squeal: the Hall Monitor goes to the {ROOMS[args[2] - 1]}"
-        return f"plays {card.name} for {card.points} Pet Points"
+        return f"plays {card.name} for {scoring.pet_points(card.points)}"
     if verb in ("turn-in", "add") and len(args) == 2:
         return f"shows {PLAY[args[1]].name}"
     if verb == "done":
@@ -146,13 +146,13 @@ def describe(state: TeachersPetState, seat: int, action: Action) -> str:
         if state.late:
             points = late_points(state.late_total, points, state.rulings.late)
         cards = "1 Assignment" if len(state.shown) == 1 else f"{len(state.shown)} Assignments"
-        return f"turns in {cards} for {points} Pet Points"
+        return f"turns in {cards} for {scoring.pet_points(points)}"
     if verb == "late" and len(args) == 2:
         card = PLAY[args[1]]
         if card.kind == "assignment":
             return f"shows {card.name} late"
         points = late_points(state.late_total, card.points, state.rulings.late)
-        return f"plays {card.name} late for {points} Pet Points"
+        return f"plays {card.name} late for {scoring.pet_points(points)}"
     if verb == "finish":
         return "has no more cards to play late"
     if verb == "cheat" and args:

@@ -40,6 +40,7 @@ from textual.widgets.option_list import Option
 
 from p2ptable.net.frontend import Leave
 from p2ptable.ui import prompt
+from p2ptable.ui.bell import rings
 from p2ptable.ui.menu import Menu
 from p2ptable.ui.screens import screens_for
 from p2ptable.ui.style import fit
@@ -242,8 +243,8 @@ class TableApp(App[None]):
         snapshot = self.link.take()
         if snapshot is None:
             return
-        if snapshot.my_turn and not self.snapshot.my_turn and self.ring:
-            self.bell()
+        if rings(self.snapshot.my_turn, snapshot.my_turn, self.ring and not snapshot.watching):
+            self.bell()  # as the line mode rings (ui/bell.py)
             self.bells += 1
         self.snapshot = snapshot
         self._draw()

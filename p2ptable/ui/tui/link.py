@@ -32,11 +32,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 from p2ptable.engine.api import Action
+from p2ptable.net.events import Seen
 from p2ptable.net.frontend import Leave
 from p2ptable.net.session import Finished, Session, Stopped
 from p2ptable.replay.ledger import Applied
 from p2ptable.ui.endings import stop_words
-from p2ptable.ui.narrative import event_line
+from p2ptable.ui.narrative import card_names, event_line
 from p2ptable.ui.screens import screens_for
 from p2ptable.ui.text import name_seats
 from p2ptable.ui.tui.channel import INTERRUPTED, Link
@@ -79,9 +80,14 @@ class FullScreenFrontend:
 
     def show(self, session: Session, events: list, now: float) -> None:
         self._session = session
+        # The hidden cards our own ledger read as an entry moved them (ours only),
+        # named in its line as the line mode names them (ui/terminal.py).
+        seen = {e.index: e.cards for e in events if isinstance(e, Seen)}
         for event in events:
             if isinstance(event, Applied):
-                self.lines.append(name_seats(event_line(event, session.names), session.names))
+                cards = card_names(session.game, seen.get(event.index, {}))
+                line = event_line(event, session.names, cards)
+                self.lines.append(name_seats(line, session.names))
             elif isinstance(event, Finished):
                 screens = screens_for(session.game.name)
                 self.final = screens.render_final(session.public_view(), session.names, False)

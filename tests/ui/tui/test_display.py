@@ -42,7 +42,7 @@ def test_a_person_at_a_terminal_gets_the_full_screen_table(terminal) -> None:  #
 def test_no_bell_is_passed_on(terminal) -> None:  # noqa: ANN001
     terminal("sys.stdout", Tty())
     terminal("sys.stdin", Tty())
-    frontend = play.make_frontend(None, False, display=play.Display(bell=False))
+    frontend = play.make_frontend(None, False, bell=False)
     assert isinstance(frontend, FullScreenFrontend) and not frontend.bell
     frontend.link.close()
 
@@ -50,7 +50,7 @@ def test_no_bell_is_passed_on(terminal) -> None:  # noqa: ANN001
 def test_plain_asks_for_the_line_mode(terminal) -> None:  # noqa: ANN001
     terminal("sys.stdout", Tty())
     terminal("sys.stdin", Tty())
-    frontend = play.make_frontend(None, False, display=play.Display(plain=True))
+    frontend = play.make_frontend(None, False, plain=True)
     assert isinstance(frontend, TerminalFrontend)
 
 

@@ -1,0 +1,72 @@
+"""A person at the questions and the turns of issue 25, on a pty.
+
+Issue 25: "`join ADDRESS` without `--code` asks for the code; a badly formed code
+at the prompt asks again instead of exiting"; "nothing tells you it is your turn
+if you looked away" (the terminal bell, `--no-bell`); and Ctrl-D at a click
+prompt printed "Aborted!".
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from .person import PROMPT, Person
+
+ASKED = re.escape("Join code (as the host printed it): ")
+
+
+@pytest.fixture
+def people(tmp_path: Path):
+    started: list[Person] = []
+
+    def start(*args: str, **kw) -> Person:  # noqa: ANN003
+        env = {"XDG_DATA_HOME": str(tmp_path / "data")}
+        person = Person(list(args), tmp_path, rows=24, cols=80, env=env, **kw)
+        started.append(person)
+        return person
+
+    yield start
+    for person in started:
+        person.close()
+
+
+def test_join_asks_for_the_code_again_until_it_is_one_and_ctrl_d_is_said(people) -> None:
+    ben = people("join", "127.0.0.1:9", "--name", "Ben")
+    ben.expect(ASKED)
+    ben.type("nope")
+    ben.expect(re.escape("Error: not a join code: 'nope'"))
+    ben.expect(f"{ASKED}(.|\\n)*{ASKED}")  # asked again, not ended
+    assert ben.proc.poll() is None
+    ben.ctrl_d()
+    assert ben.wait() == 1
+    assert "Error: the input ended before an answer" in ben.text
+    assert "Aborted" not in ben.text
+
+
+def _bells(person: Person, moves: int) -> str:
+    """Play ``moves`` of our turns, then leave; what was printed, bells kept."""
+    typed = 0
+    end = time.monotonic() + 90
+    while typed < moves and time.monotonic() < end:
+        person.expect(re.escape(PROMPT), timeout=60, on="screen")
+        if person.answer():
+            typed += 1
+        else:
+            person._pump(0.1)  # answered: wait for the next screen
+    assert typed == moves
+    person.ctrl_c()
+    person.wait()
+    return person.text
+
+
+def test_the_bell_rings_at_each_turn_and_not_with_no_bell(people) -> None:
+    common = ("play", "pet-quartet", "--bots", "1", "--bot-delay", "0.2", "--name", "Ana")
+    printed = _bells(people(*common), 3)
+    # One bell a turn, just before the screen that asks (a clear follows it).
+    assert printed.count("\a") >= 3 and "\a\f" in printed
+    quiet = _bells(people(*common, "--no-bell"), 3)
+    assert "\a" not in quiet
