@@ -44,13 +44,8 @@ from p2ptable.net.pending_genesis import (
     set_aside,
     unborn,
 )
-from p2ptable.net.persistence import (
-    Resume,
-    ResumeError,
-    SeatLock,
-    hold_seat_lock,
-    load_resume,
-)
+from p2ptable.net.persistence import Resume, ResumeError, load_resume
+from p2ptable.net.seat_lock import SeatLock, hold_seat_lock
 from p2ptable.replay.ledger import Ledger
 from p2ptable.replay.outputs import check_output
 

@@ -1,9 +1,10 @@
 """Offline simulation: every seat is a local bot with real keys and real chains.
 
 How it works: derive each seat's key and chain secret from the seed, sign the
-genesis, then loop on :meth:`Ledger.expected`: the seat to act signs an action
-chosen by its bot, every seat reveals its next preimage for a chance step, every
-seat signs the result.  Each entry goes through :meth:`Ledger.append` (the same
+genesis, then loop on :meth:`Ledger.expected`: the row of the kind expected
+(replay/rows.py) makes the entry with every seat's secrets: the seat to act signs
+an action chosen by its bot, every seat reveals its next preimage for a chance
+step, every seat signs the result.  Each entry goes through :meth:`Ledger.append` (the same
 check a verifier and a live peer make) and is written at once, to a temporary
 file that becomes ``out`` when the game ends (replay/outputs.py: an interrupted
 simulation leaves no partial file, and none is ever written over a replay).  Keys,
@@ -26,7 +27,7 @@ from pathlib import Path
 
 from p2ptable.bots import make_bot
 from p2ptable.crypto.signing import sha256
-from p2ptable.engine.api import Outcome, normalize_options
+from p2ptable.engine.api import Action, Outcome, normalize_options
 from p2ptable.games import get_game
 from p2ptable.randomness.chain import DEFAULT_LENGTH
 from p2ptable.replay import authoring
@@ -34,6 +35,7 @@ from p2ptable.replay.entries import Entry
 from p2ptable.replay.ledger import Applied, Ledger
 from p2ptable.replay.logfile import LogWriter
 from p2ptable.replay.outputs import written_whole
+from p2ptable.replay.rows import ROWS
 
 DEFAULT_NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay")
 MAX_ENTRIES = 100_000
@@ -100,35 +102,12 @@ def simulate(
 
 
 def _next_entry(ledger: Ledger, seats: list[authoring.SeatSecrets], policies: list) -> Entry | None:
-    expected = ledger.expected()
-    if expected.kind == "action":
-        seat = expected.seat
-        assert seat is not None
-        action = policies[seat](ledger.game, ledger.state, seat)
-        return authoring.action_entry(ledger, seat, seats[seat], action)
-    if expected.kind == "chance":
-        values = {i: authoring.reveal(ledger, i, s) for i, s in enumerate(seats)}
-        return authoring.chance_entry(ledger, values)
-    if expected.kind == "shuffle":
-        assert expected.seat is not None
-        return authoring.shuffle_entry(ledger, expected.seat, seats[expected.seat])
-    if expected.kind in ("open", "secrets"):
-        parts = {i: authoring.part_entry(ledger, i, s) for i, s in enumerate(seats)}
-        return authoring.bundle_entry(ledger, parts)
-    if expected.kind in ("commits", "choices"):
-        # A secret simultaneous choice: every asked seat commits, then reveals
-        # what its commit sealed (found again from the log and its key).
-        parts = {}
-        for i in expected.targets:
-            assert i is not None
-            if expected.kind == "commits":
-                action = policies[i](ledger.game, ledger.state, i)
-            else:
-                action = authoring.committed_choice(ledger, i, seats[i])
-            parts[i] = authoring.choice_part(ledger, i, seats[i], action)
-        return authoring.choices_bundle(ledger, parts)
-    if expected.kind == "result":
-        body = authoring.result_body(ledger)
-        sigs = tuple((i, authoring.sign_result(ledger, body, s)) for i, s in enumerate(seats))
-        return Entry(body, sigs)
-    return None
+    """The next entry, made by its kind's row (replay/rows.py): every seat is here."""
+    row = ROWS.get(ledger.expected().kind)  # none after the result
+    if row is None or row.author is None:
+        return None
+
+    def choose(seat: int) -> Action:
+        return policies[seat](ledger.game, ledger.state, seat)
+
+    return row.author(ledger, seats, choose)

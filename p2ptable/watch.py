@@ -1,6 +1,7 @@
 """`p2ptable watch`: follow a live game without a seat (the I/O loop around net/spectator.py).
 
-How it works: one ZeroMQ inbox and one link to the host.  The spectator proves
+How it works: one inbox and one link to the host (a ZeroMQ transport, or the
+one it is handed: net/transport.py).  The spectator proves
 the join code (``JoinerLobby(watch=True)``), then its :class:`Follower` pulls the
 log and checks every entry with its own ledger; each accepted entry is appended
 to the spectator's replay file at once, and the public screen is drawn from the
@@ -8,11 +9,14 @@ ledger's state (``view(state, None)``: never a hand).  The game's end (a result,
 or an abort that stops it) ends the watch with the final screen; so does a host
 that stops answering for ``silent_timeout`` seconds, with the replay kept so far.
 A host that comes back meanwhile (``resume``) is followed again: the follower
-proves the code to it again (net/spectator.py).
+proves the code to it again (net/spectator.py).  The loop sleeps until a frame
+or its next deadline (the lobby's knock again, the follower's next pull, a
+timeout), as the peer's does.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
 import sys
@@ -28,7 +32,8 @@ from p2ptable.net.listing import picked_mismatch
 from p2ptable.net.lobby import JoinerLobby, LobbyError, LobbyIgnored, normalize_code
 from p2ptable.net.persistence import replay_path_for
 from p2ptable.net.spectator import FeedError, Follower
-from p2ptable.net.zmq_transport import LOBBY, ZmqTransport
+from p2ptable.net.transport import LOBBY, Transport
+from p2ptable.net.zmq_transport import ZmqTransport
 from p2ptable.replay import authoring
 from p2ptable.replay.logfile import LogWriter
 from p2ptable.ui.narrative import event_line
@@ -39,6 +44,9 @@ from p2ptable.ui.text import name_seats
 WATCHED, NO_ANSWER, LOST, REFUSED, LEFT = 0, 3, 4, 2, 130
 WATCHING = "You are watching: no seat, no hand; every entry is checked as it arrives."
 CLEAR = "\x1b[2J\x1b[H"
+# The loop sleeps until a message or its next deadline (a pull, a knock again, a
+# timeout), never longer than this, as the peer's does (net/peer.py).
+MAX_SLEEP = 1.0
 
 
 @dataclass
@@ -128,6 +136,72 @@ class _FullScreen:
         return any(isinstance(item, Leave) for item in self.link.received())
 
 
+class _Watch:
+    """One watch's state between passes of its loop: the spectator's lobby, its
+    follower, the replay file (opened at the first entry) and what was told."""
+
+    def __init__(
+        self,
+        lobby: JoinerLobby,
+        screen: _Screen | _FullScreen,
+        replay: Path | None,
+        name: str,
+        host: tuple[str, int],
+    ) -> None:
+        self.lobby, self.screen, self.host = lobby, screen, host
+        self.follower = Follower(lobby)
+        self._target, self._name = replay, name
+        self.writer: LogWriter | None = None
+        self.path: Path | None = None
+        self.told = (0, False)  # (rejoined, said the host went quiet) as last told
+
+    def take_out(self, now: float) -> list[bytes]:
+        """The lobby's and the follower's due work: the frames for the host."""
+        lobby, follower = self.lobby, self.follower
+        if lobby.watching is None:
+            lobby.tick(now)  # knock again (refused for the rate, or no answer)
+            for line in lobby.take_log():
+                self.screen.say(line)
+        out = lobby.take_outgoing()
+        follower.tick(now)
+        return out + follower.take_outgoing()
+
+    def write(self) -> None:
+        """The entries the follower accepted, appended to the replay file."""
+        for payload in self.follower.take_writes():
+            if self.writer is None:
+                lobby = self.lobby
+                target = self._target or replay_path_for(
+                    lobby.game or "game", lobby.table or b"", self._name
+                )
+                target.parent.mkdir(parents=True, exist_ok=True)
+                self.writer, self.path = LogWriter(target, new=True), target
+            self.writer.append(payload)
+
+    def admitted(self, now: float, listed_table: str, where: str) -> None:
+        """The host's welcome: said, and the host's silence counts from now."""
+        lobby = self.lobby
+        assert lobby.watching is not None
+        self.follower.heard = now
+        differs = picked_mismatch(listed_table, where, lobby.table or b"", True)
+        if differs:
+            self.screen.say(differs)
+        seated = ", ".join(lobby.watching.get("seats", []))
+        self.screen.say(f"Watching {lobby.game} (seated: {seated}).")
+
+    def wake_at(self, now: float, start: float, connect_timeout: float, silent: float) -> float:
+        """The next deadline: the lobby's or the follower's next step, or a timeout."""
+        lobby, follower = self.lobby, self.follower
+        if lobby.watching is None:
+            return min(lobby.wake_at(now), start + connect_timeout)
+        return min(follower.wake_at(now), follower.heard + silent)
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.sync()
+            self.writer.close()
+
+
 def watch(
     address: str,
     code: str,
@@ -139,26 +213,29 @@ def watch(
     out: TextIO | None = None,
     on_frame: Callable[[bytes], None] | None = None,
     listed_table: str = "",
+    transport: Transport | None = None,
     full_screen: bool = False,
 ) -> WatchResult:
     """Watch the table at ``address`` (HOST:PORT) until its game ends;
     ``listed_table``, the id of the table picked from the LAN's list, is
-    checked against the host's (net/listing.py).  With ``full_screen`` (and
-    not ``quiet``) the table is drawn full-screen while the loop runs beside it."""
+    checked against the host's (net/listing.py).  ``transport`` is the
+    network (net/transport.py; a ZeroMQ inbox of our own if not given).  With
+    ``full_screen`` (and not ``quiet``) the table is drawn full-screen while the
+    loop runs beside it (ui/tui/link.py)."""
     if full_screen and not quiet:
         from p2ptable.ui.tui.link import run_beside
 
-        screen = _FullScreen()
+        shown = _FullScreen()
         result = run_beside(
-            screen.link,
-            lambda: _watch(address, code, name, replay, False, connect_timeout,
-                           silent_timeout, out, on_frame, listed_table, screen),
+            shown.link,
+            lambda: _watch(address, code, name, replay, False, connect_timeout, silent_timeout,
+                           out, on_frame, listed_table, transport, shown),
         )  # fmt: skip
-        for text in screen.after:
+        for text in shown.after:
             print(text, file=out or sys.stdout, flush=True)
         return result or WatchResult(LEFT, None, "you stopped watching")
     return _watch(address, code, name, replay, quiet, connect_timeout, silent_timeout, out,
-                  on_frame, listed_table)  # fmt: skip
+                  on_frame, listed_table, transport)  # fmt: skip
 
 
 def _watch(
@@ -172,51 +249,32 @@ def _watch(
     out: TextIO | None,
     on_frame: Callable[[bytes], None] | None,
     listed_table: str,
+    transport: Transport | None,
     shown: _FullScreen | None = None,
 ) -> WatchResult:
     normalize_code(code)
     host_ip, host_port = split_address(address)
     advertise = address_towards(host_ip)
     bind = "127.0.0.1" if advertise.startswith("127.") else "0.0.0.0"
-    transport = ZmqTransport(bind, 0)
+    net = transport if transport is not None else ZmqTransport(bind, 0)
     host = f"tcp://{host_ip}:{host_port}"
-    transport.connect(host)
-    endpoint = f"tcp://{advertise}:{transport.port}"
+    net.connect(host)
+    endpoint = f"tcp://{advertise}:{net.port}"
     lobby = JoinerLobby(code, authoring.SeatSecrets.generate(2), name, endpoint, watch=True)
-    screen: _Screen | _FullScreen = shown or _Screen(out or sys.stdout, quiet)
-    writer: list[LogWriter] = []
-    path: list[Path] = []
-
-    def write(payload: bytes) -> None:
-        if not writer:
-            target = replay or replay_path_for(lobby.game or "game", lobby.table or b"", name)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            writer.append(LogWriter(target, new=True))
-            path.append(target)
-        writer[0].append(payload)
-
-    follower = Follower(lobby, write)
-    screen.say(f"Connecting to {host_ip}:{host_port} to watch…")
+    screen = shown if shown is not None else _Screen(out or sys.stdout, quiet)
+    state = _Watch(lobby, screen, replay, name, (host_ip, host_port))
+    follower = state.follower
+    state.screen.say(f"Connecting to {host_ip}:{host_port} to watch…")
     start = time.monotonic()
-    told = (0, False)  # (rejoined, said the host went quiet) as last told
     try:
         while True:
             now = time.monotonic()
-            if lobby.watching is None:
-                lobby.tick(now)  # knock again (refused for the rate, or no answer)
-                for line in lobby.log:
-                    screen.say(line)
-                lobby.log.clear()
-            for frame in lobby.outgoing:
-                transport.send(host, LOBBY, frame)
-            lobby.outgoing.clear()
-            follower.tick(now)
-            for frame in follower.outgoing:
-                transport.send(host, LOBBY, frame)
-            follower.outgoing.clear()
-            incoming, _ = transport.poll(50)
-            applied: list = []
+            for frame in state.take_out(now):
+                net.send(host, LOBBY, frame)
+            wake = state.wake_at(now, start, connect_timeout, silent_timeout)
+            incoming, _ = net.poll(_sleep_ms(wake, time.monotonic()))
             now = time.monotonic()
+            applied: list = []
             for item in incoming:
                 if item.channel != LOBBY:
                     continue  # a spectator takes part in no game round
@@ -228,43 +286,58 @@ def _watch(
                     except LobbyIgnored:
                         continue
                     if lobby.watching is not None:
-                        follower.heard = now
-                        differs = picked_mismatch(
-                            listed_table, f"{host_ip}:{host_port}", lobby.table or b"", True
-                        )
-                        if differs:
-                            screen.say(differs)
-                        seated = ", ".join(lobby.watching.get("seats", []))
-                        screen.say(f"Watching {lobby.game} (seated: {seated}).")
+                        state.admitted(now, listed_table, f"{host_ip}:{host_port}")
                     continue
                 applied += follower.receive(item.payload, now)
-            if shown is not None and shown.left():
-                return WatchResult(LEFT, path[0] if path else None, "you stopped watching")
-            told = _tell_comeback(screen, follower, told)
-            if applied:
-                screen.draw(follower, applied, [WATCHING])
-            if follower.over:
-                return WatchResult(WATCHED, path[0] if path else None)
-            if lobby.watching is None and now - start > connect_timeout:
-                if lobby.refusal is not None:
-                    return WatchResult(REFUSED, None, lobby.gave_up(now - start))
-                return WatchResult(NO_ANSWER, None, _no_answer(host_ip, host_port, connect_timeout))
-            if lobby.watching is not None and now - follower.heard > silent_timeout:
-                where = path[0] if path else None
-                refused = f" (knocking again: {follower.refused})" if follower.refused else ""
-                return WatchResult(LOST, where, f"the host stopped answering after entry "
-                                   f"{follower.have - 1}{refused}")  # fmt: skip
+                state.write()
+            if shown is not None and shown.left():  # its leave key, or Ctrl-C there
+                state.write()
+                return WatchResult(LEFT, state.path, "you stopped watching")
+            limits = (connect_timeout, silent_timeout)
+            result = _verdict(state, applied, now, now - start, limits)
+            if result is not None:
+                return result
     except KeyboardInterrupt:
-        return WatchResult(LEFT, path[0] if path else None, "you stopped watching")
+        state.write()
+        return WatchResult(LEFT, state.path, "you stopped watching")
     except LobbyError as exc:
         return WatchResult(REFUSED, None, str(exc))
     except FeedError as exc:
-        return WatchResult(LOST, path[0] if path else None, str(exc))
+        state.write()  # every entry before the one that did not check is kept
+        return WatchResult(LOST, state.path, str(exc))
     finally:
-        for w in writer:
-            w.sync()
-            w.close()
-        transport.close()
+        state.close()
+        net.close()
+
+
+def _sleep_ms(wake: float, now: float) -> int:
+    """Milliseconds until ``wake`` (at most MAX_SLEEP), rounded up: the loop
+    wakes at its next deadline, not before it."""
+    return math.ceil(min(MAX_SLEEP, max(0.0, wake - now)) * 1000)
+
+
+def _verdict(
+    state: _Watch, applied: list, now: float, waited: float, limits: tuple[float, float]
+) -> WatchResult | None:
+    """What this pass showed, drawn and told; how the watch ends, if it ends now.
+    ``limits``: the connect and the silent timeouts."""
+    lobby, follower, screen = state.lobby, state.follower, state.screen
+    connect_timeout, silent_timeout = limits
+    state.told = _tell_comeback(screen, follower, state.told)
+    if applied:
+        screen.draw(follower, applied, [WATCHING])
+    if follower.over:
+        return WatchResult(WATCHED, state.path)
+    if lobby.watching is None and waited > connect_timeout:
+        if lobby.refusal is not None:
+            return WatchResult(REFUSED, None, lobby.gave_up(waited))
+        ip, port = state.host
+        return WatchResult(NO_ANSWER, None, _no_answer(ip, port, connect_timeout))
+    if lobby.watching is not None and now - follower.heard > silent_timeout:
+        refused = f" (knocking again: {follower.refused})" if follower.refused else ""
+        return WatchResult(LOST, state.path, f"the host stopped answering after entry "
+                           f"{follower.have - 1}{refused}")  # fmt: skip
+    return None
 
 
 def _tell_comeback(

@@ -34,8 +34,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from p2ptable.engine.playout import random_policy
+from p2ptable.net.delivery import deliver
 from p2ptable.net.memory import MemoryNet
-from p2ptable.net.peer import deliver
 from p2ptable.net.persistence import data_dir
 from p2ptable.net.session import Session
 from p2ptable.replay import authoring

@@ -57,14 +57,14 @@ def measure(knocks: int) -> dict[str, float]:
 
     def answered(i: int) -> None:
         host.receive(frames[i], "10.0.0.66", i * 1e-3)
-        host.outgoing.clear()
+        host.take_outgoing()
 
     answer = _per(knocks, answered)
     host.limiter.per_address = 1  # now every one is refused: the address had its share
 
     def refused(i: int) -> None:
         host.receive(frames[i], "10.0.0.66", 1.0 + i * 1e-3)
-        host.outgoing.clear()
+        host.take_outgoing()
 
     refuse = _per(knocks, refused)
     junk = _per(knocks, lambda i: host.receive(b"\xc1" * (i % 64), "10.0.0.66", 200.0))
@@ -72,17 +72,16 @@ def measure(knocks: int) -> dict[str, float]:
     seated = _host(seats=3)
     ben = lobby.JoinerLobby("7KQ-M2X", keys[0], "Ben", "tcp://10.0.0.2:4000")
     for _ in range(4):
-        for frame in ben.outgoing:
+        for frame in ben.take_outgoing():
             seated.receive(frame, "10.0.0.2", 0.0)
-        ben.outgoing.clear()
-        for _, frame in seated.outgoing:
+        for _, frame in seated.take_outgoing():
             ben.receive(frame)
-        seated.outgoing.clear()
     heres = []
     for i in range(knocks):
         ben._next_here = 0.0
         ben.tick(float(i))
-        heres.append(ben.outgoing.pop())
+        [here_frame] = ben.take_outgoing()
+        heres.append(here_frame)
     here = _per(knocks, lambda i: seated.receive(heres[i], "10.0.0.2", 1.0))
     guess = _per(knocks, lambda i: CodeExchange("GUESS1", host=False).message)
     return {

@@ -542,20 +542,20 @@ def knocks_sent(path: Path) -> int:
 
 def committed_at(replay: Path) -> int | None:
     """The entry a seat's kept secret choice is for (None: none kept)."""
-    from p2ptable.net.persistence import _load_choice
+    from p2ptable.net.choice_file import load_choice
 
-    choice, _ = _load_choice(replay)
+    choice, _ = load_choice(replay)
     return None if choice is None else choice.index
 
 
 def spoil_choice(replay: Path, how: str, rng: random.Random) -> None:
     """Delete, damage or forge (a valid record, the other action) a seat's
     kept secret choice, as a lost or edited file would be."""
-    from p2ptable.net.persistence import ChoiceKeeper, _load_choice, choice_path
+    from p2ptable.net.choice_file import ChoiceKeeper, choice_path, load_choice
     from p2ptable.net.session import Choice
 
     path = choice_path(replay)
-    kept, _ = _load_choice(replay)
+    kept, _ = load_choice(replay)
     if how == "deleted":
         path.unlink(missing_ok=True)
     elif how == "damaged" and path.exists():

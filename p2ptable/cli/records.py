@@ -344,7 +344,7 @@ def export(file: Path, fmt: str, seat: str | None, out: Path | None, force: bool
     """
     from p2ptable.replay.outputs import OutputRefused, check_output, written_whole
     from p2ptable.replay.verify import unreadable
-    from p2ptable.ui.record import RecordRefused, check, record
+    from p2ptable.ui.record import Ending, RecordRefused, check, record
     from p2ptable.ui.replay_viewer import seat_index
 
     try:
@@ -386,9 +386,9 @@ def export(file: Path, fmt: str, seat: str | None, out: Path | None, force: bool
             raise click.ClickException(str(exc)) from None
         except OSError as exc:
             raise click.ClickException(_cannot_write(out, exc)) from None
-    if checked.ends != "result" and fmt == "html":
+    if checked.ends != Ending.RESULT and fmt == "html":
         click.echo(f"Note: the game is {checked.ends}; the page goes as far as the log.", err=True)
-    elif checked.ends != "result":  # said in the header too; here for a record sent to a file
+    elif checked.ends != Ending.RESULT:  # said in the header too; here for a record sent to a file
         click.echo(f"Note: {made.result}; the record goes as far as the log.", err=True)
 
 

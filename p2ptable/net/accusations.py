@@ -27,13 +27,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from p2ptable.net.wire import RemoteProtocolError
-from p2ptable.replay.entries import (
-    BUNDLE_KINDS,
-    Entry,
-    bundled_parts,
-    make_body,
-    unsigned_bundle,
-)
+from p2ptable.replay.entries import Entry, bundled_parts, unsigned_bundle
+from p2ptable.replay.kinds import AUTHORED_KINDS, BUNDLE_KINDS, AbortBody, Kind, Reason
 from p2ptable.replay.ledger import InvalidEntry
 
 if TYPE_CHECKING:
@@ -51,39 +46,33 @@ class Accusation:
     messages signed for one (every honest log holding either of them ends the
     same way there), else None: the end of our log."""
 
-    reason: str
+    reason: Reason
     detail: str
     culprit: int
     evidence: list[bytes]
     position: int | None = None
 
 
-# The order of endings (wire.md 6.8): a proof before an accusation, the earliest
-# position first, then this order of reasons, then the lower entry hash.
-REASON_ORDER = {"equivocation": 0, "cheated": 1, "withheld": 2, "abandoned": 3}
-
-
 def ending_rank(abort: Entry) -> tuple:
     """How an abort entry ranks among the endings two honest peers may reach:
-    the lower wins, so every honest peer that sees both keeps the same one."""
+    the lower wins, so every honest peer that sees both keeps the same one
+    (wire.md 6.8): a proof before an accusation, the earliest position first,
+    then the order of reasons (``Reason.rank``), then the lower entry hash."""
     body = abort.body
-    proved = body["reason"] in ("equivocation", "cheated")
-    return (0 if proved else 1, body["i"], REASON_ORDER.get(body["reason"], 9), abort.hash)
+    reason = Reason.of(body["reason"])
+    proved = reason is not None and reason.proved
+    rank = reason.rank if reason is not None else 9
+    return (0 if proved else 1, body["i"], rank, abort.hash)
 
 
 def abort_body(at: Ledger, accusation: Accusation) -> bytes:
     """The agreed abort for ``accusation`` at the end of ``at``: unsigned (the
     evidence proves it, or nothing does), every field a function of the
     accusation, so honest peers that make it make the same bytes."""
-    return make_body(
-        t="abort",
-        i=at.next_index,
-        prev=at.head,
-        reason=accusation.reason,
-        culprit=accusation.culprit,
-        detail=accusation.detail,
-        evidence=accusation.evidence,
-    )
+    reason = Reason(accusation.reason).value  # a plain str: its bytes as ever
+    return AbortBody(
+        at.next_index, at.head, reason, accusation.culprit, accusation.detail, accusation.evidence
+    ).encode()
 
 
 def equivocation(ledger: Ledger, me: int, seat: int, pair: list[Entry], what: str) -> Accusation:
@@ -99,7 +88,7 @@ def equivocation(ledger: Ledger, me: int, seat: int, pair: list[Entry], what: st
     index = pair[0].body["i"]
     position = index if index < ledger.next_index else None
     detail = f"seat {seat} signed two different messages for entry {index}"
-    return Accusation("equivocation", detail, seat, evidence, position)
+    return Accusation(Reason.EQUIVOCATION, detail, seat, evidence, position)
 
 
 def cheat(ledger: Ledger, me: int, entry: Entry, refused: InvalidEntry) -> Accusation | None:
@@ -107,7 +96,7 @@ def cheat(ledger: Ledger, me: int, entry: Entry, refused: InvalidEntry) -> Accus
     cheating, not a slip: the accusation with it as evidence.  (An illegal move
     without sealed content is only rejected: the seat may still send a legal one.)"""
     body = entry.body
-    sealed = body["t"] == "shuffle" or "reveal" in body or "transfer" in body
+    sealed = body["t"] == Kind.SHUFFLE or "reveal" in body or "transfer" in body
     if not sealed or refused.culprit is None or refused.culprit != body.get("seat"):
         return None
     evidence = [entry.encode()]
@@ -116,7 +105,7 @@ def cheat(ledger: Ledger, me: int, entry: Entry, refused: InvalidEntry) -> Accus
     except InvalidEntry:
         return None
     detail = f"seat {refused.culprit}'s {body['t']} entry {body['i']}: {refused.reason}"
-    return Accusation("cheated", detail, refused.culprit, evidence)
+    return Accusation(Reason.CHEATED, detail, refused.culprit, evidence)
 
 
 def conflicting_entry(ledger: Ledger, me: int, index: int, other: Entry) -> Accusation:
@@ -127,13 +116,13 @@ def conflicting_entry(ledger: Ledger, me: int, index: int, other: Entry) -> Accu
     rules the ledger applies to an abort entry; anything less is only bad input
     (a relayed entry with another signature, a stale fork...)."""
     mine = ledger.entries[index]
-    if other.kind == "abort" and other.body["reason"] == "cheated":
+    if other.kind == Kind.ABORT and other.body["reason"] == Reason.CHEATED:
         # Another peer stopped on a message signed by a seat we took a different
         # message from, for the same position: together they are equivocation.
         other = Entry.decode(other.body["evidence"][0])
     if mine.kind in BUNDLE_KINDS:
         return bundle_equivocation(ledger, me, mine, other)
-    if mine.kind not in ("action", "shuffle"):
+    if mine.kind not in AUTHORED_KINDS:
         raise RemoteProtocolError(f"conflicting entry {index} (not an action or shuffle)")
     what = f"two different entries for position {index}"
     return equivocation(ledger, me, mine.body["seat"], [mine, other], what)
@@ -153,7 +142,7 @@ def bundle_equivocation(ledger: Ledger, me: int, mine: Entry, other: Entry) -> A
     ours = {p.body["seat"]: p for p in bundled_parts(mine.body)}
     if other.kind == mine.kind:
         theirs = bundled_parts(other.body)
-    elif other.kind == "part":
+    elif other.kind == Kind.PART:
         theirs = [other]
     else:
         raise RemoteProtocolError(f"conflicting {mine.kind} entry {index}")
@@ -181,7 +170,7 @@ def withholding(
         alive = last is not None and now - last < ALIVE
         if seat in awaited and alive:
             detail = f"seat {seat} did not send its part of entry {index} in time"
-            return Accusation("withheld", detail, seat, [])
+            return Accusation(Reason.WITHHELD, detail, seat, [])
     return None
 
 
@@ -200,5 +189,5 @@ def abandonment(
         if now - silent_since >= timeout:
             # No number of seconds: honest detectors must write the same bytes.
             detail = f"seat {seat} stayed out of contact while the game waited on it"
-            return Accusation("abandoned", detail, seat, [])
+            return Accusation(Reason.ABANDONED, detail, seat, [])
     return None

@@ -8,11 +8,14 @@ and then the genesis round (net/genesis_round.py), both sans-IO; it carries out
 what they produce through the transport it is handed, and keeps the game frames
 that come before it knows the genesis body (bounded).  The peer feeds it frames
 (``lobby_frame``, ``game_frame``), calls ``step`` once a pass, and gets the
-genesis entry back from ``step`` when every seat has signed.  When the body is
-known and before our signature leaves, ``on_body`` lets the peer make the seat
-resumable (its replay path, lock, secrets and the pending body).  A host's
-``on_roster`` hears of every change to its seats (and of the genesis), so the
-table's announcement on the LAN (net/discovery.py) can follow them.  A joiner
+genesis entry back from ``step`` when every seat has signed.  What else it has
+to tell is handed out, in order, as the session's events are (``take_events``):
+:class:`SeatSet` when the body is known, before our signature leaves (``step``
+sends it), so the peer makes the seat resumable (its replay path, lock, secrets
+and the pending body) first; for a host, :class:`RosterChanged` at every change
+to its seats (and at the genesis), so the table's announcement on the LAN
+(net/discovery.py) can follow them; and the lines for the person
+(:class:`Said`) and for the peer's log (:class:`Noted`).  A joiner
 that picked its table from the LAN's list is given the id the list announced;
 once the host has proved the code, the two are compared, and a difference is
 said (net/listing.py's ``picked_mismatch``): the code proves the host, so the
@@ -21,7 +24,9 @@ joiner goes on, but the person knows the list was wrong.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from p2ptable.net import lobby as lobbies
 from p2ptable.net.gallery import Gallery
@@ -29,9 +34,12 @@ from p2ptable.net.genesis_round import GenesisRound
 from p2ptable.net.listing import picked_mismatch
 from p2ptable.net.peers import boot_bytes
 from p2ptable.net.pending_genesis import PendingGenesis
-from p2ptable.net.zmq_transport import GAME, LOBBY, ZmqTransport
+from p2ptable.net.transport import GAME, LOBBY, Transport
 from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry
+
+if TYPE_CHECKING:
+    from p2ptable.net.persistence import Resume
 
 MAX_EARLY_FRAMES = 2_000  # game frames that may arrive before we know the genesis body
 MAX_EARLY_BYTES = 8 << 20
@@ -39,19 +47,47 @@ MAX_SLEEP = 1.0
 WAITING_NOTE_EVERY = 10.0  # seconds between "still waiting for ..." lines
 
 
+@dataclass(frozen=True)
+class SeatSet:
+    """The genesis body is known, and our seat in it; our signature has not left."""
+
+    body: bytes
+
+
+@dataclass(frozen=True)
+class RosterChanged:
+    """The host's seats taken, or its genesis, changed (and at its first step)."""
+
+    lobby: lobbies.HostLobby
+
+
+@dataclass(frozen=True)
+class Said:
+    """A line for the person at this seat (who joined, what we wait for)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Noted:
+    """A line for the peer's diagnostic log."""
+
+    text: str
+
+
+ArrivalEvent = SeatSet | RosterChanged | Said | Noted
+
+
 class Arrival:
     """The lobby and the genesis round of one seat."""
 
     def __init__(
         self,
-        transport: ZmqTransport,
+        transport: Transport,
         secrets: authoring.SeatSecrets,
-        say: Callable[[str], None],
-        note: Callable[[str], None],
     ) -> None:
         self.transport = transport
         self.secrets = secrets
-        self.say, self.note = say, note
         self.lobby: lobbies.HostLobby | lobbies.JoinerLobby | None = None
         self.host_endpoint = ""
         self.genesis_round: GenesisRound | None = None
@@ -66,15 +102,22 @@ class Arrival:
         self.early_dropped = 0
         self._round_started = 0.0
         self._next_waiting_note = 0.0
-        # Called with the genesis body, the members and our seat, before our
-        # signature leaves (the peer makes the seat resumable then).
-        self.on_body: Callable[[bytes], None] = lambda body: None
-        # Called with the host's lobby at the first step and whenever its seats
-        # taken or its genesis change.
-        self.on_roster: Callable[[lobbies.HostLobby], None] = lambda lobby: None
+        self.events: list[ArrivalEvent] = []  # handed out by take_events
         self._roster_told: tuple[int, bool] | None = None
         self._under_way = False  # a resumed game: the lobby only serves spectators
         self._listed_table = ""  # the id the LAN's list announced for the table picked
+
+    def say(self, text: str) -> None:
+        self.events.append(Said(text))
+
+    def note(self, text: str) -> None:
+        self.events.append(Noted(text))
+
+    def take_events(self) -> list[ArrivalEvent]:
+        """What happened since the last call, in order (take them before ``step``:
+        a :class:`SeatSet` must be acted on before our signature leaves)."""
+        out, self.events = self.events, []
+        return out
 
     # -- starting ------------------------------------------------------------------
 
@@ -90,6 +133,31 @@ class Arrival:
         """A resumed host's table admits spectators again (the game is under way:
         ``lobby`` holds the genesis, and no genesis round is started for it)."""
         self.lobby, self.game, self._under_way = lobby, lobby.game, True
+
+    def come_back(self, resume: Resume, endpoint: str) -> list[str]:
+        """Back at a game under way (``resume``): our seat, a new start counter (on
+        disk before any frame of this run leaves, so our peers can tell our frames
+        from recordings of an earlier run), the members as the genesis seats them
+        at the endpoints last saved (ours where we listen now: another port, if
+        `resume --port` said so), and a link to every other seat.  The endpoints."""
+        self.seat, self.boot = resume.seat, resume.boot + 1
+        endpoints = [*resume.endpoints]
+        endpoints[resume.seat] = endpoint
+        self.members = [
+            lobbies.Member(s.name, s.key, s.chain_head, s.link, where)
+            for s, where in zip(resume.ledger.seats, endpoints, strict=True)
+        ]
+        for i, member in enumerate(self.members):
+            if i != resume.seat:
+                self.transport.connect(member.endpoint)
+        return endpoints
+
+    def feed_spectators(self, entries: Callable[[], Sequence[bytes]]) -> None:
+        """What our table's spectators pull (gallery.py): ``entries`` returns our
+        log as it stands (nothing, for a table that admits none)."""
+        gallery = self._gallery()
+        if gallery is not None:
+            gallery.entries = entries
 
     def resume(self, pending: PendingGenesis, now: float) -> None:
         """Back in a genesis round our process left (net/pending_genesis.py)."""
@@ -161,17 +229,15 @@ class Arrival:
             self._tell_host_lines(lobby)
         elif lobby is not None and self.genesis_round is None:
             lobby.tick(now)
-            for line in lobby.log:
+            for line in lobby.take_log():
                 self.say(line)
                 self.note(line)
-            lobby.log.clear()
         self._tell_roster()
         if isinstance(lobby, lobbies.HostLobby):
             self._send_host_lobby(lobby)
         elif lobby is not None:
-            for frame in lobby.outgoing:
+            for frame in lobby.take_outgoing():
                 self.transport.send(self.host_endpoint, LOBBY, frame)
-            lobby.outgoing.clear()
         round_ = self.genesis_round
         if round_ is None:
             return None
@@ -188,13 +254,11 @@ class Arrival:
         return genesis
 
     def _send_host_lobby(self, lobby: lobbies.HostLobby) -> None:
-        for endpoint, frame in lobby.outgoing:
+        for endpoint, frame in lobby.take_outgoing():
             self.transport.reply(endpoint, LOBBY, frame)
-        lobby.outgoing.clear()
         if lobby.gallery is not None:  # answers to spectators: on small queues
-            for endpoint, frame in lobby.gallery.outgoing:
+            for endpoint, frame in lobby.gallery.take_outgoing():
                 self.transport.feed(endpoint, LOBBY, frame)
-            lobby.gallery.outgoing.clear()
 
     def spectators_behind(self, length: int, now: float) -> bool:
         """Whether a spectator still pulling has fewer than ``length`` entries."""
@@ -224,12 +288,10 @@ class Arrival:
     def _tell_host_lines(self, lobby: lobbies.HostLobby) -> None:
         """The host's player sees what matters (who joined, counts of strangers);
         the peer's log keeps every line, rejections included (bounded)."""
-        for line in lobby.screen:
+        for line in lobby.take_screen():
             self.say(line)
-        for line in lobby.log:
+        for line in lobby.take_log():
             self.note(line)
-        lobby.screen.clear()
-        lobby.log.clear()
 
     def send(self, dest: int | None, frame: bytes) -> None:
         """A game frame to one seat, or to every other seat (None)."""
@@ -250,9 +312,12 @@ class Arrival:
         return True
 
     def wake_at(self, now: float) -> float:
+        """When ``step`` has something to do next: the round's next signature, or
+        the lobby's next deadline (a knock again, a ``here``, a silent seat)."""
         if self.genesis_round is not None:
             return self.genesis_round.wake_at(now)
-        return now + lobbies.HERE_EVERY if self.lobby is not None else now + MAX_SLEEP
+        lobby = self.lobby
+        return now + MAX_SLEEP if lobby is None else min(lobby.wake_at(now), now + MAX_SLEEP)
 
     def _tell_roster(self) -> None:
         lobby = self.lobby
@@ -260,7 +325,7 @@ class Arrival:
             roster = (len(lobby.members), lobby.genesis is not None)
             if roster != self._roster_told:
                 self._roster_told = roster
-                self.on_roster(lobby)
+                self.events.append(RosterChanged(lobby))
 
     def dropped(self) -> int:
         round_dropped = self.genesis_round.dropped if self.genesis_round is not None else 0
@@ -286,7 +351,7 @@ class Arrival:
             self.game = lobby.game or ""
         me = self.secrets.key.public
         self.seat = next(i for i, m in enumerate(self.members) if m.key == me)
-        self.on_body(body)
+        self.events.append(SeatSet(body))
         self.say("Table full: every seat is signing the genesis.")
         self._open_round(body, now)
 

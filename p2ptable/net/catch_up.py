@@ -31,11 +31,16 @@ from typing import TYPE_CHECKING, Protocol
 from p2ptable.net import accusations
 from p2ptable.net.wire import Message, RemoteProtocolError
 from p2ptable.replay.entries import Entry, MalformedEntry
+from p2ptable.replay.kinds import AUTHORED_KINDS, Kind
 from p2ptable.replay.ledger import InvalidEntry
 
 if TYPE_CHECKING:
     from p2ptable.net.events import Stopped
     from p2ptable.replay.ledger import Ledger
+
+# Kind members bound once: on Python 3.11 a member looked up through its enum
+# class costs several times the comparison, and every peer runs this for every entry.
+_GENESIS, _ABORT = Kind.GENESIS, Kind.ABORT
 
 FORK_LOOKBACK = 16
 BATCH = 256
@@ -154,13 +159,13 @@ class CatchUp:
             raise RemoteProtocolError(f"malformed entry: {exc}") from None
         body = entry.body
         ledger = log.ledger
-        if body["t"] == "genesis":
+        if body["t"] == _GENESIS:
             return
         index = body["i"]
-        if body["t"] == "abort" and (log.stopped is not None or index < ledger.next_index):
+        if body["t"] == _ABORT and (log.stopped is not None or index < ledger.next_index):
             log.consider_abort(entry)  # the better of two endings (wire.md 6.8)
             return
-        if not relayed and (body["t"] not in ("action", "shuffle") or body["seat"] != sender):
+        if not relayed and (body["t"] not in AUTHORED_KINDS or body["seat"] != sender):
             raise RemoteProtocolError(
                 "an entry message must carry the sender's own action or shuffle"
             )
@@ -224,3 +229,12 @@ class CatchUp:
             self.future[index] = raw
             self.future_bytes += len(raw)
         self.gaps[sender] = max(index, self.gaps.get(sender, index))
+
+
+# The messages catch-up handles (net/session.py hands them over): kind -> method.
+HANDLERS = {
+    "entry": CatchUp.on_entry,
+    "entries": CatchUp.on_entries,
+    "stop": CatchUp.on_stop,
+    "get": CatchUp.on_get,
+}

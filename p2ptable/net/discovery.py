@@ -15,8 +15,8 @@ reachable at the address its host prints.  Names are not probed for
 uniqueness (each holds the table id), and the records live two minutes in
 others' caches, so a host that crashed without its goodbye drops out soon.
 
-:func:`announce_lobby` is the glue for a host: the lobby's ``on_roster``
-(net/arrival.py) publishes the seats taken, and withdraws the table once it is
+:func:`announce_lobby` is the glue for a host: the peer's ``on_roster``
+(net/peer.py, told by net/arrival.py) publishes the seats taken, and withdraws the table once it is
 full; `play` does not announce (its bots are on loopback).
 
 :func:`listen` hears the tables announced on the LAN for a few seconds.  It
@@ -60,6 +60,7 @@ if TYPE_CHECKING:
 
 TTL = 120  # seconds others may cache our records
 MAX_NOTES = 20
+RETRY = 1.0  # seconds before the announcer tries again what failed (it sleeps until a wish else)
 MDNS_GROUP, MDNS_PORT = "224.0.0.251", 5353
 ASK_AT = (0.0, 1.0, 3.0, 7.0, 15.0, 31.0)  # seconds after the start: "which tables?"
 MAX_PACKET = 9000  # bytes of one mDNS packet read (RFC 6762 section 17)
@@ -138,17 +139,21 @@ class Announcer:
     # -- the thread --------------------------------------------------------------------
 
     def _run(self) -> None:
+        """Carry out each wish as it comes; sleep until the next one (or, after a
+        failure, until it is time to try again)."""
         registered = None  # the ServiceInfo others hear now, if any
-        closing = False
+        closing = failed = False
         while not closing:
-            self._wake.wait(1.0)
+            self._wake.wait(RETRY if failed else None)
             with self._lock:
                 self._wake.clear()
                 want, closing = self._want, self._closing
             try:
                 registered = self._carry_out(want, registered)
+                failed = False
             except Exception as exc:  # noqa: BLE001 - announcing must never stop a table
                 self._note(f"announcing the table failed: {type(exc).__name__}: {exc}")
+                failed = True
         try:
             self._zc.close()
         except Exception as exc:  # noqa: BLE001
@@ -343,6 +348,6 @@ def announce_lobby(peer: Peer, address: str, say: Callable[[str], None]) -> Anno
         for line in announcer.take_notes():
             peer.note(line)
 
-    peer.arrival.on_roster = follow
+    peer.on_roster = follow
     say("  or pick it from the list that `p2ptable join --name <their name>` shows")
     return announcer

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from p2ptable.engine.api import Outcome
+from p2ptable.replay.kinds import Reason
 from p2ptable.replay.ledger import Applied
 
 
@@ -20,11 +22,11 @@ class Rejected:
 class Stopped:
     """The game stopped with an abort entry naming ``culprit``.
 
-    ``reason`` is the abort's kind (``equivocation``, ``cheated``, ``withheld``,
-    ``abandoned``), ``detail`` its account in the log's words, ``proved`` whether
+    ``reason`` is the abort's (a ``Reason``: equivocation, cheated, withheld,
+    abandoned), ``detail`` its account in the log's words, ``proved`` whether
     the entry carries evidence every verifier re-checks (ui/endings.py words it)."""
 
-    reason: str
+    reason: Reason
     culprit: int | None
     detail: str = ""
     proved: bool = False
@@ -95,3 +97,27 @@ class Seen:
 
 
 Event = Applied | Seen | Rejected | Stopped | Finished | Failed | Moved | Recovered | PeerLeft
+
+
+# -- what the session hands out besides events (net/session.py) --------------
+
+
+class Write(NamedTuple):
+    """An entry to persist.  ``durable``: it must be on stable storage before
+    any frame of its batch leaves (ours).  ``keep``: first cut the log back to
+    its first ``keep`` entries (an agreed abort taking a contested position)."""
+
+    payload: bytes
+    durable: bool
+    keep: int | None = None
+
+
+class Choice(NamedTuple):
+    """Our secret choice for the ``commits`` entry at ``index`` (replay/choices.py):
+    kept on stable storage before our commit leaves, so that a seat that comes
+    back after a crash commits to the same action, never to a second one (two
+    commits for one position are equivocation)."""
+
+    # A field named like tuple.index: the name is what every caller reads.
+    index: int  # type: ignore[assignment]
+    action: str

@@ -51,6 +51,7 @@ WATCHER_SILENT = 30.0
 # they do, the host waits this long from its resume for them (at most
 # LINGER_SECONDS after the end, net/peer.py).
 COMEBACK_WAIT = 6.0
+JUST_AFTER = 0.001  # a silence compared strictly (``>``) is due just after its limit
 
 
 @dataclass
@@ -96,7 +97,9 @@ class Gallery:
     """The watchers of one table and the answers to their ``feed`` requests.
 
     ``seal`` signs a lobby frame as the host (lobby.seal_lobby); ``entries``
-    returns the host's log so far, encoded (empty before the genesis)."""
+    returns the host's log so far, encoded (empty before the genesis).  The
+    answers are handed out by ``take_outgoing``, lines for the host by
+    ``take_log``."""
 
     seal: Callable[[str, dict], bytes]
     table: bytes
@@ -106,6 +109,15 @@ class Gallery:
 
     def __post_init__(self) -> None:
         self.watchers: dict[bytes, Watcher] = {}  # by the watcher's signing key
+
+    def take_outgoing(self) -> list[tuple[str, bytes]]:
+        """Answers to send, in order: (the watcher's endpoint, the frame)."""
+        out, self.outgoing = self.outgoing, []
+        return out
+
+    def take_log(self) -> list[str]:
+        out, self.log = self.log, []
+        return out
 
     def names(self) -> list[str]:
         return [w.name for w in self.watchers.values()]
@@ -159,6 +171,11 @@ class Gallery:
         """Whether a watcher heard from in the last few seconds has fewer than
         ``length`` entries: the host lingers for it at the end (net/peer.py)."""
         return any(w.have < length and now - w.heard < 2.0 for w in self.watchers.values())
+
+    def wake_at(self) -> float:
+        """When :meth:`tick` may forget a watcher next (inf: none watches)."""
+        heard = [w.heard for w in self.watchers.values()]
+        return min(heard) + WATCHER_SILENT + JUST_AFTER if heard else float("inf")
 
     def tick(self, now: float) -> None:
         """Forget watchers not heard from for WATCHER_SILENT seconds."""

@@ -25,8 +25,7 @@ out ``take_outgoing``.
 from __future__ import annotations
 
 from p2ptable.crypto.signing import verify_signature
-from p2ptable.net.peers import PeerStates
-from p2ptable.net.session import link_keys
+from p2ptable.net.peers import PeerStates, link_keys
 from p2ptable.net.wire import Message, RemoteProtocolError, open_frame, seal_many
 from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry, game_id_of, signed_message

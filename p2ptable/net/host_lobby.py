@@ -2,10 +2,11 @@
 handshake (within the knock limits, knocks.py), seat who proves the code, take
 a seated joiner's frames only bound to its handshake (lobby_binding.py), free a
 silent seat, call the roll and propose the genesis once every seat answered the
-full roster (net/lobby.py has the theory of operation).  What to send goes to
-``outgoing``; what the host's player should see to ``screen`` (who joined, a
-counted line about strangers, lobby_tally.py), every line for the peer's log to
-``log``."""
+full roster (net/lobby.py has the theory of operation).  What it produces is
+handed out as the session's is (net/session.py): ``take_outgoing`` the frames to
+send (endpoint, frame), ``take_screen`` what the host's player should see (who
+joined, a counted line about strangers, lobby_tally.py), ``take_log`` every line
+for the peer's log."""
 
 from __future__ import annotations
 
@@ -15,15 +16,14 @@ from dataclasses import dataclass, field
 from p2ptable.crypto.links import is_usable_link
 from p2ptable.net import join_code
 from p2ptable.net.endpoints import parse_endpoint
-from p2ptable.net.gallery import gallery_for
+from p2ptable.net.gallery import JUST_AFTER, gallery_for
+from p2ptable.net.handshakes import Handshake, Handshakes
 from p2ptable.net.join_code import PakeError
 from p2ptable.net.knocks import KNOCK_WINDOW, KnockLimiter
 from p2ptable.net.lobby_binding import BIND_VERSION, HOST, Binding, Unbound
 from p2ptable.net.lobby_frames import (
     LOG_LINES,
     MAX_NAME,
-    MAX_PENDING,
-    PENDING_SECONDS,
     SILENT_SEAT,
     LobbyError,
     Member,
@@ -33,7 +33,7 @@ from p2ptable.net.lobby_frames import (
     open_lobby,
     seal_lobby,
 )
-from p2ptable.net.lobby_tally import StrangerTally
+from p2ptable.net.lobby_tally import LogLimit, StrangerTally
 from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry
 from p2ptable.replay.genesis import read_genesis
@@ -42,18 +42,6 @@ from p2ptable.replay.sealed_book import parse_deck_key
 # A join or watch without `bind` comes from a p2ptable of before lobby frames
 # were bound to the handshake (lobby_binding.py): its frames would all be refused.
 OLDER = "the host's p2ptable is newer than yours: update p2ptable to join this table"
-
-
-@dataclass
-class _Pending:
-    """A knock the host answered: what the joiner's join must match."""
-
-    message: bytes  # the joiner's SPAKE2 message X
-    confirm: bytes  # the confirmation key C
-    endpoint: str
-    address: str
-    since: float
-    watch: bool = False  # a spectator's knock (gallery.py): answered by `watch`
 
 
 @dataclass
@@ -79,8 +67,8 @@ class HostLobby:
         check_host_code(self.code)
         _own_endpoint(self.endpoint)
         self.gallery = gallery_for(self.me, self.table, seal_lobby) if self.spectators else None
-        self._pending: dict[bytes, _Pending] = {}  # by the joiner's key
-        self._log_window = (float("-inf"), 0, 0)  # (start, lines logged, lines dropped)
+        self._pending = Handshakes(self.tally)  # knocks answered, their join to come
+        self._log_limit = LogLimit(LOG_LINES, KNOCK_WINDOW)
         me = self.me
         self.members = [
             Member(
@@ -140,8 +128,8 @@ class HostLobby:
     def receive(self, frame: bytes, address: str, now: float) -> None:
         """A lobby frame that came in from ``address`` (the sender's IP address, as
         its connection shows it) at ``now`` (seconds, any monotonic clock).  What
-        to send goes to :attr:`outgoing`, what to tell the host's player to
-        :attr:`log`; nothing a sender does raises."""
+        to send and what to tell are handed out (``take_outgoing``, ``take_screen``,
+        ``take_log``); nothing a sender does raises."""
         try:
             kind, key, data = open_lobby(frame)
             if self.gallery is not None and self.gallery.receive(key, kind, data, address, now):
@@ -174,6 +162,21 @@ class HostLobby:
                 f"rejected a lobby message from {address or 'an unknown address'}: {exc}", now
             )
 
+    def take_outgoing(self) -> list[tuple[str, bytes]]:
+        """Frames to send, in order: (the endpoint to answer at, the frame)."""
+        out, self.outgoing = self.outgoing, []
+        return out
+
+    def take_screen(self) -> list[str]:
+        """Lines for the host's player (each is in ``take_log`` too)."""
+        out, self.screen = self.screen, []
+        return out
+
+    def take_log(self) -> list[str]:
+        """Lines for the peer's log: everything, bounded."""
+        out, self.log = self.log, []
+        return out
+
     def _tell(self, line: str) -> None:
         """A line for the host's player (and the peer's log)."""
         self.screen.append(line)
@@ -181,17 +184,7 @@ class HostLobby:
 
     def _note(self, line: str, now: float) -> None:
         """Log ``line``, at most LOG_LINES a minute: a flood must not flood the screen."""
-        start, logged, dropped = self._log_window
-        if now - start >= KNOCK_WINDOW:
-            if dropped:
-                self.log.append(f"({dropped} more lobby messages rejected in the last minute)")
-            start, logged, dropped = now, 0, 0
-        if logged < LOG_LINES:
-            self.log.append(line)
-            logged += 1
-        else:
-            dropped += 1
-        self._log_window = (start, logged, dropped)
+        self.log.extend(self._log_limit.lines(line, now))
 
     def _deny(
         self,
@@ -253,19 +246,14 @@ class HostLobby:
         if refusal is not None:
             self.tally.rate(address, now)
             return self._deny_knock(knock, now, refusal.reason, refusal.wait)
-        self._forget(now)
+        self._pending.forget(now)
         exchange = join_code.CodeExchange(self.code, host=True)
         try:
             spake_key = exchange.finish(message)
         except PakeError as exc:
             raise LobbyError(f"knock: {exc}") from None
         confirm = join_code.confirmation_key(spake_key, self.table, self.me.key.public, key)
-        if self._pending.pop(key, None) is not None:
-            self.tally.wrong_code(address, now)  # its earlier knock proved nothing
-        while len(self._pending) >= MAX_PENDING:  # the oldest goes (the rate bounds them)
-            oldest = self._pending.pop(next(iter(self._pending)))
-            self.tally.wrong_code(oldest.address, now)
-        self._pending[key] = _Pending(message, confirm, endpoint, address, now, watch)
+        self._pending.open(key, Handshake(message, confirm, endpoint, address, now, watch), now)
         reply = {
             "re": message,
             "table": self.table,
@@ -279,74 +267,77 @@ class HostLobby:
         }
         self.outgoing.append((endpoint, seal_lobby("challenge", reply, self.me)))
 
-    def _forget(self, now: float) -> None:
-        """Forget handshakes whose join never came: a stranger's wrong guess (a
-        joiner answers a challenge at once)."""
-        for key in [k for k, p in self._pending.items() if now - p.since >= PENDING_SECONDS]:
-            self.tally.wrong_code(self._pending.pop(key).address, now)
-
     def _join(self, key: bytes, data: dict, now: float) -> None:
-        self._forget(now)
-        pending = self._pending.pop(key, None)
+        pending = self._pending.take(key, now)
         if pending is None:
             raise LobbyError("join without a knock")
         endpoint, message = pending.endpoint, pending.message
         if pending.watch:
             return self._deny(endpoint, message, "a spectator's knock takes no seat", now)
-
-        def deny(reason: str) -> None:
-            self._deny(endpoint, message, reason, now, shown=True)
-
         if not join_code.proof_matches(data.get("proof"), pending.confirm, b"joiner"):
             self.tally.wrong_code(pending.address, now)
             return self._deny(endpoint, message, "wrong join code", now)
         # It proved the code: no guess, whatever comes next (a taken name, a full
         # table), so it does not count against its address's knocks.
         self.limiter.refund(pending.address, pending.since)
+        refusal = self._seat_refusal(key, data, endpoint)
+        if refusal is not None:
+            return self._deny(endpoint, message, refusal, now, shown=True)
+        self._seat(key, data, pending, now)
+
+    def _seat_refusal(self, key: bytes, data: dict, endpoint: str) -> str | None:
+        """Why a joiner who proved the code takes no seat, or None (LobbyError for
+        a join without a chain head: no p2ptable sends one)."""
         if data.get("bind") != BIND_VERSION:
-            return deny(OLDER)
+            return OLDER
         if self.full:
-            return deny("the table is full")
-        name, chain, link = data.get("name"), data.get("chain"), data.get("link")
+            return "the table is full"
+        name = data.get("name")
         if not (isinstance(name, str) and 0 < len(name) <= MAX_NAME and name.isprintable()):
-            return deny(f"a name must be 1..{MAX_NAME} printable characters")
+            return f"a name must be 1..{MAX_NAME} printable characters"
         if any(m.name.casefold() == name.casefold() for m in self.members):
-            return deny(f"the name {name!r} is taken")
+            return f"the name {name!r} is taken"
+        return self._keys_refusal(key, data, endpoint)
+
+    def _keys_refusal(self, key: bytes, data: dict, endpoint: str) -> str | None:
+        """Why a joiner's endpoint or keys cannot sit at this table, or None."""
+        chain, link = data.get("chain"), data.get("link")
         if not (isinstance(chain, bytes) and len(chain) == 32):
             raise LobbyError("join without a chain head")
         if any(m.endpoint == endpoint for m in self.members):
-            return deny(f"the endpoint {endpoint} is already at the table")
+            return f"the endpoint {endpoint} is already at the table"
         if not is_usable_link(link):
-            return deny("the link key is not a usable X25519 public key")
+            return "the link key is not a usable X25519 public key"
         if any(m.key == key or m.chain == chain or m.link == link for m in self.members):
-            return deny("key, randomness chain or link key already at the table")
-        deck = data.get("deck")
+            return "key, randomness chain or link key already at the table"
         try:
-            deck_key = parse_deck_key(deck, self.table, key)
+            deck_key = parse_deck_key(data.get("deck"), self.table, key)
         except ValueError as exc:
-            return deny(f"deck key: {exc}")
+            return f"deck key: {exc}"
         # Members' keys were checked when they joined; a point has one encoding.
         if any(m.deck and m.deck["key"] == deck_key.to_bytes() for m in self.members):
-            return deny("deck key already at the table")
-        self.members.append(Member(name, key, chain, link, endpoint, deck))
+            return "deck key already at the table"
+        return None
+
+    def _seat(self, key: bytes, data: dict, pending: Handshake, now: float) -> None:
+        """Seat a joiner whose join ``_seat_refusal`` took, and tell the table."""
+        name, chain, link, deck = (data[f] for f in ("name", "chain", "link", "deck"))
+        self.members.append(Member(name, key, chain, link, pending.endpoint, deck))
         self._heard[key] = now
-        self._bindings[key] = Binding(pending.confirm, message, HOST, pending.address)
+        self._bindings[key] = Binding(pending.confirm, pending.message, HOST, pending.address)
         self._tell(f"{name} joined ({len(self.members)}/{self.seats})")
         if self.full:
             # Whoever is in the middle of a handshake would wait for ever for an
             # answer to its join: tell it now.
-            for key_p, pending in list(self._pending.items()):
-                if not pending.watch:  # a spectator's handshake goes on: it takes no seat
-                    self._deny(pending.endpoint, pending.message, "the table is full", now)
-                    del self._pending[key_p]
+            for other in self._pending.close_seats():
+                self._deny(other.endpoint, other.message, "the table is full", now)
             self._answered.clear()  # the roll call (module docstring)
         self._send_roster()
 
     def _watch(self, key: bytes, data: dict, now: float) -> None:
         """A spectator that knocked with ``watch`` proves the code and is admitted
         to the gallery (gallery.py): it takes no seat and signs nothing."""
-        self._forget(now)
-        pending = self._pending.pop(key, None)
+        pending = self._pending.take(key, now)
         if pending is None or self.gallery is None:
             raise LobbyError("watch without a spectator's knock")
         endpoint, message = pending.endpoint, pending.message
@@ -387,7 +378,7 @@ class HostLobby:
         if self.gallery is not None:
             self.gallery.tick(now)
             self._take_gallery_log()
-        self._forget(now)  # counts the stranger's handshakes that came to nothing
+        self._pending.forget(now)  # counts the stranger's handshakes that came to nothing
         line = self.tally.summary(now)
         if line is not None:
             self._tell(line)
@@ -409,11 +400,20 @@ class HostLobby:
         for member in gone:
             del self._bindings[member.key]
 
+    def wake_at(self, now: float) -> float:
+        """When :meth:`tick` has something to do next, if nothing comes before."""
+        wake = min(self._pending.wake_at(), self.tally.wake_at())
+        if self.gallery is not None:
+            wake = min(wake, self.gallery.wake_at())
+        heard = [self._heard[m.key] for m in self.members[1:] if m.key in self._heard]
+        if self.genesis is None and heard:
+            wake = min(wake, min(heard) + SILENT_SEAT + JUST_AFTER)
+        return wake
+
     def _take_gallery_log(self) -> None:
         assert self.gallery is not None
-        for line in self.gallery.log:
+        for line in self.gallery.take_log():
             self._tell(line)
-        self.gallery.log.clear()
 
     def _send_roster(self, also: list[Member] | None = None) -> None:
         """The roster to every admitted joiner (and ``also`` to the freed), each

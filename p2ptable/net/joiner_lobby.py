@@ -3,7 +3,9 @@ code, join, and follow the roster to the genesis; a spectator proves the code th
 same way and takes no seat (net/lobby.py has the theory of operation).  A knock
 refused for the rate is knocked again when the host says, one with no answer
 after KNOCK_AGAIN seconds; the host's frames after the handshake are taken only
-bound to it, and ours are bound too (lobby_binding.py)."""
+bound to it, and ours are bound too (lobby_binding.py).  What it produces is
+handed out as the session's is (net/session.py): ``take_outgoing`` the frames
+for the host, ``take_log`` lines for the person."""
 
 from __future__ import annotations
 
@@ -77,6 +79,16 @@ class JoinerLobby:
             knock["watch"] = True
         self.outgoing.append(seal_lobby("knock", knock, self.me))
 
+    def take_outgoing(self) -> list[bytes]:
+        """Frames for the host, in order."""
+        out, self.outgoing = self.outgoing, []
+        return out
+
+    def take_log(self) -> list[str]:
+        """Lines for the person (and the peer's log)."""
+        out, self.log = self.log, []
+        return out
+
     @property
     def seated(self) -> bool:
         return any(m.key == self.me.key.public for m in self.members)
@@ -97,6 +109,16 @@ class JoinerLobby:
         if self.seated and self.genesis is None and now >= self._next_here:
             self._next_here = now + HERE_EVERY
             self.outgoing.append(self.seal_bound("here", {"v": self._version}))
+
+    def wake_at(self, now: float) -> float:
+        """When ``tick`` has something to do next, if nothing comes before."""
+        if self.host_key is None:
+            if self._wait is not None or self._knock_at is None:
+                return now  # a deadline to set (tick sets it)
+            return self._knock_at
+        if self.seated and self.genesis is None:
+            return self._next_here
+        return float("inf")
 
     def seal_bound(self, kind: str, data: dict) -> bytes:
         """A frame after the handshake: bound to it (lobby_binding.py) and signed."""
@@ -217,6 +239,28 @@ class JoinerLobby:
         self.outgoing.append(seal_lobby("join", reply, self.me))
 
     def _roster(self, data: dict) -> None:
+        members, genesis, version = self._roster_fields(data)
+        self._check_our_entry(members)
+        self._check_seats(members)
+        self.members = members
+        self._version = version
+        self._next_here = 0.0  # answer this roster at once (the host's roll call)
+        watchers = data.get("watchers")
+        if isinstance(watchers, list):  # who watches, for the screen only
+            self.watchers = [
+                w for w in watchers[:MAX_WATCHERS] if isinstance(w, str) and _printable_name(w)
+            ]
+        if genesis:
+            expected = genesis_for(
+                self.game or "", self.options, members, self.me.chain.length, self.table or b""
+            )
+            if genesis != expected:
+                raise LobbyError("the host's genesis does not match the roster")
+            self.genesis = expected
+
+    def _roster_fields(self, data: dict) -> tuple[list[Member], bytes, int]:
+        """A roster's members, genesis (empty until full) and number, if it is a
+        newer roster of our table (LobbyIgnored if not: it may be a stale copy)."""
         if self.genesis is not None:
             raise LobbyIgnored("a roster after the genesis")
         raw, genesis, version = data.get("members"), data.get("genesis"), data.get("v")
@@ -231,6 +275,10 @@ class JoinerLobby:
         if version <= self._version:
             # Each roster has a number; one that went by another link may come late.
             raise LobbyIgnored("an older roster")
+        return members, genesis, version
+
+    def _check_our_entry(self, members: list[Member]) -> None:
+        """The host first, and us exactly as we joined (or freed: LobbyError)."""
         if not members or members[0].key != self.host_key:
             raise LobbyError("the host's roster does not seat the host first")
         ours = [m for m in members if m.key == self.me.key.public]
@@ -248,6 +296,10 @@ class JoinerLobby:
             # A host that swaps our chain head or link key for its own would know
             # our random contributions: never sign a roster that changed our entry.
             raise LobbyError("the host's roster does not list us as we joined")
+
+    def _check_seats(self, members: list[Member]) -> None:
+        """Every seat's endpoint usable and its own, every deck key one our ledger
+        takes (LobbyError: never sign a genesis our own ledger would refuse)."""
         for m in members:
             try:
                 parse_endpoint(m.endpoint)
@@ -257,26 +309,11 @@ class JoinerLobby:
                 raise LobbyError(why) from None
         if len({m.endpoint for m in members}) != len(members):
             raise LobbyError("the host's roster lists one endpoint for two seats")
-        if _hidden_hands(self.game or ""):
-            for m in members:
-                try:
-                    parse_deck_key(m.deck, self.table or b"", m.key)
-                except ValueError as exc:
-                    # Never sign a genesis our own ledger would refuse.
-                    why = f"the host's roster has a bad deck key for {m.name}: {exc}"
-                    raise LobbyError(why) from None
-        self.members = members
-        self._version = version
-        self._next_here = 0.0  # answer this roster at once (the host's roll call)
-        watchers = data.get("watchers")
-        if isinstance(watchers, list):  # who watches, for the screen only
-            self.watchers = [
-                w for w in watchers[:MAX_WATCHERS] if isinstance(w, str) and _printable_name(w)
-            ]
-        if genesis:
-            expected = genesis_for(
-                self.game or "", self.options, members, self.me.chain.length, self.table or b""
-            )
-            if genesis != expected:
-                raise LobbyError("the host's genesis does not match the roster")
-            self.genesis = expected
+        if not _hidden_hands(self.game or ""):
+            return
+        for m in members:
+            try:
+                parse_deck_key(m.deck, self.table or b"", m.key)
+            except ValueError as exc:
+                why = f"the host's roster has a bad deck key for {m.name}: {exc}"
+                raise LobbyError(why) from None

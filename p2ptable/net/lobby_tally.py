@@ -16,6 +16,10 @@ a wrong proof, or no join at all (a stranger learns from the host's proof that
 its guess was wrong, and goes away), counted when the host forgets it.  The
 addresses are counted up to ``MAX_ADDRESSES`` a line; the counters are four
 integers: the tally holds no more however many strangers knock.
+
+The peer's log, which keeps every rejection, is bounded the same way:
+:class:`LogLimit` lets at most ``lines`` through a window and then counts the
+rest, said in one line when the next window opens.
 """
 
 from __future__ import annotations
@@ -62,6 +66,12 @@ class StrangerTally:
         if len(self._addresses) <= MAX_ADDRESSES:
             self._addresses.add(address or "an unknown address")
 
+    def wake_at(self) -> float:
+        """When :meth:`summary` has a line to make next (inf: nothing to tell)."""
+        if self._start is None:
+            return float("inf")
+        return max(self._last + self.every, self._start + min(GATHER, self.every))
+
     def summary(self, now: float) -> str | None:
         """The line to show now, if something happened and the last line is at
         least ``every`` seconds old; the counts start again after it."""
@@ -96,3 +106,29 @@ class StrangerTally:
 
 def _times(n: int) -> str:
     return "once" if n == 1 else f"{n} times"
+
+
+@dataclass
+class LogLimit:
+    """At most ``most`` lines a ``window`` of seconds for the peer's log; the rest
+    counted, and said in one line when the next window begins."""
+
+    most: int
+    window: float
+    _start: float = float("-inf")
+    _logged: int = 0
+    _dropped: int = 0
+
+    def lines(self, line: str, now: float) -> list[str]:
+        """What to log for ``line`` at ``now``: nothing, it, or a count first."""
+        out = []
+        if now - self._start >= self.window:
+            if self._dropped:
+                out.append(f"({self._dropped} more lobby messages rejected in the last minute)")
+            self._start, self._logged, self._dropped = now, 0, 0
+        if self._logged < self.most:
+            out.append(line)
+            self._logged += 1
+        else:
+            self._dropped += 1
+        return out

@@ -2,14 +2,19 @@
 
 Used by tests and by anyone who wants to exercise the protocol deterministically.
 Frames are delivered in FIFO order; ``drop``/``tamper`` hooks let tests simulate a
-lossy or hostile network.
+lossy or hostile network.  What a session produces is carried out by the peer's
+own :func:`~p2ptable.net.delivery.deliver` (written, then sent), so a test sees
+the order a peer keeps.  For whole peers (lobby, genesis, game) in one process,
+over the real peer loop, see net/memory_transport.py.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
+from functools import partial
 
+from p2ptable.net.delivery import deliver
 from p2ptable.net.session import Session
 
 
@@ -30,19 +35,24 @@ class MemoryNet:
         self.kept: dict[int, list] = {}  # each seat's secret choices, as a peer keeps them
 
     def collect(self) -> None:
+        """Every session's output carried out as a peer does (net/delivery.py):
+        its entries into its log, then its frames queued for the others."""
         for seat, session in self.sessions.items():
-            written = session.take_writes()  # persisted before its frames leave
-            self.kept.setdefault(seat, []).extend(session.take_choices())
-            if self.logs is not None and seat in self.logs:
-                log = self.logs[seat]
-                for item in written:
-                    if item.keep is not None:
-                        del log[item.keep :]
-                    log.append(item.payload)
-            for dest, frame in session.take_outgoing():
-                targets = [s for s in self.sessions if s != seat] if dest is None else [dest]
-                for target in targets:
-                    self.queue.append((seat, target, frame))
+            log = self.logs.get(seat) if self.logs is not None else None
+            if log is None:
+                log = []  # nobody reads it: what it holds goes at once
+            deliver(
+                session,
+                write=log.append,
+                send=partial(self._queue, seat),
+                cut=partial(_cut, log),
+                keep_choice=self.kept.setdefault(seat, []).append,
+            )
+
+    def _queue(self, seat: int, dest: int | None, frame: bytes) -> None:
+        targets = [s for s in self.sessions if s != seat] if dest is None else [dest]
+        for target in targets:
+            self.queue.append((seat, target, frame))
 
     def pump(self, max_frames: int = 1_000_000) -> int:
         """Deliver frames until quiet; returns how many were delivered."""
@@ -68,3 +78,8 @@ class MemoryNet:
         for session in self.sessions.values():
             session.tick(self.now)
         self.pump()
+
+
+def _cut(log: list[bytes], keep: int) -> None:
+    """An agreed abort takes a contested position: the log keeps ``keep`` entries."""
+    del log[keep:]

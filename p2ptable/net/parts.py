@@ -1,28 +1,40 @@
-"""The parts round: every seat's signed part of an ``open`` or ``secrets`` entry,
+"""The parts rounds: every seat's signed part of an ``open`` or ``secrets`` entry,
 and every asked seat's commit, then reveal, of a secret simultaneous choice
-(``commits``, ``choices``; replay/choices.py).  One of the rounds of the table in
-net/rounds.py."""
+(``commits``, ``choices``; replay/choices.py).  Three rows of the table in
+net/rounds.py, one per ``Live`` round of the registry (replay/rows.py):
+
+=================  =========================  ==========  ==================  ==========
+round              contributors               our part    collector           withheld
+=================  =========================  ==========  ==================  ==========
+SealedPartsRound   every seat                 at once     none                yes
+CommitsRound       the asked seats            our choice  from COLLECT_FROM   no (think)
+ChoicesRound       the asked seats            at once     from COLLECT_FROM   yes
+=================  =========================  ==========  ==================  ==========
+
+The two rounds of a secret choice are in net/choice_rounds.py.  What the three
+share is one :class:`PartsRound`, the store of the parts as they arrive
+(``part`` messages name an index, not a kind: a part may come before we know
+what its entry will be), which checks and bundles them for whichever of the
+three is its entry's round."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from p2ptable.crypto.signing import verify_signature
-from p2ptable.engine.api import Action
 from p2ptable.net import accusations
-from p2ptable.net.events import Recovered
 from p2ptable.net.round_base import (
     ALL,
     PART_WINDOW,
     RELAY_WAIT,
     Gathering,
+    Round,
     RoundSession,
     relay_wake,
 )
 from p2ptable.net.wire import Message, RemoteProtocolError
-from p2ptable.replay import authoring, choices
+from p2ptable.replay import authoring
 from p2ptable.replay.entries import (
-    BUNDLE_KINDS,
     Entry,
     MalformedEntry,
     bundled_parts,
@@ -30,6 +42,7 @@ from p2ptable.replay.entries import (
     unsigned_bundle,
 )
 from p2ptable.replay.evidence import part_problem
+from p2ptable.replay.kinds import BUNDLE_KINDS, Kind, Reason
 
 if TYPE_CHECKING:
     from p2ptable.replay.ledger import Expected
@@ -40,8 +53,7 @@ if TYPE_CHECKING:
 # choice 15.2 -> 13.3 ms p50); at four the two were within the run-to-run spread,
 # and the direct round has the fewer hops (README, Figures).
 COLLECT_FROM = 5
-
-CHOICE_KINDS = ("commits", "choices")
+_PART = Kind.PART.value  # bound once: a member's lookup through its enum costs more
 
 
 class PartsRound(Gathering[Entry]):
@@ -82,63 +94,34 @@ class PartsRound(Gathering[Entry]):
     def __init__(self) -> None:
         super().__init__()  # pending: index -> seat -> its part
         self._checked: set[tuple[int, int]] = set()
-        self._chosen: tuple[int, Action] | None = None  # our secret choice: (index, action)
-        # Whether _chosen was read back from our choice file after a resume: a
-        # hint until every other seat has said whether it holds our commit.
-        self._from_file = False
         self._relayed: tuple[int, float] | None = None  # (index, when) sent to a collector
         # Our own parts of the last few entries, and the seats each was sent to
         # late: a collector's own part reaches the others only in its bundle.
         self._own: dict[int, Entry] = {}
         self._answered: set[tuple[int, int]] = set()
+        # The round of each kind whose parts these are (each registers itself).
+        self.kinds: dict[Kind, BundleRound] = {}
 
-    @staticmethod
-    def collector(table: RoundSession, expected: Expected) -> int | None:
-        """The seat that gathers the parts of a commits or choices entry: the
-        lowest asked seat, at a table of COLLECT_FROM seats or more; None when
-        every seat sends its part to every other (open and secrets parts,
-        smaller tables).
+    def collector(self, table: RoundSession, expected: Expected) -> int | None:
+        """The seat that gathers the parts of the pending entry: the lowest asked
+        seat, for a round that is ``collected`` (commits, choices) at a table of
+        COLLECT_FROM seats or more; None when every seat sends its part to every
+        other (open and secrets parts, smaller tables).
         Anyone may bundle (the parts prove themselves), so it has no power but
         to be slow, which RELAY_WAIT caps."""
-        if expected.kind not in CHOICE_KINDS or table.n < COLLECT_FROM or not expected.targets:
+        round_ = self.kinds.get(expected.kind)
+        if round_ is None or not round_.collected or table.n < COLLECT_FROM:
+            return None
+        if not expected.targets:
             return None
         return min(expected.targets)  # type: ignore[type-var]
 
-    @staticmethod
-    def contributors(table: RoundSession, expected: Expected) -> tuple[int, ...]:
-        if expected.kind in CHOICE_KINDS:
-            return expected.targets  # type: ignore[return-value]
-        return tuple(range(table.n))
-
     def awaited(self, table: RoundSession, expected: Expected) -> set[int]:
-        return set(self.contributors(table, expected)) - set(self.have(table.ledger.next_index))
+        return self.kinds[expected.kind].awaited(table, expected)
 
-    def withholdable(self, expected: Expected) -> bool:
-        return expected.kind != "commits"  # a person may think before choosing
-
-    def committed(self, table: RoundSession) -> bool:
-        """Whether our part of the pending entry is made (our commit, say)."""
-        return table.seat in self.have(table.ledger.next_index)
-
-    def remember(self, index: int, action: Action, from_file: bool = False) -> None:
-        """Our secret choice for the ``commits`` entry at ``index`` (kept by the
-        session, and given back after a resume: ``from_file``): our commit is
-        made from it, from the file only once no seat holds a commit of ours."""
-        self._chosen = (index, action)
-        self._from_file = from_file
-
-    def our_choice(self, index: int) -> Action | None:
-        """Our secret choice for the ``commits`` entry at ``index``, if made."""
-        chosen = self._chosen
-        return chosen[1] if chosen is not None and chosen[0] == index else None
-
-    def commit(self, table: RoundSession, action: Action, now: float) -> None:
-        """Our secret choice for the pending ``commits`` entry: our signed commit
-        to ``action``, queued for its collector or every seat (the session keeps
-        the choice on stable storage before the frames leave)."""
-        self.remember(table.ledger.next_index, action)
-        part = authoring.choice_part(table.ledger, table.seat, table.secrets, action)
-        self._mine(table, part, now)
+    def _our_part(self, table: RoundSession, expected: Expected) -> Entry | None:
+        """Our part of the pending entry, if it is due (its kind's round says)."""
+        return self.kinds[expected.kind].our_part(table, expected)
 
     def _mine(self, table: RoundSession, part: Entry, now: float) -> None:
         index = table.ledger.next_index
@@ -155,46 +138,46 @@ class PartsRound(Gathering[Entry]):
             # made in time, everyone's part must reach everyone.
             self._relayed = (index, now)
 
-    def _our_part(self, table: RoundSession, expected: Expected) -> Entry | None:
-        ledger, seat, secrets = table.ledger, table.seat, table.secrets
-        if expected.kind == "commits":
-            chosen = self._chosen  # made by our player's choice (commit), or kept
-            if chosen is None or chosen[0] != ledger.next_index:
-                return None
-            if self._from_file:
-                if table.resuming:
-                    return None  # a seat may still hand us our commit back
-                if chosen[1] not in ledger.game.legal_actions(ledger.state, seat):
-                    self._chosen = None  # a damaged or forged hint: ask again
-                    return None
-            return authoring.choice_part(ledger, seat, secrets, chosen[1])
-        if expected.kind == "choices":
-            at = ledger.position.commits_at
-            hint = self.our_choice(at)
-            action = authoring.committed_choice(ledger, seat, secrets, hint)
-            if hint != action or self._from_file:
-                # Found again from the log's commit (our choice file lost, damaged
-                # or wrong): kept again before our reveal leaves, so that a crash
-                # of every seat, which may lose the unsynced commits bundle with
-                # it, finds the choice on disk and commits to it again.
-                self.remember(at, action)
-                table.keep_choice(at, action.text)
-            return authoring.choice_part(ledger, seat, secrets, action)
-        return authoring.part_entry(ledger, seat, secrets)
-
     def step(self, table: RoundSession, expected: Expected, now: float) -> bool:
-        ledger = table.ledger
-        index = ledger.next_index
-        asked = self.contributors(table, expected)
+        """Our part made if due, every part checked, and the bundle made when
+        every contributor's is in (for ``expected``'s round)."""
+        round_ = self.kinds[expected.kind]
+        index = table.ledger.next_index
+        asked = round_.contributors(table, expected)
         bucket = self.pending.setdefault(index, {})
         if table.seat in asked and table.seat not in bucket:
             mine = self._our_part(table, expected)
             if mine is not None:
                 self._mine(table, mine, now)
+        if not self._check(table, round_, index, bucket):
+            return False
+        if len(bucket) < len(asked):
+            return False
+        entry = round_.bundle(table.ledger, bucket)
+        del self.pending[index]
+        if not round_.collected:
+            table.append(entry)
+            return True
+        self._relayed = None
+        if self.collector(table, expected) == table.seat:
+            # The others wait for it: like a chance entry its collector made, it
+            # is written and sent first, and applied by the next step.
+            table.send_first(entry, "entries", {"from": index, "entries": [entry.encode()]})
+            return True
+        table.append(entry)
+        return True
+
+    def _check(
+        self, table: RoundSession, round_: BundleRound, index: int, bucket: dict[int, Entry]
+    ) -> bool:
+        """Check every part not yet checked: a part for another position or not
+        signed by its seat is dropped (rejected); one whose proof fails is a
+        ``cheated`` accusation (False: the game stops).  True otherwise."""
+        ledger = table.ledger
         # A reveal that opens its commit proves itself (the log keeps the opening
         # alone: replay/choices.py, signed_parts): its signature is checked only
         # when it does not, to make it evidence.
-        opening = expected.kind == "choices" and not ledger.signed_parts("choices")
+        opening = round_.opens(ledger)
         for seat, entry in list(bucket.items()):
             if (index, seat) in self._checked:
                 continue
@@ -218,26 +201,11 @@ class PartsRound(Gathering[Entry]):
                 problem = part_problem(ledger, seat, body["msg"])
             if problem is not None:
                 detail = f"seat {seat}'s part of entry {index}: {problem}"
-                table.accuse(accusations.Accusation("cheated", detail, seat, [entry.encode()]))
+                table.accuse(accusations.Accusation(Reason.CHEATED, detail, seat, [entry.encode()]))
                 return False
             self._checked.add((index, seat))
-            if seat == table.seat and expected.kind == "commits":
-                self._recover(table, entry)  # our commit, handed back after a resume
-        if len(bucket) < len(asked):
-            return False
-        if expected.kind not in CHOICE_KINDS:
-            del self.pending[index]
-            table.append(authoring.bundle_entry(ledger, bucket))
-            return True
-        entry = authoring.choices_bundle(ledger, bucket)
-        del self.pending[index]
-        self._relayed = None
-        if self.collector(table, expected) == table.seat:
-            # The others wait for it: like a chance entry its collector made, it
-            # is written and sent first, and applied by the next step.
-            table.send_first(entry, "entries", {"from": index, "entries": [entry.encode()]})
-            return True
-        table.append(entry)
+            if seat == table.seat:
+                round_.own_back(table, entry)  # ours, handed back after a resume
         return True
 
     def tick(self, table: RoundSession, now: float) -> None:
@@ -264,7 +232,7 @@ class PartsRound(Gathering[Entry]):
             raise RemoteProtocolError(f"malformed part: {exc}") from None
         body = entry.body
         ledger = table.ledger
-        if body["t"] != "part" or not 0 <= body["seat"] < table.n:
+        if body["t"] != _PART or not 0 <= body["seat"] < table.n:
             raise RemoteProtocolError("a part message must carry a part")
         if body["i"] < ledger.next_index:
             # For an entry already in our log: its sender lacks the entry (we send
@@ -329,7 +297,7 @@ class PartsRound(Gathering[Entry]):
             except MalformedEntry:
                 entry = None
             body = entry.body if entry is not None else None
-            if body is None or body["t"] != "part" or body["seat"] != table.seat:
+            if body is None or body["t"] != Kind.PART or body["seat"] != table.seat:
                 raise RemoteProtocolError("a welcome must hold our own parts")
             assert entry is not None  # its body is not None
             index = body["i"]
@@ -344,42 +312,9 @@ class PartsRound(Gathering[Entry]):
             if table.seat not in bucket:
                 bucket[table.seat] = entry
                 self._own[index] = entry
-            if index == ledger.next_index and ledger.expected().kind == "commits":
-                self._recover(table, bucket[table.seat])
-
-    def _recover(self, table: RoundSession, part: Entry) -> None:
-        """Our commit ``part`` for the pending commits entry: the action it seals
-        becomes our choice (a choice file that says otherwise is wrong)."""
-        ledger = table.ledger
-        index = ledger.next_index
-        chosen = self._chosen
-        if chosen is not None and chosen[0] == index and not self._from_file:
-            return  # made by this run: it is the commit
-        commit = part.body["msg"].get("commit") if isinstance(part.body["msg"], dict) else None
-        if not isinstance(commit, bytes):
-            return  # not a commit (the step's check refuses it): nothing to take back
-        salt = choices.salt_for(table.secrets, ledger.game_id, index)
-        legal = ledger.game.legal_actions(ledger.state, table.seat)
-        action = choices.committed_action(legal, ledger.game_id, index, table.seat, salt, commit)
-        if action is None:
-            return  # sealed nothing the rules list now: the reveal will say so
-        kept = chosen[1] if chosen is not None and chosen[0] == index else None
-        self.remember(index, action)
-        if kept == action:
-            return
-        # Kept again before anything else leaves: should every seat crash at once
-        # (their memories, and a commits bundle not yet synced, lost), the file
-        # then holds the commit's choice, not none or a wrong one.
-        table.keep_choice(index, action.text)
-        if kept is None:
-            why = "the choice file held none for it (lost or damaged)"
-        else:
-            why = f"the choice file said {kept.text!r}, which is not what was signed"
-        text = (
-            f"our secret choice for entry {index} was taken back from our own signed "
-            f"commit, which another seat held: {action.text!r}; {why}"
-        )
-        table.report(Recovered(index, action.text, text))
+            expected = ledger.expected()
+            if index == ledger.next_index and expected.kind in self.kinds:
+                self.kinds[expected.kind].own_back(table, bucket[table.seat])
 
     def _answer_late(self, table: RoundSession, index: int, sender: int) -> None:
         """A part for an entry we bundled: its sender has no bundle RELAY_WAIT
@@ -399,3 +334,54 @@ class PartsRound(Gathering[Entry]):
             for index in [i for i in self._own if i < done - PART_WINDOW]:
                 del self._own[index]
             self._answered = {key for key in self._answered if key[0] >= done - PART_WINDOW}
+
+
+class BundleRound(Round):
+    """The round of one kind of bundle (a row of the table in net/rounds.py): who
+    contributes, our part, and the bundle; the parts themselves are kept, checked
+    and relayed by the :class:`PartsRound` it shares with the other two."""
+
+    collected = False  # whether its parts go through a collector (COLLECT_FROM)
+
+    def __init__(self, parts: PartsRound, *kinds: Kind) -> None:
+        self.parts = parts
+        for kind in kinds:
+            parts.kinds[kind] = self
+
+    @property
+    def pending(self) -> dict[int, dict[int, Entry]]:
+        """The parts gathered so far, per log index (the shared round's)."""
+        return self.parts.pending
+
+    def helpers(self) -> tuple[Round, ...]:
+        return (self.parts,)
+
+    def contributors(self, table: RoundSession, expected: Expected) -> tuple[int, ...]:
+        return tuple(range(table.n))
+
+    def awaited(self, table: RoundSession, expected: Expected) -> set[int]:
+        have = self.parts.have(table.ledger.next_index)
+        return set(self.contributors(table, expected)) - set(have)
+
+    def step(self, table: RoundSession, expected: Expected, now: float) -> bool:
+        return self.parts.step(table, expected, now)
+
+    def our_part(self, table: RoundSession, expected: Expected) -> Entry | None:
+        return authoring.part_entry(table.ledger, table.seat, table.secrets)
+
+    def opens(self, ledger: Any) -> bool:
+        """Whether a part proves itself by opening a signed commit (its signature
+        is then checked only to make evidence of one that does not)."""
+        return False
+
+    def own_back(self, table: RoundSession, part: Entry) -> None:
+        """Our own ``part`` of the pending entry, checked (or handed back by a
+        peer after a resume)."""
+
+    def bundle(self, ledger: Any, bucket: dict[int, Entry]) -> Entry:
+        return authoring.bundle_entry(ledger, bucket)
+
+
+class SealedPartsRound(BundleRound):
+    """Every seat's signed part of an ``open`` (decryption shares) or ``secrets``
+    (its deck secret) entry, made at once and sent to every seat."""

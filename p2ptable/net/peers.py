@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from p2ptable.crypto.links import link_key
 from p2ptable.net.wire import Message, RemoteProtocolError
+from p2ptable.replay.seat_secrets import SeatSecrets
 
 
 def boot_number(boot: bytes) -> int:
@@ -134,3 +136,14 @@ class PeerStates:
             if peer.last_contact is None or now - peer.last_contact >= after:
                 out.append((seat, None if peer.last_contact is None else now - peer.last_contact))
         return out
+
+
+def link_keys(
+    secrets: SeatSecrets, seat: int, publics: list[bytes], game_id: bytes
+) -> list[bytes | None]:
+    """The key this seat shares with every other seat (None at its own place)."""
+    mine = secrets.link_public
+    return [
+        None if i == seat else link_key(secrets.link, mine, public, game_id)
+        for i, public in enumerate(publics)
+    ]

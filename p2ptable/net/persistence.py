@@ -14,17 +14,12 @@ How it works:
   (``NAME.p2pt.torn-STAMP``) and says so in :attr:`Resume.notice`.  Damage with
   intact entries after it is refused with the entry index, and nothing on disk is
   changed.  Every problem is a :class:`ResumeError` with a one-line message.
-* :class:`ChoiceKeeper` keeps ``NAME.p2pt.choice`` durably too: our last secret
-  choice (net/session.py, ``Choice``), kept before our commit to it leaves, so
-  a resumed person is not asked again; one fixed record overwritten in place
-  and synced (``CHOICE_RECORD``).  :func:`load_resume` reads it back as a hint
-  only: the truth is our signed commit, which the other seats hand back after
-  a resume (net/parts.py), so a lost, damaged or forged file is reported (in
-  :attr:`Resume.notice`) and ignored, and never makes us sign a second commit.
-* :func:`hold_seat_lock` takes an exclusive ``flock`` on ``NAME.p2pt.lock`` for the
-  life of a running peer; a second ``resume`` (or a second game writing the same
-  replay) is refused with the holder's pid.  The kernel drops the lock when the
-  process dies, however it dies, so a crash never leaves a seat locked.
+* ``NAME.p2pt.choice`` (net/choice_file.py) keeps our last secret choice durably
+  too; :func:`load_resume` reads it back as a hint only, and reports a lost,
+  damaged or forged one in :attr:`Resume.notice`.
+* :func:`hold_seat_lock` (net/seat_lock.py) takes an exclusive ``flock`` on
+  ``NAME.p2pt.lock`` for the life of a running peer; :func:`load_resume` is
+  refused while another process holds it.
 """
 
 from __future__ import annotations
@@ -33,15 +28,14 @@ import ipaddress
 import json
 import os
 import re
-import struct
 import time
-import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from p2ptable.crypto.encoding import EncodingError, pack, unpack_canonical
-from p2ptable.engine.api import Action
+from p2ptable.net.choice_file import load_choice
 from p2ptable.net.events import Seen
+from p2ptable.net.resume_error import ResumeError
+from p2ptable.net.seat_lock import held_here, hold_seat_lock
 from p2ptable.net.session import Choice
 from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry, MalformedEntry
@@ -87,13 +81,6 @@ class Resume:
     spectators_code: str | None = None
 
 
-class ResumeError(Exception):
-    """The replay or its secrets cannot be resumed from (a one-line reason)."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(" ".join(message.split()))  # always one line
-
-
 def data_dir() -> Path:
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "p2ptable" / "replays"
@@ -109,80 +96,6 @@ def replay_path_for(game: str, game_id: bytes, name: str) -> Path:
 
 def secrets_path(replay: Path) -> Path:
     return replay.with_name(replay.name + ".secrets")
-
-
-def choice_path(replay: Path) -> Path:
-    return replay.with_name(replay.name + ".choice")
-
-
-# The choice file is one record of CHOICE_RECORD bytes, overwritten in place: a
-# 4-byte length, the canonical {i, action}, its CRC-32, zeros.  Within one disk
-# sector, and the file never changes size after it is made, so keeping a choice
-# is one write and one fdatasync (like a move's), not a new file and a rename.
-CHOICE_RECORD = 512
-
-
-class ChoiceKeeper:
-    """Keeps our secret choices in ``REPLAY.choice``, one record overwritten in
-    place (``CHOICE_RECORD``): each is on stable storage when ``keep`` returns."""
-
-    def __init__(self, replay: Path) -> None:
-        from p2ptable.replay.logfile import sync_dir, sync_fd
-
-        path = choice_path(replay)
-        made = not path.exists()
-        self._fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-        self._sync = sync_fd
-        if made or os.fstat(self._fd).st_size != CHOICE_RECORD:
-            os.pwrite(self._fd, bytes(CHOICE_RECORD), 0)
-            os.fsync(self._fd)
-            sync_dir(path.parent)
-
-    def keep(self, choice: Choice) -> None:
-        payload = pack({"i": choice.index, "action": choice.action})
-        record = struct.pack(">I", len(payload)) + payload + struct.pack(">I", zlib.crc32(payload))
-        if len(record) > CHOICE_RECORD:
-            raise ValueError(f"a choice of {len(payload)} bytes does not fit its record")
-        os.pwrite(self._fd, record.ljust(CHOICE_RECORD, b"\0"), 0)
-        self._sync(self._fd)
-
-    def close(self) -> None:
-        os.close(self._fd)
-
-
-def _load_choice(replay: Path) -> tuple[Choice | None, str | None]:
-    """Our kept secret choice, if any, and a sentence for the player when the
-    file could not be read.  The file is a hint, never the truth: a seat's
-    commit, if one left, comes back from the others (net/parts.py), and a lost,
-    damaged or forged file is reported and ignored, never trusted over it."""
-    path = choice_path(replay)
-    if not path.exists():
-        return None, None
-    try:
-        raw = _read(path, "choice", CHOICE_RECORD)
-        if not raw.strip(b"\0"):
-            return None, None  # made, never written: no choice was kept
-        (length,) = struct.unpack_from(">I", raw, 0)
-        payload = raw[4 : 4 + length]
-        crc = raw[4 + length : 8 + length]
-        if len(crc) != 4 or struct.unpack(">I", crc)[0] != zlib.crc32(payload):
-            raise ValueError("its checksum does not match")
-        data = unpack_canonical(payload)
-        index, action = data["i"], data["action"]
-        if type(index) is not int or not isinstance(action, str) or set(data) != {"i", "action"}:
-            raise ValueError("not {i, action}")
-        Action.parse(action)  # the session takes it up again: it must be an action
-    except (EncodingError, ValueError, TypeError, KeyError, struct.error, ResumeError) as exc:
-        why = exc if not isinstance(exc, ResumeError) else "it cannot be read"
-        return None, (
-            f"{path.name} is damaged ({why}) and was ignored: if this seat had sent a "
-            "commit to a secret choice, it is taken back from the other seats"
-        )
-    return Choice(index, action), None
-
-
-def lock_path(replay: Path) -> Path:
-    return replay.with_name(replay.name + ".lock")
 
 
 # -- resuming --------------------------------------------------------------------------
@@ -202,7 +115,7 @@ def load_resume(replay: Path) -> Resume:
     replay = Path(replay)
     if not replay.is_file():
         raise ResumeError(f"no replay file at {replay}")
-    probe = None if _held_here(replay) else hold_seat_lock(replay)
+    probe = None if held_here(replay) else hold_seat_lock(replay)
     try:
         data = _read(replay, "replay", None)
         saved = _read_secrets(secrets_path(replay))
@@ -249,7 +162,7 @@ def load_resume(replay: Path) -> Resume:
             notice = None
         endpoints, port = saved["endpoints"], saved["port"]
         peer_boots = {int(k): v for k, v in saved["peer_boots"].items()}
-        choice, unread = _load_choice(replay)
+        choice, unread = load_choice(replay)
         if unread is not None:
             notice = unread if notice is None else f"{notice}; {unread}"
         return Resume(
@@ -381,6 +294,15 @@ def _read_secrets(path: Path) -> dict:
         raise ResumeError(
             "the secrets file has no deck secret (it was written by an older p2ptable)"
         )
+    _check_fields(saved, path)
+    if saved["chain_len"] < 1:
+        raise ResumeError(f"the secrets file's chain_len {saved['chain_len']} is not positive")
+    _check_later_fields(saved)
+    return saved
+
+
+def _check_fields(saved: dict, path: Path) -> None:
+    """Every field a secrets file has always held, of its type (ResumeError if not)."""
     for name, kind in _FIELDS.items():
         if name not in saved:
             raise ResumeError(f"the secrets file {path.name} has no {name!r}")
@@ -390,8 +312,11 @@ def _read_secrets(path: Path) -> dict:
             raise ResumeError(f"the secrets file's {name!r} is not a {kind.__name__}")
         if isinstance(value, str) and not _HEX32.fullmatch(value):  # kind is str
             raise ResumeError(f"the secrets file's {name!r} is not 64 hex digits")
-    if saved["chain_len"] < 1:
-        raise ResumeError(f"the secrets file's chain_len {saved['chain_len']} is not positive")
+
+
+def _check_later_fields(saved: dict) -> None:
+    """The fields later versions added, each set to what an older file means
+    (ResumeError if one is there and wrong)."""
     # The start counters (wire.md 4.5): ours, and the peers' we accepted.  Files
     # written before they existed have neither: 1 and none.
     boot = saved.setdefault("boot", 1)
@@ -408,7 +333,6 @@ def _read_secrets(path: Path) -> dict:
     code = saved.setdefault("spectators", None)
     if code is not None and not (isinstance(code, str) and 0 < len(code) <= 64):
         raise ResumeError("the secrets file's 'spectators' is not a join code")
-    return saved
 
 
 def save_secrets(
@@ -447,83 +371,3 @@ def save_secrets(
         data["spectators"] = spectators_code
     write_durably(path, json.dumps(data).encode())
     return path
-
-
-# -- the running seat's lock -----------------------------------------------------------
-
-_HELD: dict[Path, SeatLock] = {}  # lock file -> our lock on it, in this process
-
-
-class SeatLock:
-    """An exclusive lock on a seat's replay, held while its peer runs.
-
-    Release it with :meth:`release` or by leaving a ``with`` block; the kernel
-    releases it anyway when the process ends."""
-
-    def __init__(self, path: Path, fd: int | None) -> None:
-        self.path = path
-        self._fd = fd
-
-    def release(self) -> None:
-        if self._fd is None:
-            return
-        _HELD.pop(self.path, None)
-        try:
-            # Unlink while still holding it: a process that opened the old file
-            # finds it gone after locking it, and tries again (hold_seat_lock).
-            if os.stat(self.path).st_ino == os.fstat(self._fd).st_ino:
-                self.path.unlink()
-        except OSError:
-            pass
-        os.close(self._fd)  # drops the flock
-        self._fd = None
-
-    def __enter__(self) -> SeatLock:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.release()
-
-
-def hold_seat_lock(replay: Path) -> SeatLock:
-    """Lock the seat whose replay is ``replay`` for as long as this process plays
-    it: call it before `host`, `join` or `resume` writes the replay, and release it
-    when the peer ends.  ResumeError (with the holder's pid) if another process,
-    or another lock in this one, holds it."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows: no flock, no lock
-        return SeatLock(lock_path(Path(replay)), None)
-    path = lock_path(Path(replay)).absolute()
-    for _ in range(100):  # another process may keep releasing and taking it
-        try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-        except OSError as exc:
-            raise ResumeError(f"cannot create the lock file {path}: {exc.strerror}") from None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            pid = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
-            os.close(fd)
-            raise ResumeError(
-                f"the seat of {Path(replay).name} is still running (pid {pid}): "
-                "end that process first, or let it finish"
-            ) from None
-        try:
-            same = os.stat(path).st_ino == os.fstat(fd).st_ino
-        except FileNotFoundError:
-            same = False
-        if same:
-            break
-        os.close(fd)  # we locked a file its holder removed on release: again
-    else:  # pragma: no cover - a lock file that changes 100 times in a row
-        raise ResumeError(f"could not lock {path}")
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-    lock = SeatLock(path, fd)
-    _HELD[path] = lock
-    return lock
-
-
-def _held_here(replay: Path) -> bool:
-    return lock_path(Path(replay)).absolute() in _HELD

@@ -8,11 +8,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from p2ptable.net import accusations
+from p2ptable.net.stopping import LocalProtocolError
 from p2ptable.net.wire import Message, RemoteProtocolError
 from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry
 
 if TYPE_CHECKING:
+    from p2ptable.engine.api import Action
     from p2ptable.net.events import Event
     from p2ptable.replay.ledger import Expected, Ledger
 
@@ -81,9 +83,26 @@ class Round:
     """The defaults: a round with nothing to gather."""
 
     message: str | None = None  # the message kind carrying others' contributions
+    together = False  # a secret choice that the asked seats make at the same time
 
     def withholdable(self, expected: Expected) -> bool:
         return True
+
+    def asks(self, table: RoundSession, expected: Expected) -> bool:
+        """Whether our player (or bot) is asked to choose now (``Session.my_turn``)."""
+        return False
+
+    def submit(self, table: RoundSession, action: Action, now: float) -> None:
+        """Our player's choice ``action`` (legal, asked: ``Session.submit``)."""
+        raise LocalProtocolError("it is not your turn")
+
+    def arrived(self, table: RoundSession, entry: Entry) -> None:
+        """``entry``, the one expected, is about to be appended."""
+
+    def helpers(self) -> tuple[Round, ...]:
+        """Rounds this one shares with others (their parts' store), which the
+        session ticks, prunes and hands messages to once each."""
+        return ()
 
     def step(self, table: RoundSession, expected: Expected, now: float) -> bool:
         return False

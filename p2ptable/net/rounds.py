@@ -3,8 +3,9 @@
 Theory of operation
 -------------------
 Every peer holds the same ledger, and the ledger's ``expected()`` says what the
-next entry must be.  Each kind of entry is made by one kind of *round*, and this
-table is the whole of what a session does next (``make_rounds``):
+next entry must be.  Each kind of entry is made by one kind of *round*: the
+registry's row of the kind (replay/rows.py) names it (``Live``), and this table is
+the whole of what a session does next (``make_rounds``):
 
 =============  =================  ============================  ======================
 ledger expects round              each seat contributes         the entry is built by
@@ -18,13 +19,13 @@ shuffle        ShuffleRound       the seat to shuffle: its      its author, at o
 chance         ChanceRound        every seat: its next chain    the collector (the last
                                   value, to the collector       mover), or everyone
                                   (``reveal``)                  after ``RELAY_WAIT``
-open, secrets  PartsRound         every seat: a signed part     every peer, the same
+open, secrets  SealedPartsRound   every seat: a signed part     every peer, the same
                                   (decryption shares, or its    bundle, once every part
                                   deck secret) to all           is in and checked
-commits        PartsRound         every asked seat: its signed  every peer, as above
+commits        CommitsRound       every asked seat: its signed  every peer, as above
                                   commit, when its player or
                                   bot chooses (``submit``)
-choices        PartsRound         every asked seat: the action  every peer, as above
+choices        ChoicesRound       every asked seat: the action  every peer, as above
                                   and salt that open its commit
                                   (automatic)
 result         ResultRound        every seat: its signature on  every peer, once every
@@ -42,6 +43,9 @@ index they are for) and answers the session's questions the same way:
 * ``withholdable(expected)``: whether a seat that is in contact but does not
   contribute is accused after ``withhold_timeout`` (not for a move or a commit:
   people may think).
+* ``asks`` and ``submit``: whether our player is asked to choose now, and their
+  choice (a move, or a secret commit); ``Session.my_turn`` and ``submit`` ask
+  the round of the kind expected.
 * ``resend``: our contribution again, to a peer that (re)started.
 * ``take``: a contribution a peer sent (``reveal``, ``rsig``, ``part``), checked
   for its shape and kept for its round.
@@ -50,8 +54,9 @@ index they are for) and answers the session's questions the same way:
 A round reaches the rest of the session only through the narrow
 :class:`RoundSession` it is handed: send a message, reject a peer's input, append,
 persist-and-send-first, accuse.  That protocol, the defaults and the bounds live
-in net/round_base.py; the parts round (sealed parts and secret choices) in
-net/parts.py; the other rounds here.
+in net/round_base.py; the parts rounds (sealed parts in net/parts.py, secret
+choices in net/choice_rounds.py, which share one store of the parts as they
+arrive) there; the other rounds here.
 """
 
 from __future__ import annotations
@@ -59,7 +64,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from p2ptable.crypto.signing import verify_signature
-from p2ptable.net.parts import CHOICE_KINDS, COLLECT_FROM, PartsRound
+from p2ptable.engine.api import Action
+from p2ptable.net.choice_rounds import ChoicesRound, CommitsRound
+from p2ptable.net.parts import COLLECT_FROM, PartsRound, SealedPartsRound
 from p2ptable.net.round_base import (
     ALL,
     PART_WINDOW,
@@ -74,27 +81,34 @@ from p2ptable.net.wire import Message, RemoteProtocolError
 from p2ptable.randomness.chain import check_preimage
 from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry, signed_message
+from p2ptable.replay.kinds import Kind
+from p2ptable.replay.rows import ROWS, Live
 
 if TYPE_CHECKING:
     from p2ptable.replay.ledger import Expected, Ledger
 
 __all__ = [
     "ALL",
-    "CHOICE_KINDS",
     "COLLECT_FROM",
     "PART_WINDOW",
     "RELAY_WAIT",
     "WINDOW",
     "ActionRound",
     "ChanceRound",
+    "ChoicesRound",
+    "CommitsRound",
     "Idle",
     "PartsRound",
     "ResultRound",
     "Round",
     "RoundSession",
+    "SealedPartsRound",
     "ShuffleRound",
     "make_rounds",
 ]
+
+
+_ACTION = Kind.ACTION  # bound once: a member's lookup through its enum costs more
 
 
 class Idle(Round):
@@ -115,6 +129,13 @@ class ActionRound(Round):
 
     def withholdable(self, expected: Expected) -> bool:
         return expected.forced  # a person may think as long as they like
+
+    def asks(self, table: RoundSession, expected: Expected) -> bool:
+        return expected.seat == table.seat and not expected.forced
+
+    def submit(self, table: RoundSession, action: Action, now: float) -> None:
+        entry = authoring.action_entry(table.ledger, table.seat, table.secrets, action)
+        table.send_first(entry, "entry", {"entry": entry.encode()})
 
     def step(self, table: RoundSession, expected: Expected, now: float) -> bool:
         if not expected.forced or expected.seat != table.seat:
@@ -189,7 +210,7 @@ class ChanceRound(Gathering[tuple[bytes, bytes, int]]):  # (pre, prev, step)
         if self._collector_at is None or self._collector_at[0] != length:
             seat = 0
             for entry in reversed(table.ledger.entries):
-                if entry.body["t"] == "action":
+                if entry.body["t"] == _ACTION:
                     seat = entry.body["seat"]
                     break
             self._collector_at = (length, seat)
@@ -256,7 +277,7 @@ class ChanceRound(Gathering[tuple[bytes, bytes, int]]):  # (pre, prev, step)
         if d["i"] < ledger.next_index:
             # The chance entry is in our log.  A reveal for it now means the
             # sender never got it (the collector's relay was lost): send it on.
-            if ledger.entries[d["i"]].kind == "chance":
+            if ledger.entries[d["i"]].kind == Kind.CHANCE:
                 entry = ledger.entries[d["i"]]
                 table.send(message.sender, "entries", {"from": d["i"], "entries": [entry.encode()]})
             return
@@ -316,17 +337,32 @@ class ResultRound(Gathering[bytes]):  # its signature
         self.pending.setdefault(index, {})[message.sender] = message.data["sig"]
 
 
-def make_rounds() -> dict[str, Round]:
-    """The session's table: the round for each kind of entry the ledger expects."""
+def make_rounds() -> dict[Kind, Round]:
+    """The session's table: the round for each kind of entry the ledger expects,
+    the one its row in the registry names (open and secrets share one; the
+    three parts rounds share their store of parts)."""
     parts = PartsRound()
-    return {
-        "action": ActionRound(),
-        "shuffle": ShuffleRound(),
-        "chance": ChanceRound(),
-        "open": parts,
-        "secrets": parts,
-        "commits": parts,
-        "choices": parts,
-        "result": ResultRound(),
-        "none": Idle(),
+    commits = CommitsRound(parts)
+    made: dict[Live, Round] = {
+        Live.MOVE: ActionRound(),
+        Live.SHUFFLE: ShuffleRound(),
+        Live.CHANCE: ChanceRound(),
+        Live.PARTS: SealedPartsRound(parts, Kind.OPEN, Kind.SECRETS),
+        Live.COMMITS: commits,
+        Live.CHOICES: ChoicesRound(parts, commits),
+        Live.RESULT: ResultRound(),
     }
+    table = {kind: made[row.live] for kind, row in ROWS.items() if row.live is not None}
+    table[Kind.NONE] = Idle()
+    return table
+
+
+def each_round(table: dict[Kind, Round]) -> tuple[Round, ...]:
+    """Every round of ``table`` once, with the rounds they share (the parts'
+    store before the first that uses it): what the session ticks and prunes,
+    and whose ``message`` it hands each contribution to."""
+    found: dict[Round, None] = {}
+    for round_ in table.values():
+        for each in (*round_.helpers(), round_):
+            found.setdefault(each)
+    return tuple(found)

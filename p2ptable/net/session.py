@@ -5,69 +5,53 @@ Theory of operation
 -------------------
 Every peer holds the same :class:`~p2ptable.replay.ledger.Ledger`.  Nobody leads:
 the ledger's ``expected()`` says what the next entry must be, the round for that
-kind (the table in ``net/rounds.py``) says who contributes what and who builds
-it, and every peer validates every entry before appending it, so all logs end
-byte-identical.  Everything the session does next is a lookup in that table:
+kind (the table in ``net/rounds.py``, built from the registry of kinds,
+replay/rows.py) says who contributes what and who builds it, and every peer
+validates every entry before appending it, so all logs end byte-identical.
+Everything the session does next is a lookup in that table: ``step`` is the
+round's step; whether our player is asked, and their choice, the round's
+``asks`` and ``submit``; whom we wait for, its ``awaited`` (how long, and whom
+to name for it, ``net/waiting.py``); a contribution that arrives goes to the
+round whose ``message`` it is.
 
-* ``step``: the current round's ``step`` (our reveal, part, shuffle or result
-  signature made and queued; an entry built when complete);
-* whom we wait for: the round's ``awaited``; a seat in contact that does not
-  contribute in ``withhold_timeout`` is accused if the round is
-  ``withholdable``, and one out of contact for ``abandon_timeout`` (5 minutes:
-  time enough to resume after a crash) is named as having abandoned;
-* a peer that (re)starts (``hello``) gets the round's ``resend``;
-* a contribution that arrives (``reveal``, ``rsig``, ``part``) goes to the round
-  whose ``message`` it is.
-
-Entries travel in ``entry`` messages (a seat's own action or shuffle) and in
-``entries`` (catch-up, relays).  A ``ping`` every ``PING_EVERY`` seconds carries
-our log length and head, so a peer that is behind is sent what it lacks and a
-peer that is ahead is asked (``get``); freshness and contact are kept by
-``net/peers.py``.  A seat that leaves (Ctrl-C, the end of its input) says
-``bye`` (:meth:`leave`): the others show it (:class:`PeerLeft`,
-:meth:`left_seats`) until anything else comes from it, and nothing else changes
-(wire.md 6.13).
-
-Outputs, in order: :meth:`take_writes` gives the entries to persist (each marked
-``durable`` when it is ours to sign, so it must reach the disk before it
-leaves), :meth:`take_outgoing` the frames to send, :meth:`take_events`
-what happened.  The caller writes, then sends: a crash can never make us sign a
-second, different entry for a position we already sent.  Time (``now``) and
-randomness (``boot``) come from the caller.
+The session composes its collaborators, each owning its state: entries between
+logs (``net/catch_up.py``), hellos, pings and byes (``net/greetings.py``),
+freshness and contact (``net/peers.py``), the clocks (``net/waiting.py``), the
+agreed ending (``net/stopping.py``) and what it hands out (``net/outbox.py``):
+the entries to persist, each marked ``durable`` when it must be on stable
+storage before it leaves, our secret choices to keep, the frames, the events.
+The caller writes, then sends: a crash can never make us sign a second,
+different entry for a position we already sent.  Time (``now``) and randomness
+(``boot``) come from the caller.
 
 After a crash (protocol/wire.md 6.10), a session made with ``resumed=True``
 takes no move from its player and accuses nobody until every other seat has
-told it its log length (``hello`` or ``ping``) and it holds as much as the
-longest: a move it sent and lost comes back from a peer instead of being made
-again differently (:meth:`resume_waiting_on` names whom it waits for).  Its
-reveals, shuffles, parts and result signatures go on as usual: each is a
-function of the log position and our secrets, the same bytes however often it
-is made, and holding them back would make a waiting seat look like one that
-withholds.
+told it its log length and it holds as much as the longest: a move it sent and
+lost comes back from a peer instead of being made again differently
+(:meth:`resume_waiting_on`).  Its reveals, shuffles, parts and result
+signatures go on: each is a function of the position and our secrets.
 
-Errors say who was wrong.  Bad input from a peer (malformed, bad signature,
-replayed, out of turn, illegal) is a :class:`Rejected` event naming the peer,
-and the game goes on; a peer whose signed message fails its proof, or that
-signs two different entries for one position, is accused with the evidence
-(``net/accusations.py``) and the session stops with a signed ``abort`` entry.
-Any other exception is a bug of ours: it is a :class:`Failed` event with the
-traceback, the session stops taking input (the log on disk stays valid, and
-``resume`` may continue it), and no peer is blamed.
+Errors say who was wrong.  Bad input from a peer is a :class:`Rejected` event
+naming the peer, and the game goes on; a peer whose signed message fails its
+proof, or that signs two different entries for one position, is accused with
+the evidence (``net/accusations.py``) and the game stops with an ``abort``.  Any
+other exception is a bug of ours: a :class:`Failed` event with the traceback;
+the session takes no more input (the log on disk stays valid, and ``resume``
+may continue it), and no peer is blamed.
 """
 
 from __future__ import annotations
 
 import traceback
-from typing import NamedTuple
 
-from p2ptable.crypto.links import link_key
 from p2ptable.engine.api import Action, Game
-from p2ptable.net import accusations, stopping
-from p2ptable.net.accusations import ALIVE, PING_EVERY, Accusation
+from p2ptable.net import greetings, stopping
+from p2ptable.net.accusations import ALIVE, Accusation
+from p2ptable.net.catch_up import HANDLERS as CATCH_UP
 from p2ptable.net.catch_up import CatchUp
-from p2ptable.net.endpoints import parse_endpoint
 from p2ptable.net.events import (
     LEAVE_REASONS,
+    Choice,
     Event,
     Failed,
     Finished,
@@ -76,18 +60,24 @@ from p2ptable.net.events import (
     Rejected,
     Seen,
     Stopped,
+    Write,
 )
-from p2ptable.net.peers import PeerStates
-from p2ptable.net.rounds import ALL, PartsRound, Round, make_rounds
+from p2ptable.net.greetings import Greetings
+from p2ptable.net.outbox import Outbox
+from p2ptable.net.peers import PeerStates, link_keys
+from p2ptable.net.rounds import ALL, CommitsRound, PartsRound, Round, each_round, make_rounds
 from p2ptable.net.stopping import LocalProtocolError
+from p2ptable.net.waiting import Waiting
 from p2ptable.net.wire import Message, RemoteProtocolError, open_frame, seal_many
 from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry
+from p2ptable.replay.kinds import Kind
 from p2ptable.replay.ledger import InvalidEntry, Ledger
 from p2ptable.replay.seen_cards import append_seeing
 
 # The events are importable from here, where the session that emits them lives.
 __all__ = [
+    "Choice",
     "Event",
     "Failed",
     "Finished",
@@ -97,50 +87,11 @@ __all__ = [
     "Rejected",
     "Session",
     "Stopped",
+    "Write",
     "link_keys",
 ]
 
 MAX_STEPS = 10_000  # automatic steps in a row: more than a game has, so only a bug
-# A gap this long between two ticks means our own process did not run (the peer
-# loop ticks at least every second): see Session._skip_our_absence.
-SLEPT = 5.0
-
-
-class Write(NamedTuple):
-    """An entry to persist.  ``durable``: it must be on stable storage before
-    any frame of its batch leaves (ours).  ``keep``: first cut the log back to
-    its first ``keep`` entries (an agreed abort taking a contested position)."""
-
-    payload: bytes
-    durable: bool
-    keep: int | None = None
-
-
-class Choice(NamedTuple):
-    """Our secret choice for the ``commits`` entry at ``index`` (replay/choices.py):
-    kept on stable storage before our commit leaves, so that a seat that comes
-    back after a crash commits to the same action, never to a second one (two
-    commits for one position are equivocation)."""
-
-    # A field named like tuple.index: the name is what every caller reads.
-    index: int  # type: ignore[assignment]
-    action: str
-
-
-def link_keys(
-    secrets: authoring.SeatSecrets, seat: int, publics: list[bytes], game_id: bytes
-) -> list[bytes | None]:
-    """The key this seat shares with every other seat (None at its own place)."""
-    mine = secrets.link_public
-    return [
-        None if i == seat else link_key(secrets.link, mine, public, game_id)
-        for i, public in enumerate(publics)
-    ]
-
-
-def _sooner(wake: float, deadline: float, now: float) -> float:
-    """``deadline`` if it is still ahead and before ``wake``, else ``wake``."""
-    return deadline if now < deadline < wake else wake
 
 
 class Session:
@@ -171,41 +122,34 @@ class Session:
         self.ledger = ledger
         self.seat = seat
         self.secrets = secrets
-        self.withhold_timeout = withhold_timeout
-        self.abandon_timeout = abandon_timeout
-        self._started = now
+        self.waiting = Waiting(now, withhold_timeout, abandon_timeout)
         self.n = len(ledger.seats)
         self.keys = [s.key for s in ledger.seats]
         self.links = link_keys(secrets, seat, [s.link for s in ledger.seats], ledger.game_id)
         self.boot = boot or bytes(7) + b"\x01"
         self.seq = seq
         self.peers = peers or PeerStates(self.n, seat)
-        self.endpoints = list(endpoints) if endpoints is not None else [""] * self.n
+        self.greetings = Greetings(list(endpoints) if endpoints is not None else [""] * self.n, now)
         if resumed:
             self.peers.wait_after_resume()
         self.catch_up = CatchUp()
-        self.rounds: dict[str, Round] = make_rounds()
-        # Each round once (open and secrets share one), and the round whose
-        # contribution each message kind carries: looked up on every frame.
-        self._each_round = tuple(dict.fromkeys(self.rounds.values()))
+        self.rounds: dict[Kind, Round] = make_rounds()
+        # Each round once (open and secrets share one, the parts rounds their
+        # store), and the round whose contribution each message kind carries:
+        # looked up on every frame.
+        self._each_round = each_round(self.rounds)
         self._taker = {r.message: r for r in self._each_round if r.message is not None}
-        self._parts: PartsRound = self.rounds["commits"]  # type: ignore[assignment]
-        self.outgoing: list[tuple[int | None, bytes]] = []
-        self.writes: list[Write] = []  # entries to persist, in order
-        self.choices: list[Choice] = []  # our secret choices to keep (see Choice)
+        self._commits: CommitsRound = self.rounds[Kind.COMMITS]  # type: ignore[assignment]
+        self._parts: PartsRound = self._commits.parts
+        self.outbox = Outbox(seat)  # what we hand out, in order (net/outbox.py)
         if choice is not None:  # a hint, read from our choice file (see PartsRound)
-            self._parts.remember(choice.index, Action.parse(choice.action), from_file=True)
-        self.events: list[Event] = []
+            self._commits.remember(choice.index, Action.parse(choice.action), from_file=True)
         self.stopped: Stopped | None = None
         self.failed: Failed | None = None
-        self._waiting_since: float | None = None
         # Our move, or a chance entry we assembled as collector: written and sent,
         # not yet applied (see submit).
         self._own: Entry | None = None
-        self._next_ping = now
-        self._last_tick: float | None = None
-        self._left: dict[int, str] = {}  # seats whose last frame was a bye: why
-        self._send_hello(ALL)
+        self.greetings.send_hello(self, ALL)
         self.advance(now)
 
     # -- the surface callers use -----------------------------------------------
@@ -255,14 +199,12 @@ class Session:
         expected = self.ledger.expected()
         if self.stopped is not None:
             return False
-        if expected.kind == "commits":  # a secret choice, made at once with others
-            return self.seat in expected.targets and not self._parts.committed(self)
-        return expected.kind == "action" and expected.seat == self.seat and not expected.forced
+        return self.rounds[expected.kind].asks(self, expected)  # a move, a secret choice
 
     def choosing_together(self) -> bool:
         """Whether our decision now is a secret choice that other seats make at
         the same time (no one sees another's until all are made)."""
-        return self.my_turn() and self.ledger.expected().kind == "commits"
+        return self.my_turn() and self.rounds[self.ledger.expected().kind].together
 
     def secret_choice(self) -> tuple[Action | None, list[int], list[int]]:
         """During a secret simultaneous choice: ours (None if we are not asked or
@@ -270,33 +212,30 @@ class Session:
         whose commit we hold (they have chosen: what, nobody knows until the
         reveals; at a table with a collector, only it holds the others')."""
         expected = self.ledger.expected()
-        if expected.kind != "commits" or self.stopped is not None:
+        if not self.rounds[expected.kind].together or self.stopped is not None:
             return None, [], []
-        waiting = self._parts.awaited(self, expected) - {self.seat}
-        asked = {seat for seat in expected.targets if seat is not None}  # all are seats
-        chosen = asked - waiting - {self.seat}
-        return self._parts.our_choice(self.ledger.next_index), sorted(waiting), sorted(chosen)
+        return self._commits.secret_choice(self, expected)
 
     def take_writes(self) -> list[Write]:
-        """Entries to persist, in order, each with whether it must be durable
-        before any frame of this batch leaves (ours: see the module docstring)."""
-        out, self.writes = self.writes, []
-        return out
+        """Entries to persist, in order, each marked ``durable`` when it must be
+        on stable storage before any frame of this batch leaves (net/outbox.py)."""
+        return self.outbox.take_writes()
 
     def take_choices(self) -> list[Choice]:
-        """Our secret choices to keep on stable storage before any frame of this
-        batch leaves (see :class:`Choice`)."""
-        out, self.choices = self.choices, []
-        return out
+        """Our secret choices to keep before any frame of this batch leaves."""
+        return self.outbox.take_choices()
 
     def take_outgoing(self) -> list[tuple[int | None, bytes]]:
         """Frames to send (destination seat, or None for every other seat)."""
-        out, self.outgoing = self.outgoing, []
-        return out
+        return self.outbox.take_outgoing()
 
     def take_events(self) -> list[Event]:
-        out, self.events = self.events, []
-        return out
+        return self.outbox.take_events()
+
+    @property
+    def outgoing(self) -> list[tuple[int | None, bytes]]:
+        """The frames queued and not yet taken (to look at, not to take)."""
+        return self.outbox.outgoing
 
     def everyone_agrees(self) -> bool:
         """Whether every other seat's last ping showed our log (length and head):
@@ -312,7 +251,7 @@ class Session:
     def left_seats(self) -> dict[int, str]:
         """The seats that said they were leaving (their ``bye``) and have sent
         nothing since, with why (see :class:`PeerLeft`)."""
-        return dict(self._left)
+        return dict(self.greetings.left)
 
     def resume_waiting_on(self) -> list[int]:
         """After a resume, the seats we wait on before our player may move (empty
@@ -344,16 +283,9 @@ class Session:
             raise LocalProtocolError("it is not your turn")
         if action not in self.ledger.game.legal_actions(self.ledger.state, self.seat):
             raise LocalProtocolError(f"illegal action {action.text!r}")
-        if self.ledger.expected().kind == "commits":
-            # A secret choice: kept first, then our commit to it goes out (the
-            # round's step), and the choices are revealed once all are in.
-            self.choices.append(Choice(self.ledger.next_index, action.text))
-            self._parts.commit(self, action, now)
-            if advance:
-                self.advance(now)
-            return
-        entry = authoring.action_entry(self.ledger, self.seat, self.secrets, action)
-        self.send_first(entry, "entry", {"entry": entry.encode()})
+        # A move is signed and sent first; a secret choice is kept, then our
+        # commit to it goes out (its round's step): the round of the kind says.
+        self.rounds[self.ledger.expected().kind].submit(self, action, now)
         if advance:
             self.advance(now)
 
@@ -387,71 +319,49 @@ class Session:
             message = open_frame(frame, self.ledger.game_id, self.links)
             self.peers.check_fresh(message)
         except RemoteProtocolError as exc:
-            self.events.append(Rejected(exc.seat, exc.reason))
+            self.outbox.events.append(Rejected(exc.seat, exc.reason))
             return
         peer = self.peers[message.sender]
         if peer.last_contact is not None and now - peer.last_contact >= ALIVE:
-            self._back_in_contact(message.sender, now)
+            self.back_in_contact(message.sender, now)
         peer.last_contact = now
-        if message.kind != "bye":
-            self._left.pop(message.sender, None)  # it said bye, and it is back
+        self.greetings.heard(message)  # a seat that said bye and is back
         try:
             self._dispatch(message, now)
         except RemoteProtocolError as exc:
-            self.events.append(Rejected(message.sender, exc.reason))
+            self.outbox.events.append(Rejected(message.sender, exc.reason))
 
     def _dispatch(self, message: Message, now: float) -> None:
-        handler = _HANDLERS.get(message.kind)
-        if handler is not None:
-            handler(self, message, now)
+        greet = greetings.HANDLERS.get(message.kind)
+        if greet is not None:
+            greet(self.greetings, self, message, now)
+            return
+        catch_up = CATCH_UP.get(message.kind)
+        if catch_up is not None:
+            catch_up(self.catch_up, self, message)
             return
         round_ = self._taker.get(message.kind)
         if round_ is None:
             raise RemoteProtocolError(f"unexpected {message.kind} message")
         round_.take(self, message, now)
 
-    def _back_in_contact(self, seat: int, now: float) -> None:
-        """``seat`` was out of contact and is heard again (a laptop whose lid was
-        shut, a network that came back): like a seat that restarted (its hello),
-        it gets the whole withholding timeout again for what we wait on it for.
-        Found by the fault drill: a seat frozen 25 s was named at its first ping.
-        A seat's bye gives it the same."""
-        if self._waiting_since is None:
+    def back_in_contact(self, seat: int, now: float) -> None:
+        """``seat`` was out of contact, restarted (its hello) or said bye, and is
+        heard again: the whole withholding timeout again, if we wait on it."""
+        if self.waiting.since is None:
             return
         expected = self.ledger.expected()
         if seat in self.rounds[expected.kind].awaited(self, expected):
-            self._waiting_since = now
-
-    def _skip_our_absence(self, now: float) -> None:
-        """Our own process did not run for a while (the machine slept): that time
-        counts for nobody's withholding or silence, or we would name seats whose
-        frames are waiting, unread, in our queue."""
-        last = self._last_tick
-        self._last_tick = now
-        gap = now - last if last is not None else 0.0
-        if gap < SLEPT:
-            return
-        if self._waiting_since is not None:
-            self._waiting_since += gap
-        self._started += gap
-        for peer in self.peers.values():
-            if peer.last_contact is not None:
-                peer.last_contact += gap
+            self.waiting.restart(now)
 
     def tick(self, now: float) -> None:
         """Timers: pings, the collector's wait, withholding and abandonment."""
         if self.failed is not None:
             return
         try:
-            self._skip_our_absence(now)
+            self.waiting.skip_absence(now, self.peers)
             self._settle()
-            if now >= self._next_ping:
-                self._next_ping = now + PING_EVERY
-                self._send_ping(ALL)
-                for seat in self.peers.unanswered():
-                    # Resumed, and no welcome from it yet: our hello may have
-                    # gone to a peer that was down, or been lost.
-                    self._send_hello(seat)
+            self.greetings.tick(self, now)
             for round_ in self._each_round:
                 round_.tick(self, now)
             self._check_accusations(now)
@@ -462,9 +372,7 @@ class Session:
         """When :meth:`tick` next has something to do: the next ping, the end of
         the collector's time for a chance step, or the withholding timeout, each
         if it is still ahead (past it, every ping re-checks)."""
-        wake = self._next_ping
-        if self._waiting_since is not None:
-            wake = _sooner(wake, self._waiting_since + self.withhold_timeout, now)
+        wake = self.waiting.wake_at(self.greetings.next_ping, now)
         for round_ in self._each_round:
             wake = round_.wake_at(wake, now)
         return wake
@@ -504,8 +412,8 @@ class Session:
             return False
         expected = self.ledger.expected()
         round_ = self.rounds[expected.kind]
-        if round_.withholdable(expected) and self._waiting_since is None:
-            self._waiting_since = now  # the withholding clock starts with the round
+        if round_.withholdable(expected):
+            self.waiting.begin(now)  # the withholding clock starts with the round
         return round_.step(self, expected, now)
 
     def _settle(self) -> None:
@@ -531,24 +439,21 @@ class Session:
         message = Message(kind, self.ledger.game_id, self.seat, self.boot, self.seq, data)
         self.seq += 1
         frames = seal_many(message, [self.links[t] for t in targets])  # type: ignore[misc]
-        self.outgoing.extend(zip(targets, frames, strict=True))
+        self.outbox.outgoing.extend(zip(targets, frames, strict=True))
 
     def reject(self, seat: int | None, why: str) -> None:
-        self.events.append(Rejected(seat, why))
+        self.outbox.events.append(Rejected(seat, why))
 
     def report(self, event: Event) -> None:
-        self.events.append(event)
+        self.outbox.events.append(event)
 
     def keep_choice(self, index: int, action: str) -> None:
-        self.choices.append(Choice(index, action))
+        self.outbox.choices.append(Choice(index, action))
 
     def append(self, entry: Entry) -> None:
         """Validate and apply ``entry``, persist it, and take what waited for it."""
         self._apply(entry)
-        # Durable if we signed it alone (our shuffle): we send it at once; and the
-        # result, whose ping tells everyone we hold the whole log (they may leave).
-        ours = _signer(entry) == self.seat
-        self.writes.append(Write(entry.encode(), ours or self._at_end() or _holds_commits(entry)))
+        self.outbox.appended(entry, self._at_end())
         self.catch_up.drain(self)
 
     # -- the CatchUpSession that catch-up is handed (net/catch_up.py) -------------------------
@@ -557,26 +462,16 @@ class Session:
         self._apply(entry)
 
     def persist(self, raw: bytes) -> None:
-        # Another seat's entry: a peer sends it again if we lose it, so no sync of
-        # its own, except the last: once we say we hold the whole log, the others
-        # may leave, and nobody would be there to send it again.  And a commits
-        # entry (see _holds_commits): it was just applied, the last of our log.
-        commits = _holds_commits(self.ledger.entries[-1])
-        self.writes.append(Write(raw, self._at_end() or commits))
+        self.outbox.persisted(raw, self.ledger.entries[-1], self._at_end())
 
     def before_apply(self, entry: Entry) -> None:
-        self.rounds["shuffle"].arrived(self, entry)  # type: ignore[attr-defined]
+        self.rounds[self.ledger.expected().kind].arrived(self, entry)  # early shuffles
 
     def _at_end(self) -> bool:
         return self.ledger.finished or self.ledger.stopped is not None
 
     def send_first(self, entry: Entry, kind: str, data: dict) -> None:
-        # Durable if we signed it (our move, a forced move); an entry we only
-        # assembled from others' signed parts or chain values (a collector's
-        # chance entry or bundle) proves itself, and we would make the same bytes
-        # again: no sync of its own on the collector's path.
-        durable = _signer(entry) == self.seat or _holds_commits(entry)
-        self.writes.append(Write(entry.encode(), durable))
+        self.outbox.sent_first(entry)
         self.send(ALL, kind, data)
         self._own = entry
 
@@ -596,7 +491,7 @@ class Session:
         self.ledger = at
         self.stopped = None  # the ending is this one (it may replace ours)
         self._apply(entry)
-        self.writes.append(Write(entry.encode(), True, at.next_index - 1 if cut else None))
+        self.outbox.ended(entry, at.next_index - 1 if cut else None)
         self.send(ALL, "stop", {"entry": entry.encode()})
 
     # -- the log -----------------------------------------------------------------
@@ -606,22 +501,22 @@ class Session:
         done = self.ledger.next_index
         for round_ in self._each_round:
             round_.prune(done)
-        self.events.append(applied)
+        self.outbox.events.append(applied)
         if seen:
-            self.events.append(Seen(applied.index, seen))
-        self._waiting_since = None
+            self.outbox.events.append(Seen(applied.index, seen))
+        self.waiting.done()
         if self.ledger.finished and self.ledger.result is not None:
-            self.events.append(Finished(self.ledger.result))
+            self.outbox.events.append(Finished(self.ledger.result))
             # Tell everyone at once that we hold the whole log: a peer lingers
             # after the end until every other has it (see net/peer.py).
-            self._send_ping(ALL)
+            self.greetings.send_ping(self, ALL)
         if self.ledger.stopped is not None and self.stopped is None:
             halt = self.ledger.stopped
             self.stopped = Stopped(
                 halt.reason, halt.culprit, halt.detail, halt.proved, halt.detector
             )
-            self.events.append(self.stopped)
-            self._send_ping(ALL)  # where our log ends, so the endings can agree
+            self.outbox.events.append(self.stopped)
+            self.greetings.send_ping(self, ALL)  # where our log ends, so the endings can agree
 
     def _check_accusations(self, now: float) -> None:
         if self.stopped is not None or self._catching_up():
@@ -629,18 +524,13 @@ class Session:
         expected = self.ledger.expected()
         round_ = self.rounds[expected.kind]
         awaited = round_.awaited(self, expected) - {self.seat}
-        contacts = self.peers.last_contacts()
-        since = self._waiting_since
-        if (
-            round_.withholdable(expected)
-            and since is not None
-            and now - since >= self.withhold_timeout
-        ):
-            found = accusations.withholding(awaited, contacts, self.ledger.next_index, now)
-            if found is not None:
-                self.accuse(found)
-                return
-        found = accusations.abandonment(awaited, contacts, self._started, now, self.abandon_timeout)
+        found = self.waiting.accusation(
+            awaited,
+            round_.withholdable(expected),
+            self.peers.last_contacts(),
+            self.ledger.next_index,
+            now,
+        )
         if found is not None:
             self.accuse(found)
 
@@ -649,119 +539,16 @@ class Session:
         if self.failed is None:
             text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
             self.failed = Failed(f"{type(exc).__name__}: {exc}", text)
-            self.events.append(self.failed)
+            self.outbox.events.append(self.failed)
 
-    # -- messages ----------------------------------------------------------------
+    # -- the GreetingSession that greetings are handed (net/greetings.py) -------------
 
-    def _send_ping(self, dest: int | None) -> None:
-        """Our log length and head: how peers learn who lacks what (wire.md 6.5)."""
-        length, head, ours = self.ledger.next_index, self.ledger.head, self.endpoints[self.seat]
-        self.send(dest, "ping", {"len": length, "head": head, "ep": ours})
-
-    def _send_hello(self, dest: int | None) -> None:
-        self.send(dest, "hello", {"len": self.ledger.next_index, "ep": self.endpoints[self.seat]})
-
-    def _on_hello(self, message: Message, now: float) -> None:
-        # A peer (re)started: tell it where we are, what we hold of its own
-        # (a welcome), and resend what we owe it.
-        sender = message.sender
-        peer = self.peers[sender]
-        peer.their_len = message.data["len"]
-        self.peers.heard_length(sender)
-        self._moved(sender, message.data["ep"])
-        expected = self.ledger.expected()
-        round_ = self.rounds[expected.kind]
-        if self._waiting_since is not None and sender in round_.awaited(self, expected):
-            # It (re)started: give it the whole timeout to send what we wait for.
-            self._waiting_since = now
-        length, head, ours = self.ledger.next_index, self.ledger.head, self.endpoints[self.seat]
-        yours = self._parts.held_of(sender, length)
-        self.send(sender, "welcome", {"len": length, "head": head, "ep": ours, "yours": yours})
+    def resend(self, dest: int) -> None:
         for each in self._each_round:
-            each.resend(self, message.sender)
-        self.catch_up.push(self, message.sender, peer.their_len)
+            each.resend(self, dest)
 
-    def _moved(self, seat: int, endpoint: str) -> None:
-        """A seat's hello and pings name where it listens: a new port on the same address
-        (it resumed there, its old port taken) is where its frames go now.  Only
-        the seat can say so (the frame is authenticated and fresh), and only the
-        port may change, so no seat can point the others at another machine."""
-        old = self.endpoints[seat]
-        if not old or endpoint == old:
-            return
-        try:
-            ip, _ = parse_endpoint(endpoint)
-            old_ip, _ = parse_endpoint(old)
-        except ValueError as exc:
-            raise RemoteProtocolError(f"hello with a bad endpoint: {exc}") from None
-        if ip != old_ip:
-            raise RemoteProtocolError(f"hello from another address ({endpoint}, not {old})")
-        self.endpoints[seat] = endpoint
-        self.events.append(Moved(seat, endpoint))
+    def held_of(self, seat: int, start: int) -> list[bytes]:
+        return self._parts.held_of(seat, start)
 
-    def _on_ping(self, message: Message, now: float) -> None:
-        # Not an answer to our hello: after a resume it may have left before its
-        # sender knew we were back, so it says nothing of what it holds of ours.
-        peer = self.peers[message.sender]
-        previous, peer.their_len = peer.their_len, message.data["len"]
-        peer.their_head = message.data["head"]
-        self._moved(message.sender, message.data["ep"])
-        self.catch_up.on_ping(self, message, previous)
-
-    def _on_welcome(self, message: Message, now: float) -> None:
-        # The answer to our hello: a ping, with our own parts the sender holds
-        # (after a resume, our commit comes back this way: net/parts.py).
-        self._parts.take_own(self, message.data["yours"], message.sender)
-        self._on_ping(message, now)
-        self.peers.heard_length(message.sender)
-
-    def _on_bye(self, message: Message, now: float) -> None:
-        # Said, and shown; nothing else.  The seat is alive until its silence
-        # says otherwise (ALIVE), and like a seat that restarts it gets the whole
-        # withholding timeout again for what we wait on it for: a bye can make a
-        # wait longer, never shorter.
-        why = message.data["why"]
-        why = why if why in LEAVE_REASONS else ""
-        self._left[message.sender] = why
-        self.events.append(PeerLeft(message.sender, why))
-        self._back_in_contact(message.sender, now)
-
-    def _on_gsig(self, message: Message, now: float) -> None:
-        # A genesis signature after the genesis: the sender is still in its
-        # genesis round, or came back to it (net/pending_genesis.py).  Answer with
-        # ours, as the round would, so it can complete the genesis too; only a
-        # peer that has not told us of a log of its own (a session's first frame
-        # is its hello), so two sessions never answer each other's answers.
-        ours = dict(self.ledger.entries[0].sigs).get(self.seat)
-        if ours is not None and self.peers[message.sender].their_len == 0:
-            self.send(message.sender, "gsig", {"sig": ours})
-
-
-def _holds_commits(entry: Entry) -> bool:
-    """A commits entry holds every asked seat's signed commit to a secret choice
-    (replay/choices.py): synced by every seat, like an entry it signed.  A seat
-    that lost its choice file finds its commit again in the others' logs; were
-    their copies unsynced, a power cut could take them and it would be asked
-    again, and one disk that kept the bundle after all would then prove an
-    equivocation against an honest seat (found by the fault drill)."""
-    return entry.kind == "commits"
-
-
-def _signer(entry: Entry) -> int | None:
-    sigs = entry.sigs
-    return sigs[0][0] if len(sigs) == 1 else None
-
-
-# The messages the session handles itself (with its catch-up); the rest are the
-# rounds' contributions (each round's ``message``).
-_HANDLERS = {
-    "hello": Session._on_hello,
-    "ping": Session._on_ping,
-    "welcome": Session._on_welcome,
-    "gsig": Session._on_gsig,
-    "bye": Session._on_bye,
-    "get": lambda session, message, now: session.catch_up.on_get(session, message),
-    "entries": lambda session, message, now: session.catch_up.on_entries(session, message),
-    "entry": lambda session, message, now: session.catch_up.on_entry(session, message),
-    "stop": lambda session, message, now: session.catch_up.on_stop(session, message),
-}
+    def take_own(self, raws: list, sender: int) -> None:
+        self._parts.take_own(self, raws, sender)

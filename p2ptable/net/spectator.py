@@ -26,14 +26,18 @@ each entry only if it checks; anything else is dropped and counted.  An entry th
 does not check is the host feeding a false log (the seats' logs are all the
 same and each entry is signed by its seats): the follower stops with that
 entry's reason, keeping every entry before it.
+
+What it produces is handed out as the session's is (net/session.py):
+``take_outgoing`` the frames for the host, ``take_writes`` each accepted entry's
+bytes, in order, the genesis first (the caller appends them to the replay file;
+after a FeedError, the entries accepted before it are still there to take).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from p2ptable.net.gallery import FEED_ENTRIES
+from p2ptable.net.gallery import FEED_ENTRIES, JUST_AFTER
 from p2ptable.net.lobby import JoinerLobby, LobbyError, LobbyIgnored, open_lobby
 from p2ptable.net.wire import MAX_FRAME
 from p2ptable.replay.entries import Entry, MalformedEntry
@@ -54,13 +58,11 @@ class FeedError(Exception):
 class Follower:
     """The log of one table, pulled from its host and checked entry by entry.
 
-    ``lobby`` is the spectator's admitted ``JoinerLobby(watch=True)``; ``write``
-    is called with each accepted entry's bytes, in order, the genesis first (the
-    caller appends it to the replay file)."""
+    ``lobby`` is the spectator's admitted ``JoinerLobby(watch=True)``."""
 
     lobby: JoinerLobby
-    write: Callable[[bytes], None] = lambda payload: None
     outgoing: list[bytes] = field(default_factory=list)
+    writes: list[bytes] = field(default_factory=list)  # accepted entries, to persist
 
     def __post_init__(self) -> None:
         self.ledger: Ledger | None = None
@@ -72,6 +74,16 @@ class Follower:
         self._next_knock = float("-inf")
         self.rejoined = 0  # times a host that came back admitted us again
         self.refused: str | None = None  # why the last knock again was refused
+
+    def take_outgoing(self) -> list[bytes]:
+        """Frames for the host, in order."""
+        out, self.outgoing = self.outgoing, []
+        return out
+
+    def take_writes(self) -> list[bytes]:
+        """The accepted entries' bytes, in order, for the replay file."""
+        out, self.writes = self.writes, []
+        return out
 
     @property
     def have(self) -> int:
@@ -97,9 +109,16 @@ class Follower:
             self.again = JoinerLobby(old.code, old.me, old.name, old.endpoint, watch=True)
             self._take_from(self.again)
 
+    def wake_at(self, now: float) -> float:
+        """When ``tick`` has something to do next, if nothing comes before."""
+        if self.lobby.watching is None or self.over:
+            return float("inf")
+        if self.heard == float("-inf"):
+            return now  # admitted: tick starts the clock
+        return min(self._next_pull, max(self.heard + KNOCK_AGAIN + JUST_AFTER, self._next_knock))
+
     def _take_from(self, lobby: JoinerLobby) -> None:
-        self.outgoing.extend(lobby.outgoing)
-        lobby.outgoing.clear()
+        self.outgoing.extend(lobby.take_outgoing())
 
     def _knocked_again(self, frame: bytes, now: float) -> None:
         """The handshake of our knock again: once the same host admits us to the
@@ -135,25 +154,8 @@ class Follower:
         if self.again is not None and kind in ("challenge", "denied", "watching"):
             self._knocked_again(frame, now)
             return []
-        if key != self.lobby.host_key or kind not in ("entries", "watching"):
-            self.dropped += 1
-            return []
-        try:
-            self.lobby.check_bound(kind, data)  # not a replay, and for our handshake
-        except LobbyIgnored:
-            self.dropped += 1
-            return []
-        if kind == "watching":
-            return []  # the welcome again: nothing to do
-        payloads, start = data.get("payloads"), data.get("from")
-        if (
-            data.get("table") != self.lobby.table
-            or start != self.have
-            or not isinstance(payloads, list)
-            or len(payloads) > FEED_ENTRIES
-            or not all(isinstance(p, bytes) and len(p) <= MAX_FRAME for p in payloads)
-        ):
-            self.dropped += 1  # stale (an answer to an earlier request) or malformed
+        payloads = self._answer(kind, key, data)
+        if payloads is None:
             return []
         self.heard = now
         accepted = [self._accept(payload) for payload in payloads]
@@ -161,6 +163,31 @@ class Follower:
         if len(payloads) == FEED_ENTRIES or (payloads and data.get("have", 0) > self.have):
             self._next_pull = now  # more is waiting: ask again at once
         return applied
+
+    def _answer(self, kind: str, key: bytes, data: dict) -> list[bytes] | None:
+        """The entries of the host's answer to our request, or None (dropped and
+        counted unless it is the welcome again)."""
+        if key != self.lobby.host_key or kind not in ("entries", "watching"):
+            self.dropped += 1
+            return None
+        try:
+            self.lobby.check_bound(kind, data)  # not a replay, and for our handshake
+        except LobbyIgnored:
+            self.dropped += 1
+            return None
+        if kind == "watching":
+            return None  # the welcome again: nothing to do
+        payloads = data.get("payloads")
+        if (
+            data.get("table") != self.lobby.table
+            or data.get("from") != self.have
+            or not isinstance(payloads, list)
+            or len(payloads) > FEED_ENTRIES
+            or not all(isinstance(p, bytes) and len(p) <= MAX_FRAME for p in payloads)
+        ):
+            self.dropped += 1  # stale (an answer to an earlier request) or malformed
+            return None
+        return payloads
 
     def _accept(self, payload: bytes) -> Applied | None:
         index = self.have
@@ -178,5 +205,5 @@ class Follower:
         except (MalformedEntry, InvalidEntry, ValueError) as exc:
             reason = exc.reason if isinstance(exc, InvalidEntry) else str(exc)
             raise FeedError(f"entry {index} from the host does not check: {reason}") from None
-        self.write(payload)
+        self.writes.append(payload)
         return result

@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Protocol
 from p2ptable.net import accusations
 from p2ptable.net.accusations import Accusation
 from p2ptable.net.wire import RemoteProtocolError
-from p2ptable.replay.entries import BUNDLE_KINDS, Entry, bundled_parts, unsigned_bundle
+from p2ptable.replay.entries import Entry, bundled_parts, unsigned_bundle
+from p2ptable.replay.kinds import BUNDLE_KINDS, Kind, Reason
 from p2ptable.replay.ledger import Ledger
 
 if TYPE_CHECKING:
@@ -78,13 +79,13 @@ def consider(log: StoppingSession, entry: Entry) -> None:
         # signed reveal for it that opens nothing is proof enough by itself, and
         # the other half of no equivocation (our entry holds no signature).
         opened = unsigned_bundle(ledger.entries[position].body)
-        if body["reason"] == "cheated" and log.stopped is None and not opened:
+        if body["reason"] == Reason.CHEATED and log.stopped is None and not opened:
             # A message we took a different one from, for that position: the two
             # together prove equivocation (accusations.conflicting_entry).
             accuse(log, accusations.conflicting_entry(ledger, log.seat, position, entry))
             return
-        proof_cuts = body["reason"] == "equivocation" and holds_half_of(ledger, entry)
-        proof_cuts = proof_cuts or (body["reason"] == "cheated" and opened)
+        proof_cuts = body["reason"] == Reason.EQUIVOCATION and holds_half_of(ledger, entry)
+        proof_cuts = proof_cuts or (body["reason"] == Reason.CHEATED and opened)
         if not proof_cuts and not nobody_chose(ledger, position, ours):
             raise RemoteProtocolError(f"an abort for entry {position}, which we hold")
     if log.stopped is not None:
@@ -103,7 +104,10 @@ def nobody_chose(ledger: Ledger, start: int, end: int) -> bool:
     every log), so cutting them back loses no one's move.  (A seat that was
     slow to read its queue may have made such an entry while the others, who
     never got it, stopped the game in its place.)"""
-    return all(e.kind in ("chance", "open", "secrets") for e in ledger.entries[start:end])
+    return all(e.kind in _NOBODY_CHOSE for e in ledger.entries[start:end])
+
+
+_NOBODY_CHOSE = (Kind.CHANCE, Kind.OPEN, Kind.SECRETS)
 
 
 def holds_half_of(ledger: Ledger, abort: Entry) -> bool:

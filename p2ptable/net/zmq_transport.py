@@ -28,9 +28,12 @@ keepalive.  Each message hands on the sender's IP address as ZeroMQ reports it
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
 
 import zmq
+
+from p2ptable.net.transport import BAD, GAME, LOBBY, Incoming
+
+__all__ = ["BAD", "GAME", "LOBBY", "Incoming", "ZmqTransport"]
 
 # The largest message: a channel byte and a game frame (wire.MAX_FRAME) or a
 # lobby frame (smaller); ZeroMQ drops a connection that sends a larger one.
@@ -42,9 +45,6 @@ MAX_REPLY_LINKS = 32
 REPLY_LINGER_MS = 1000
 MAX_FEED_LINKS = 8  # links to spectators (net/gallery.py MAX_WATCHERS)
 FEED_QUEUE = 4  # frames queued for one spectator at most (each at most 128 KiB)
-LOBBY = b"L"
-GAME = b"G"
-BAD = b"?"  # a message of the wrong shape (payload: what is wrong with it)
 
 
 def _shape_error(count: int) -> bytes:
@@ -76,14 +76,9 @@ def _recv_one(sock: zmq.Socket) -> tuple[bytes, int, str] | None:
     return first, count, address
 
 
-@dataclass(frozen=True)
-class Incoming:
-    channel: bytes
-    payload: bytes
-    address: str  # the sender's IP address, as its TCP connection shows it ("" if unknown)
-
-
 class ZmqTransport:
+    """The transport (net/transport.py) of a real peer: ZeroMQ over TCP."""
+
     def __init__(self, bind_host: str = "0.0.0.0", port: int = 0) -> None:
         self.ctx: zmq.Context[zmq.Socket[bytes]] = zmq.Context.instance()
         self.inbox = self._socket()

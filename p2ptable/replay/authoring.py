@@ -9,10 +9,10 @@ here is exactly what :meth:`Ledger.append` accepts.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
 
-from p2ptable.engine.api import Action, normalize_options
+from p2ptable.engine.api import Action, Game, normalize_options
 from p2ptable.games import get_game
 from p2ptable.randomness.derive import derive_outcome
 from p2ptable.replay import choices
@@ -20,14 +20,26 @@ from p2ptable.replay.entries import (
     PROTOCOL,
     Entry,
     game_id_of,
-    make_body,
     part_body,
     sign_body,
     signed_message,
 )
-from p2ptable.replay.genesis import sealed_rules
-from p2ptable.replay.ledger import Ledger
-from p2ptable.replay.sealed_book import sealed_rand
+from p2ptable.replay.genesis import SeatInfo, sealed_rules
+from p2ptable.replay.kinds import (
+    ActionBody,
+    ChanceBody,
+    ChoicesBody,
+    CommitsBody,
+    GenesisBody,
+    Kind,
+    OpenBody,
+    PartBody,
+    ResultBody,
+    SecretsBody,
+    ShuffleBody,
+)
+from p2ptable.replay.position import Expected, Position
+from p2ptable.replay.sealed_book import SealedBook, sealed_rand
 
 # Re-exported: callers make their seats with ``authoring.SeatSecrets``.
 from p2ptable.replay.seat_secrets import SeatSecrets as SeatSecrets
@@ -35,6 +47,30 @@ from p2ptable.sealed import deck
 from p2ptable.sealed.errors import SealedDeckError
 from p2ptable.sealed.group import Rand
 from p2ptable.sealed.messages import ShuffleMessage, message_from_value
+
+
+class Log(Protocol):
+    """What authoring reads of a log (``replay/ledger.Ledger`` has it all): the
+    next index, the previous hash, what is expected, and the state it is for."""
+
+    @property
+    def game(self) -> Game[Any]: ...
+    @property
+    def game_id(self) -> bytes: ...
+    @property
+    def seats(self) -> Sequence[SeatInfo]: ...
+    @property
+    def next_index(self) -> int: ...
+    @property
+    def head(self) -> bytes: ...
+    @property
+    def state(self) -> Any: ...
+    @property
+    def book(self) -> SealedBook | None: ...
+    @property
+    def position(self) -> Position: ...
+    def expected(self) -> Expected: ...
+    def signed_parts(self, kind: Kind) -> bool: ...
 
 
 def genesis_body(
@@ -56,15 +92,7 @@ def genesis_body(
     ]
     for seat, deck_key in zip(seats, decks or (), strict=decks is not None):
         seat["deck"] = deck_key
-    return make_body(
-        t="genesis",
-        protocol=PROTOCOL,
-        game=game,
-        options=dict(options),
-        seats=seats,
-        chain_len=chain_len,
-        nonce=nonce,
-    )
+    return GenesisBody(PROTOCOL, game, dict(options), seats, chain_len, nonce).encode()
 
 
 def local_genesis(
@@ -102,21 +130,19 @@ def assemble_genesis(body_bytes: bytes, signatures: Sequence[bytes]) -> Entry:
     return Entry(body_bytes, tuple(enumerate(signatures)))
 
 
-def _rand(ledger: Ledger, secrets: SeatSecrets, purpose: str) -> Rand:
+def _rand(ledger: Log, secrets: SeatSecrets, purpose: str) -> Rand:
     return sealed_rand(secrets.deck, ledger.game_id, ledger.head, purpose)
 
 
-def action_entry(ledger: Ledger, seat: int, secrets: SeatSecrets, action: Action) -> Entry:
+def action_entry(ledger: Log, seat: int, secrets: SeatSecrets, action: Action) -> Entry:
     """Our action, with the proof of the hand card it plays in a hidden-hand game."""
-    fields = dict(t="action", i=ledger.next_index, prev=ledger.head, seat=seat, action=action.text)
+    reveal = transfer = None
     if ledger.book is not None:
         rules = sealed_rules(ledger.game)
         given = rules.hand_card_given(ledger.state, seat, action)
         if given is not None:
             rand = _rand(ledger, secrets, f"transfer {action.text}")
-            fields["transfer"] = ledger.book.make_transfer(
-                seat, secrets.deck, given[0], given[1], rand
-            )
+            transfer = ledger.book.make_transfer(seat, secrets.deck, given[0], given[1], rand)
         shown = rules.hand_card_played(ledger.state, seat, action)
         if shown is not None:
             # The purpose names the move: a proof's nonce must differ for any
@@ -124,25 +150,26 @@ def action_entry(ledger: Ledger, seat: int, secrets: SeatSecrets, action: Action
             # give the deck secret away (RFC 6979 binds the nonce to the message
             # for the same reason).
             rand = _rand(ledger, secrets, f"reveal {action.text}")
-            fields["reveal"] = ledger.book.make_reveal(seat, secrets.deck, shown[0], rand)
-    return sign_body(ledger.game_id, make_body(**fields), {seat: secrets.key})
+            reveal = ledger.book.make_reveal(seat, secrets.deck, shown[0], rand)
+    body = ActionBody(ledger.next_index, ledger.head, seat, action.text, reveal, transfer)
+    return sign_body(ledger.game_id, body.encode(), {seat: secrets.key})
 
 
-def shuffle_entry(ledger: Ledger, seat: int, secrets: SeatSecrets) -> Entry:
+def shuffle_entry(ledger: Log, seat: int, secrets: SeatSecrets) -> Entry:
     """Our shuffle of the sealed deck, with its proof, when the ledger expects it."""
     expected = ledger.expected()
-    if expected.kind != "shuffle" or expected.seat != seat or ledger.book is None:
+    if expected.kind != Kind.SHUFFLE or expected.seat != seat or ledger.book is None:
         raise ValueError(f"seat {seat} is not to shuffle (expected {expected.kind})")
     if expected.hand:  # our own hand, before a blind pick from it
         msg = ledger.book.make_shuffle(seat, _rand(ledger, secrets, "hand-shuffle"), hand=True)
     else:
         msg = ledger.book.make_shuffle(seat, _rand(ledger, secrets, "shuffle"))
-    body = make_body(t="shuffle", i=ledger.next_index, prev=ledger.head, seat=seat, msg=msg)
-    return sign_body(ledger.game_id, body, {seat: secrets.key})
+    body = ShuffleBody(ledger.next_index, ledger.head, seat, msg)
+    return sign_body(ledger.game_id, body.encode(), {seat: secrets.key})
 
 
 def shuffle_entry_after(
-    ledger: Ledger, seat: int, secrets: SeatSecrets, previous: Entry
+    ledger: Log, seat: int, secrets: SeatSecrets, previous: Entry
 ) -> Entry | None:
     """Our shuffle on top of ``previous``, the shuffle the ledger expects next, before
     ``previous`` is verified (None if we do not shuffle right after it).
@@ -153,7 +180,9 @@ def shuffle_entry_after(
     turns out bad, the game stops on it and this entry is never appended."""
     expected, book = ledger.expected(), ledger.book
     body = previous.body
-    if book is None or expected.kind != "shuffle" or body["t"] != "shuffle" or expected.hand:
+    if book is None or expected.kind != Kind.SHUFFLE or expected.hand:
+        return None
+    if previous.kind != Kind.SHUFFLE:
         return None
     if body["seat"] != expected.seat or body["i"] != ledger.next_index:
         return None
@@ -172,22 +201,22 @@ def shuffle_entry_after(
         return None
     rand = sealed_rand(secrets.deck, ledger.game_id, previous.hash, "shuffle")
     mine = deck.make_shuffle(state, seat, rand).to_value()
-    fields = dict(t="shuffle", i=ledger.next_index + 1, prev=previous.hash, seat=seat, msg=mine)
-    return sign_body(ledger.game_id, make_body(**fields), {seat: secrets.key})
+    after = ShuffleBody(ledger.next_index + 1, previous.hash, seat, mine)
+    return sign_body(ledger.game_id, after.encode(), {seat: secrets.key})
 
 
-def part_entry(ledger: Ledger, seat: int, secrets: SeatSecrets) -> Entry:
+def part_entry(ledger: Log, seat: int, secrets: SeatSecrets) -> Entry:
     """Our signed part (shares or secret) of the open or secrets entry expected next."""
     expected = ledger.expected()
-    if expected.kind not in ("open", "secrets") or ledger.book is None:
+    if expected.kind not in _SEALED_PARTS or ledger.book is None:
         raise ValueError(f"no open or secrets entry is pending (expected {expected.kind})")
-    rand = _rand(ledger, secrets, expected.kind)
+    rand = _rand(ledger, secrets, expected.kind.value)
     msg = ledger.book.make_part(expected.kind, expected.targets, seat, secrets.deck, rand)
-    body = make_body(t="part", i=ledger.next_index, prev=ledger.head, seat=seat, msg=msg)
-    return sign_body(ledger.game_id, body, {seat: secrets.key})
+    body = PartBody(ledger.next_index, ledger.head, seat, msg)
+    return sign_body(ledger.game_id, body.encode(), {seat: secrets.key})
 
 
-def bundle_entry(ledger: Ledger, parts: Mapping[int, Entry]) -> Entry:
+def bundle_entry(ledger: Log, parts: Mapping[int, Entry]) -> Entry:
     """Every seat's signed part (checked) bundled into the open or secrets entry:
     each part's message with its seat's signature, so the entry proves who sent
     what (two different bundles for one position always hold two parts one seat
@@ -195,24 +224,21 @@ def bundle_entry(ledger: Ledger, parts: Mapping[int, Entry]) -> Entry:
     expected = ledger.expected()
     if set(parts) != set(range(len(ledger.seats))):
         raise ValueError("a bundle needs the part of every seat")
-    body = make_body(
-        t=expected.kind,
-        i=ledger.next_index,
-        prev=ledger.head,
-        parts=[[parts[s].body["msg"], parts[s].sigs[0][1]] for s in sorted(parts)],
-    )
-    return Entry(body, ())
+    items = [[parts[s].body["msg"], parts[s].sigs[0][1]] for s in sorted(parts)]
+    body = _SEALED_PARTS[expected.kind](ledger.next_index, ledger.head, items)
+    return Entry(body.encode(), ())
 
 
-def choice_part(ledger: Ledger, seat: int, secrets: SeatSecrets, action: Action) -> Entry:
+def choice_part(ledger: Log, seat: int, secrets: SeatSecrets, action: Action) -> Entry:
     """Our signed part of the pending ``commits`` entry (our commit to ``action``)
     or ``choices`` entry (the action and the salt that open our commit)."""
     expected = ledger.expected()
-    if expected.kind not in ("commits", "choices") or seat not in expected.targets:
+    if expected.kind not in _CHOICE_PARTS or seat not in expected.targets:
         raise ValueError(f"we are not asked to choose now (expected {expected.kind})")
-    at = ledger.next_index if expected.kind == "commits" else ledger.position.commits_at
+    committing = expected.kind == Kind.COMMITS
+    at = ledger.next_index if committing else ledger.position.commits_at
     salt = choices.salt_for(secrets, ledger.game_id, at)
-    if expected.kind == "commits":
+    if committing:
         msg: dict[str, Any] = {
             "commit": choices.commitment(ledger.game_id, at, seat, action.text, salt)
         }
@@ -224,7 +250,7 @@ def choice_part(ledger: Ledger, seat: int, secrets: SeatSecrets, action: Action)
 
 
 def committed_choice(
-    ledger: Ledger, seat: int, secrets: SeatSecrets, hint: Action | None = None
+    ledger: Log, seat: int, secrets: SeatSecrets, hint: Action | None = None
 ) -> Action:
     """The action our part of the ``commits`` entry in the log sealed: what we
     reveal now, found again from the log and our key alone (after a crash too).
@@ -232,7 +258,7 @@ def committed_choice(
     of one for each legal action (it is taken only if the commit seals it)."""
     position = ledger.position
     commit = dict(position.commits or ()).get(seat)
-    if ledger.expected().kind != "choices" or commit is None:
+    if ledger.expected().kind != Kind.CHOICES or commit is None:
         raise ValueError("no commit of ours waits to be revealed")
     at = position.commits_at
     salt = choices.salt_for(secrets, ledger.game_id, at)
@@ -245,7 +271,7 @@ def committed_choice(
     return action
 
 
-def choices_bundle(ledger: Ledger, parts: Mapping[int, Entry]) -> Entry:
+def choices_bundle(ledger: Log, parts: Mapping[int, Entry]) -> Entry:
     """Every asked seat's part bundled into the pending ``commits`` or
     ``choices`` entry (in seat order; unsigned itself, like an open): each with
     its seat's signature, or, for a ``choices`` entry from protocol 3, the
@@ -258,25 +284,21 @@ def choices_bundle(ledger: Ledger, parts: Mapping[int, Entry]) -> Entry:
         items: list[Any] = [[parts[s].body["msg"], parts[s].sigs[0][1]] for s in seats]
     else:
         items = [parts[s].body["msg"] for s in seats]
-    body = make_body(
-        t=expected.kind,
-        i=ledger.next_index,
-        prev=ledger.head,
-        seats=list(expected.targets),
-        parts=items,
-    )
-    return Entry(body, ())
+    if expected.kind not in _CHOICE_PARTS:
+        raise ValueError(f"no secret choice is pending (expected {expected.kind})")
+    body = _CHOICE_PARTS[expected.kind](ledger.next_index, ledger.head, list(seats), items)
+    return Entry(body.encode(), ())
 
 
-def reveal(ledger: Ledger, seat: int, secrets: SeatSecrets) -> bytes:
+def reveal(ledger: Log, seat: int, secrets: SeatSecrets) -> bytes:
     """This seat's next chain value, for the chance step the ledger expects."""
     expected = ledger.expected()
-    if expected.kind != "chance" or expected.step_number is None:
+    if expected.kind != Kind.CHANCE or expected.step_number is None:
         raise ValueError(f"no chance step is pending (expected {expected.kind})")
     return secrets.chain.preimage(expected.step_number)
 
 
-def chance_entry(ledger: Ledger, preimages: Mapping[int, bytes]) -> Entry:
+def chance_entry(ledger: Log, preimages: Mapping[int, bytes]) -> Entry:
     """Bundle every seat's value into the chance entry (the same on every peer)."""
     expected = ledger.expected()
     assert expected.chance is not None and expected.step_number is not None
@@ -284,30 +306,82 @@ def chance_entry(ledger: Ledger, preimages: Mapping[int, bytes]) -> Entry:
     outcome = derive_outcome(
         ledger.game_id, expected.step_number, expected.chance.purpose, pre, expected.chance.ranges
     )
-    body = make_body(
-        t="chance",
-        i=ledger.next_index,
-        prev=ledger.head,
-        step=expected.step_number,
-        purpose=expected.chance.purpose,
-        pre=pre,
-        outcome=list(outcome),
-    )
-    return Entry(body, ())
+    step, purpose = expected.step_number, expected.chance.purpose
+    body = ChanceBody(ledger.next_index, ledger.head, step, purpose, pre, list(outcome))
+    return Entry(body.encode(), ())
 
 
-def result_body(ledger: Ledger) -> bytes:
+def result_body(ledger: Log) -> bytes:
     expected = ledger.expected()
-    if expected.kind != "result" or expected.outcome is None:
+    if expected.kind != Kind.RESULT or expected.outcome is None:
         raise ValueError(f"the game is not over (expected {expected.kind})")
-    return make_body(
-        t="result",
-        i=ledger.next_index,
-        prev=ledger.head,
-        scores=list(expected.outcome.scores),
-        winners=list(expected.outcome.winners),
-    )
+    outcome = expected.outcome
+    body = ResultBody(ledger.next_index, ledger.head, list(outcome.scores), list(outcome.winners))
+    return body.encode()
 
 
-def sign_result(ledger: Ledger, body_bytes: bytes, secrets: SeatSecrets) -> bytes:
+def sign_result(ledger: Log, body_bytes: bytes, secrets: SeatSecrets) -> bytes:
     return secrets.key.sign(signed_message(ledger.game_id, body_bytes))
+
+
+# The bundles of sealed parts, and of secret choices: each kind's body type.
+_SEALED_PARTS: dict[Kind, type[OpenBody] | type[SecretsBody]] = {
+    Kind.OPEN: OpenBody,
+    Kind.SECRETS: SecretsBody,
+}
+_CHOICE_PARTS: dict[Kind, type[CommitsBody] | type[ChoicesBody]] = {
+    Kind.COMMITS: CommitsBody,
+    Kind.CHOICES: ChoicesBody,
+}
+
+
+# -- every seat at hand: each kind's entry made at once (sim.py, tests) ---------------
+# One function per row of the registry (replay/rows.py, ``author``): given every
+# seat's secrets and what each seat chooses when asked, the next entry.
+
+Choose = Callable[[int], Action]  # the action a seat chooses now (its bot's)
+
+
+def author_action(ledger: Log, seats: Sequence[SeatSecrets], choose: Choose) -> Entry:
+    seat = ledger.expected().seat
+    assert seat is not None
+    return action_entry(ledger, seat, seats[seat], choose(seat))
+
+
+def author_chance(ledger: Log, seats: Sequence[SeatSecrets], choose: Choose) -> Entry:
+    values = {i: reveal(ledger, i, s) for i, s in enumerate(seats)}
+    return chance_entry(ledger, values)
+
+
+def author_shuffle(ledger: Log, seats: Sequence[SeatSecrets], choose: Choose) -> Entry:
+    seat = ledger.expected().seat
+    assert seat is not None
+    return shuffle_entry(ledger, seat, seats[seat])
+
+
+def author_bundle(ledger: Log, seats: Sequence[SeatSecrets], choose: Choose) -> Entry:
+    """An open or secrets entry: every seat's part, bundled."""
+    parts = {i: part_entry(ledger, i, s) for i, s in enumerate(seats)}
+    return bundle_entry(ledger, parts)
+
+
+def author_commits(ledger: Log, seats: Sequence[SeatSecrets], choose: Choose) -> Entry:
+    """A secret simultaneous choice: every asked seat chooses and commits."""
+    asked = [i for i in ledger.expected().targets if i is not None]
+    parts = {i: choice_part(ledger, i, seats[i], choose(i)) for i in asked}
+    return choices_bundle(ledger, parts)
+
+
+def author_choices(ledger: Log, seats: Sequence[SeatSecrets], choose: Choose) -> Entry:
+    """Every asked seat reveals what its commit sealed (found again from the log
+    and its key)."""
+    asked = [i for i in ledger.expected().targets if i is not None]
+    parts = {
+        i: choice_part(ledger, i, seats[i], committed_choice(ledger, i, seats[i])) for i in asked
+    }
+    return choices_bundle(ledger, parts)
+
+
+def author_result(ledger: Log, seats: Sequence[SeatSecrets], choose: Choose) -> Entry:
+    body = result_body(ledger)
+    return Entry(body, tuple((i, sign_result(ledger, body, s)) for i, s in enumerate(seats)))

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from p2ptable.replay.entries import Entry, MalformedEntry
+from p2ptable.replay.kinds import Kind
 from p2ptable.replay.logfile import parse_frames
 
 SUFFIX = ".p2pt"
@@ -74,7 +75,7 @@ def describe(path: Path) -> Saved:
         reason = read.error.reason if data and read.error else "empty file"
         return Saved(path, stat.st_mtime, None, (), reason, 0)
     genesis = _body(read.payloads[0])
-    if genesis is None or genesis.get("t") != "genesis":
+    if genesis is None or genesis.get("t") != Kind.GENESIS:
         return Saved(path, stat.st_mtime, None, (), "not a replay: no genesis entry", 0)
     players = tuple(_seat_name(seat) for seat in genesis["seats"])
     entries = len(read.payloads)
@@ -92,10 +93,10 @@ def _ending(last: dict[str, Any] | None, players: Sequence[str]) -> str:
     if last is None:
         return "damaged: the last entry does not decode"
     kind = last.get("t")
-    if kind == "result":
+    if kind == Kind.RESULT:
         names = [_name_of(w, players) for w in last["winners"]]
         return ("winner: " if len(names) == 1 else "winners: ") + ", ".join(names)
-    if kind == "abort":
+    if kind == Kind.ABORT:
         culprit = _name_of(last["culprit"], players)
         return f"stopped: {_clean(last['reason'])} ({culprit})"
     return "unfinished"

@@ -42,6 +42,7 @@ from p2ptable.engine.frozen import replace
 from p2ptable.replay.entries import Entry, MalformedEntry, bundled_parts
 from p2ptable.replay.errors import InvalidEntry
 from p2ptable.replay.genesis import GenesisInfo
+from p2ptable.replay.kinds import Kind
 from p2ptable.replay.position import Applied, Expected, Position, advanced
 
 if TYPE_CHECKING:
@@ -97,7 +98,7 @@ def part_problem(
     or ``choices`` entry, or None when it is right."""
     if seat not in expected.targets:
         return f"seat {seat} is not asked to choose"
-    if expected.kind == "commits":
+    if expected.kind == Kind.COMMITS:
         return None if _commit_of(msg) is not None else "a commit part is {commit: 32 bytes}"
     choice = _choice_of(msg)
     if choice is None:
@@ -116,7 +117,7 @@ def part_problem(
     return None
 
 
-def signed_parts(info: GenesisInfo, kind: str) -> bool:
+def signed_parts(info: GenesisInfo, kind: Kind) -> bool:
     """Whether the parts of a ``kind`` entry (commits or choices) carry their
     seats' signatures in the log.
 
@@ -128,7 +129,7 @@ def signed_parts(info: GenesisInfo, kind: str) -> bool:
     commit.  On the wire a reveal is still signed (net/parts.py): a reveal that
     opens nothing is then signed proof against its seat.  Dropping the check
     halves the signatures a secret choice costs every peer."""
-    return kind == "commits" or info.signed_choices
+    return kind == Kind.COMMITS or info.signed_choices
 
 
 def _parts(
@@ -195,7 +196,7 @@ def commits(
     after = advanced(position.state, position.chain_tips, position.chance_steps, position.book)
     after = _with_commits(after, sealed, index)  # type: ignore[arg-type]
     said = "chooses in secret" if len(sealed) == 1 else "choose, each in secret"
-    return Applied(index, "commits", None, f"{names} {said}"), after
+    return Applied(index, Kind.COMMITS, None, f"{names} {said}"), after
 
 
 def choices(
@@ -217,7 +218,7 @@ def choices(
         except IllegalAction as exc:  # the rules listed it: their bug, not the seat's
             raise InvalidEntry(index, f"the rules refused seat {seat}'s choice: {exc}") from None
     after = advanced(state, position.chain_tips, position.chance_steps, position.book)
-    return Applied(index, "choices", None, "; ".join(said)), after
+    return Applied(index, Kind.CHOICES, None, "; ".join(said)), after
 
 
 def _listed(names: list[str]) -> str:

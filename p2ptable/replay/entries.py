@@ -32,7 +32,6 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import combinations
 from typing import Any, Generic, TypeVar
 
 from p2ptable.crypto.encoding import (
@@ -45,6 +44,11 @@ from p2ptable.crypto.encoding import (
     unpack_plain,
 )
 from p2ptable.crypto.signing import SigningKey, sha256
+from p2ptable.replay.kinds import BODIES, KIND_OF, LAYOUTS, OPTIONAL, SHAPES, Body, Kind
+
+# Kept importable from here, where callers have always found them.
+from p2ptable.replay.kinds import MalformedEntry as MalformedEntry
+from p2ptable.replay.kinds import check_body_shape as check_body_shape
 
 # The version a genesis names.  2 brought secret simultaneous choices (commits and
 # choices entries); 3 keeps a choices entry's openings without their signatures
@@ -58,22 +62,9 @@ READABLE = (LEGACY, SIGNED_CHOICES, PROTOCOL)
 SIG_DOMAIN = b"p2ptable/sig/v1\x00"
 GAME_ID_DOMAIN = b"p2ptable/game-id/v1\x00"
 
-KINDS = (
-    "genesis",
-    "action",
-    "chance",
-    "shuffle",
-    "open",
-    "secrets",
-    "commits",
-    "choices",
-    "result",
-    "abort",
-)
-
-
-class MalformedEntry(ValueError):
-    """The bytes do not decode to an entry of a known kind and shape."""
+# Every kind of entry a log may hold (replay/kinds.py names them; replay/rows.py
+# is the registry of what each is and does).
+KINDS = tuple(kind for kind in Kind if kind in BODIES and kind != Kind.PART)
 
 
 _T = TypeVar("_T")
@@ -116,9 +107,13 @@ class Entry:
         return body
 
     @property
-    def kind(self) -> str:
-        kind: str = self.body["t"]  # check_body_shape: "t" is the text of a known kind
-        return kind
+    def kind(self) -> Kind:
+        return KIND_OF[self.body["t"]]  # check_body_shape: "t" is the text of a known kind
+
+    @_cached
+    def typed(self) -> Body:
+        """The body as its kind's frozen value (replay/kinds.py), made once."""
+        return BODIES[self.kind].checked(self.body)
 
     def encode(self) -> bytes:
         return self.encoded
@@ -167,86 +162,10 @@ class Entry:
         return entry
 
 
-# Field name -> python type, per kind.  ``bytes32`` means bytes of length 32.
-_SHAPES: dict[str, dict[str, Any]] = {
-    "genesis": {
-        "t": str,
-        "protocol": str,
-        "game": str,
-        "options": dict,
-        "seats": list,
-        "chain_len": int,
-        "nonce": bytes,
-    },
-    "action": {"t": str, "i": int, "prev": bytes, "seat": int, "action": str},
-    "shuffle": {"t": str, "i": int, "prev": bytes, "seat": int, "msg": dict},
-    "open": {"t": str, "i": int, "prev": bytes, "parts": list},
-    "secrets": {"t": str, "i": int, "prev": bytes, "parts": list},
-    "part": {"t": str, "i": int, "prev": bytes, "seat": int, "msg": dict},
-    "commits": {"t": str, "i": int, "prev": bytes, "seats": list, "parts": list},
-    "choices": {"t": str, "i": int, "prev": bytes, "seats": list, "parts": list},
-    "chance": {
-        "t": str,
-        "i": int,
-        "prev": bytes,
-        "step": int,
-        "purpose": str,
-        "pre": list,
-        "outcome": list,
-    },
-    "result": {"t": str, "i": int, "prev": bytes, "scores": list, "winners": list},
-    "abort": {
-        "t": str,
-        "i": int,
-        "prev": bytes,
-        "reason": str,
-        "culprit": int,
-        "detail": str,
-        "evidence": list,
-    },
-}
-
-
-# Fields a kind may carry or leave out (absent rather than empty, so old logs stay
-# byte-identical): the proof that a played hand card is the one claimed.
-_OPTIONAL: dict[str, dict[str, Any]] = {"action": {"reveal": dict, "transfer": dict}}
-
-
-def check_body_shape(body: Any) -> None:
-    """Raise MalformedEntry unless ``body`` has exactly the fields of its kind."""
-    kind = body.get("t") if isinstance(body, dict) else body
-    if type(kind) is not str or kind not in _SHAPES:  # a list or map is not a kind either
-        raise MalformedEntry(f"unknown entry kind {kind!r}")
-    optional = {k: v for k, v in _OPTIONAL.get(body["t"], {}).items() if k in body}
-    shape = {**_SHAPES[body["t"]], **optional}
-    if set(body) != set(shape):
-        missing = sorted(set(shape) - set(body))
-        extra = sorted(set(body) - set(shape))
-        raise MalformedEntry(f"{body['t']} entry fields: missing {missing}, unexpected {extra}")
-    for name, typ in shape.items():
-        value = body[name]
-        if not isinstance(value, typ) or (typ is int and isinstance(value, bool)):
-            raise MalformedEntry(f"{body['t']}.{name} must be {typ.__name__}")
-    if "prev" in body and len(body["prev"]) != 32:
-        raise MalformedEntry("prev must be a 32-byte hash")
-
-
-def _layouts() -> dict[tuple[str, tuple[str, ...]], tuple[tuple[type, ...], tuple[str, ...]]]:
-    """(kind, its keys in sorted order) -> (the type of each field in that order, the
-    fields that hold a map or a list): one row per kind and choice of optional fields."""
-    out = {}
-    for kind, shape in _SHAPES.items():
-        optional = _OPTIONAL.get(kind, {})
-        for count in range(len(optional) + 1):
-            for chosen in combinations(optional, count):
-                fields = {**shape, **{name: optional[name] for name in chosen}}
-                keys = tuple(sorted(fields))
-                nested = tuple(key for key in keys if fields[key] in (dict, list))
-                out[(kind, keys)] = (tuple(fields[key] for key in keys), nested)
-    return out
-
-
-_LAYOUTS = _layouts()
+# Kept importable from here: the shape of every kind is its body type's fields.
+_SHAPES = SHAPES
+_OPTIONAL = OPTIONAL
+_LAYOUTS = LAYOUTS
 
 
 def _decode_fast(data: bytes) -> tuple[bytes, tuple[tuple[int, bytes], ...], dict[str, Any]] | None:
@@ -285,7 +204,7 @@ def _decode_fast(data: bytes) -> tuple[bytes, tuple[tuple[int, bytes], ...], dic
         kind = body.get("t")
         if type(kind) is not str:
             return None
-        layout = _LAYOUTS.get((kind, tuple(body)))
+        layout = LAYOUTS.get((kind, tuple(body)))
         if layout is None or tuple(map(type, body.values())) != layout[0]:
             return None
         for name in layout[1]:
@@ -297,10 +216,6 @@ def _decode_fast(data: bytes) -> tuple[bytes, tuple[tuple[int, bytes], ...], dic
     except Exception:  # whatever it is, the full checks report it exactly
         return None
     return body_bytes, tuple(sigs), body
-
-
-# Entries that bundle one signed ``part`` per contributing seat.
-BUNDLE_KINDS = ("open", "secrets", "commits", "choices")
 
 
 def bundled_parts(bundle: dict[str, Any]) -> list[Entry]:
@@ -317,7 +232,7 @@ def bundled_parts(bundle: dict[str, Any]) -> list[Entry]:
     if len(seats) != len(parts) or not all(type(s) is int for s in seats):
         raise MalformedEntry("a bundle needs one part per contributing seat")
     index, prev = bundle["i"], bundle["prev"]
-    if bundle["t"] == "choices" and parts and all(isinstance(p, dict) for p in parts):
+    if bundle["t"] == _CHOICES and parts and all(isinstance(p, dict) for p in parts):
         return [Entry(part_body(index, prev, s, m), ()) for s, m in zip(seats, parts, strict=True)]
     out = []
     for seat, item in zip(seats, parts, strict=True):
@@ -336,7 +251,7 @@ def unsigned_bundle(bundle: dict[str, Any]) -> bool:
     """Whether ``bundle`` (a decoded body) holds its parts without signatures: a
     ``choices`` entry of protocol 3, whose openings prove themselves."""
     parts: Any = bundle.get("parts")  # a list for a bundle's kinds (check_body_shape)
-    return bundle["t"] == "choices" and bool(parts) and isinstance(parts[0], dict)
+    return bundle["t"] == _CHOICES and bool(parts) and isinstance(parts[0], dict)
 
 
 def part_body(index: int, prev: bytes, seat: int, msg: dict[str, Any]) -> bytes:
@@ -348,7 +263,11 @@ def part_body(index: int, prev: bytes, seat: int, msg: dict[str, Any]) -> bytes:
     ``prev`` 32 bytes and ``msg`` a map, and its decoding proved every map in
     ``msg`` canonical (text keys, sorted, no floats), which packing keeps as it
     is; the part's own keys are written here in their sorted order."""
-    return pack_as_is({"i": index, "msg": msg, "prev": prev, "seat": seat, "t": "part"})
+    return pack_as_is({"i": index, "msg": msg, "prev": prev, "seat": seat, "t": _PART})
+
+
+_PART = Kind.PART.value  # a plain str: packed as it is
+_CHOICES = Kind.CHOICES  # bound once: a member's lookup through its enum costs more
 
 
 def game_id_of(genesis_body_bytes: bytes) -> bytes:

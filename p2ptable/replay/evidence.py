@@ -35,11 +35,10 @@ from p2ptable.crypto.signing import verify_signature
 from p2ptable.replay.entries import Entry, MalformedEntry, signed_message
 from p2ptable.replay.errors import InvalidEntry
 from p2ptable.replay.genesis import SeatInfo
+from p2ptable.replay.kinds import SIGNED_KINDS, Kind
 from p2ptable.replay.position import Expected
 from p2ptable.replay.sealed_book import SealedBook
 from p2ptable.sealed.errors import SealedDeckError
-
-SIGNED_KINDS = ("action", "shuffle", "part")
 
 
 class LogView(Protocol):
@@ -137,7 +136,7 @@ def check_cheat(
         raise bad("the evidence must be for the position the game stopped at")
     if not _signed_by(ledger, entry, culprit):
         raise bad("the evidence is not signed by the accused seat")
-    if body["t"] == "part":
+    if body["t"] == Kind.PART:
         try:
             why = part_problem(ledger, culprit, body["msg"])
         except ValueError as exc:
@@ -153,9 +152,9 @@ def part_problem(ledger: LogView, seat: int, msg: object) -> str | None:
     """What is wrong with seat's part (decoded ``msg``) of the pending ``open`` or
     ``secrets`` entry, or None when it is right; ValueError if none is pending."""
     expected = ledger.expected()
-    if expected.kind in ("commits", "choices"):
+    if expected.kind in (Kind.COMMITS, Kind.CHOICES):
         return ledger.choice_problem(seat, msg)
-    if expected.kind not in ("open", "secrets") or ledger.book is None:
+    if expected.kind not in (Kind.OPEN, Kind.SECRETS) or ledger.book is None:
         raise ValueError(f"no open or secrets entry is pending (expected {expected.kind})")
     try:
         ledger.book.check_part(expected.kind, expected.targets, seat, msg)

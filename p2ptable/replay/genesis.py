@@ -33,6 +33,7 @@ from p2ptable.replay.entries import (
     signed_message,
 )
 from p2ptable.replay.errors import InvalidEntry
+from p2ptable.replay.kinds import Kind
 from p2ptable.replay.sealed_book import SealedBook, parse_deck_key
 
 MAX_SEAT_NAME = 32
@@ -93,7 +94,7 @@ def read_genesis(genesis: Entry) -> GenesisInfo:
         body = genesis.body
     except MalformedEntry as exc:
         raise _genesis_error(f"malformed: {exc}") from None
-    if body["t"] != "genesis":
+    if body["t"] != Kind.GENESIS:
         raise _genesis_error(f"the first entry must be a genesis, not {body['t']}")
     if body["protocol"] not in READABLE:
         known = ", ".join(READABLE)

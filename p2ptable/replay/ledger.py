@@ -31,7 +31,7 @@ signature proves who wrote it, the ``culprit`` seat.
 Everything an entry changes, besides the lists of entries and hashes, is one
 frozen :class:`~p2ptable.replay.position.Position` (the rules' state, the chain
 tips, the chance steps, the sealed book, the result or the halt).  Each kind's
-handler (the table ``_HANDLERS`` at the end) computes the next position from the
+handler (its row's, in the registry replay/rows.py) computes the next position from the
 current one without changing anything; ``append`` commits it with one assignment
 once every check has passed.  So a rejected entry leaves the ledger unchanged (a
 live peer keeps going after bad input), and :meth:`Ledger.rejection` is the same
@@ -49,23 +49,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from p2ptable.crypto.signing import verify_signature
-from p2ptable.engine.api import (
-    Action,
-    Chance,
-    Game,
-    GameOver,
-    IllegalAction,
-    Outcome,
-    Simultaneous,
-    Turn,
-)
+from p2ptable.engine.api import Chance, Game, GameOver, Outcome, Simultaneous, Turn
 from p2ptable.engine.frozen import replace
-from p2ptable.randomness.chain import check_preimage
-from p2ptable.randomness.derive import derive_outcome
-from p2ptable.replay import choices, sealed_entries
+from p2ptable.replay import choices, rows, sealed_entries
 from p2ptable.replay import evidence as evidence_rules
-from p2ptable.replay.entries import Entry, MalformedEntry, signed_message
+from p2ptable.replay.entries import Entry, MalformedEntry
 from p2ptable.replay.errors import InvalidEntry
 from p2ptable.replay.genesis import (
     MAX_CHAIN_LEN,
@@ -73,11 +61,11 @@ from p2ptable.replay.genesis import (
     GenesisInfo,
     SeatInfo,
     check_genesis_signatures,
-    check_signed_by,
     read_genesis,
     sealed_book_for,
 )
-from p2ptable.replay.position import Applied, Expected, Halt, Position, advanced, applied
+from p2ptable.replay.kinds import Kind, Reason
+from p2ptable.replay.position import Applied, Expected, Halt, Position
 from p2ptable.replay.sealed_book import SealedBook
 
 # The ledger's name for a halt before it was Halt (net/events.py has a Stopped
@@ -178,34 +166,34 @@ class Ledger:
 
     def _compute_expected(self, position: Position) -> Expected:
         if position.result is not None or position.stopped is not None:
-            return Expected("none")
+            return _NOTHING
         game = self.game
         decision = game.pending(position.state)
         if isinstance(decision, Turn):
             if decision.forced:
-                return Expected("action", seat=decision.seat, forced=True)
+                return Expected(_ACTION, seat=decision.seat, forced=True)
             return _action_by(decision.seat)
         if isinstance(decision, Simultaneous):
             # Committed first, all at once, then revealed (replay/choices.py).
-            kind = "commits" if position.commits is None else "choices"
+            kind = _COMMITS if position.commits is None else _CHOICES
             return Expected(kind, targets=tuple(sorted(decision.seats)))
         book = position.book
         if isinstance(decision, Chance):
             step = decision.step
             if book is not None and step.kind == "pick" and step.seat is not None:
                 if book.needs_hand_shuffle(step.seat):  # replay/sealed_book.py
-                    return Expected("shuffle", seat=step.seat, chance=step, hand=True)
+                    return Expected(_SHUFFLE, seat=step.seat, chance=step, hand=True)
             if book is not None and step.kind == "deal":
                 shuffler = book.next_shuffler()
                 if shuffler is not None:
-                    return Expected("shuffle", seat=shuffler, chance=step)
+                    return Expected(_SHUFFLE, seat=shuffler, chance=step)
                 targets = sealed_entries.deals(game, position, step)
-                return Expected("open", seat=step.seat, chance=step, targets=targets)
-            return Expected("chance", chance=step, step_number=position.chance_steps)
+                return Expected(_OPEN, seat=step.seat, chance=step, targets=targets)
+            return Expected(_CHANCE, chance=step, step_number=position.chance_steps)
         if isinstance(decision, GameOver):
             if book is not None and book.secrets is None:
-                return Expected("secrets")
-            return Expected("result", outcome=game.outcome(position.state))
+                return Expected(_SECRETS)
+            return Expected(_RESULT, outcome=game.outcome(position.state))
         raise TypeError(f"unknown decision {decision!r}")  # pragma: no cover
 
     # -- accepting entries -----------------------------------------------------
@@ -237,7 +225,7 @@ class Ledger:
         except (MalformedEntry, ValueError) as exc:
             raise InvalidEntry(index, f"malformed: {exc}") from None
         kind = body["t"]
-        if kind == "genesis":
+        if kind == _GENESIS:
             raise InvalidEntry(index, "a second genesis entry")
         if body["i"] != index:
             raise InvalidEntry(index, f"claims to be entry {body['i']} (duplicated or reordered?)")
@@ -248,20 +236,20 @@ class Ledger:
             raise InvalidEntry(index, "entry after the game was stopped")
         if position.result is not None:
             raise InvalidEntry(index, "entry after the game's result")
-        if kind == "abort":
+        if kind == _ABORT:
             return self._abort(position, index, entry, body)
         expected = self.expected()
-        if expected.kind == "none":
+        if expected.kind == _NONE:
             raise InvalidEntry(index, "entry after the game's result")
         if kind != expected.kind:
             raise InvalidEntry(index, f"expected a {expected.kind} entry, found {kind}")
-        return _HANDLERS[kind](self._info, position, index, entry, body, expected)
+        return _HANDLE[kind](self._info, position, index, entry, body, expected)
 
     def _abort(
         self, position: Position, index: int, entry: Entry, body: dict[str, Any]
     ) -> tuple[Applied, Position]:
         n = len(self.seats)
-        culprit, reason = body["culprit"], body["reason"]
+        culprit, reason = body["culprit"], Reason.of(body["reason"])
         detector: int | None = None
         if entry.sigs:
             # The first form: one seat's signed account (still read in old logs).
@@ -275,16 +263,15 @@ class Ledger:
         if not 0 <= culprit < n:
             raise InvalidEntry(index, "an abort must name another seat", detector)
         evidence = body["evidence"]
-        if reason == "equivocation":
+        if reason is None:
+            raise InvalidEntry(index, f"unknown abort reason {body['reason']!r}", detector)
+        if reason is Reason.EQUIVOCATION:
             self.check_equivocation(culprit, evidence, detector, index)
-        elif reason == "cheated":
+        elif reason is Reason.CHEATED:
             self.check_cheat(culprit, evidence, detector, index)
-        elif reason in ("withheld", "abandoned"):
-            if evidence:
-                raise InvalidEntry(index, f"a {reason} abort carries no evidence", detector)
-        else:
-            raise InvalidEntry(index, f"unknown abort reason {reason!r}", detector)
-        proved = reason in ("equivocation", "cheated")
+        elif evidence:  # withheld, abandoned: absence cannot be signed
+            raise InvalidEntry(index, f"a {reason} abort carries no evidence", detector)
+        proved = reason.proved
         halt = Halt(index, reason, culprit, detector, body["detail"], proved)
         name = self.seats[culprit].name
         if proved:
@@ -293,7 +280,7 @@ class Ledger:
             how = "reported, not proved"
         else:
             how = f"reported by seat {detector}"
-        did = Applied(index, "abort", culprit, f"game stopped: {name} {reason} ({how})")
+        did = Applied(index, Kind.ABORT, culprit, f"game stopped: {name} {reason} ({how})")
         return did, replace(position, stopped=halt)
 
     def choice_problem(self, seat: int, msg: object) -> str | None:
@@ -306,7 +293,7 @@ class Ledger:
         """The protocol version the genesis names (replay.md section 10)."""
         return self._info.protocol
 
-    def signed_parts(self, kind: str) -> bool:
+    def signed_parts(self, kind: Kind) -> bool:
         """Whether this log's ``kind`` entries (commits, choices) keep their
         parts' signatures (replay/choices.py, ``signed_parts``)."""
         return choices.signed_parts(self._info, kind)
@@ -326,124 +313,18 @@ class Ledger:
         evidence_rules.check_cheat(self, culprit, evidence, detector, index)
 
 
-# -- the handlers of the kinds that every game has -------------------------------------
-# Each takes the genesis facts, the current position and the entry (already matched to
-# ``expected()``), and returns what the entry did and the next position.
+# What handles each kind of entry once the ledger has matched it to ``expected()``:
+# the registry's column (an abort, which may come at any position, is the ledger's
+# own ``_abort``, and a genesis starts a ledger).
+_HANDLE = rows.handlers()
+_NOTHING = Expected(Kind.NONE)
+# Kind members bound once: on Python 3.11 a member looked up through its enum
+# class costs several times the comparison, and every peer runs this for every entry.
+_GENESIS, _ABORT, _NONE = Kind.GENESIS, Kind.ABORT, Kind.NONE
+_ACTION, _CHANCE, _SHUFFLE, _OPEN = Kind.ACTION, Kind.CHANCE, Kind.SHUFFLE, Kind.OPEN
+_SECRETS, _COMMITS, _CHOICES, _RESULT = Kind.SECRETS, Kind.COMMITS, Kind.CHOICES, Kind.RESULT
 
-
-def _action(
-    info: GenesisInfo,
-    position: Position,
-    index: int,
-    entry: Entry,
-    body: dict[str, Any],
-    expected: Expected,
-) -> tuple[Applied, Position]:
-    seat = body["seat"]
-    if seat != expected.seat:
-        raise InvalidEntry(index, f"seat {seat} acted out of turn (seat {expected.seat} to act)")
-    check_signed_by(info, index, entry, seat)
-    game, state = info.game, position.state
-    try:
-        action = _parse_action(body["action"])
-        new_state = game.apply(state, seat, action)
-    except (ValueError, IllegalAction) as exc:
-        raise InvalidEntry(index, f"illegal action {body['action']!r}: {exc}", seat) from None
-    book = position.book
-    if book is None and "reveal" not in body and "transfer" not in body:
-        # Describe only once the action is known to be legal (describe may assume it).
-        text = game.describe(state, seat, action)
-        after = advanced(new_state, position.chain_tips, position.chance_steps, None)
-        return applied(index, "action", seat, text), after
-    book, new_state = sealed_entries.hand_card_proofs(
-        game, book, state, new_state, seat, action, body, index
-    )
-    text = game.describe(state, seat, action)
-    after = sealed_entries.settle(game, new_state, book, position.chain_tips, position.chance_steps)
-    return applied(index, "action", seat, text), after
-
-
-def _chance(
-    info: GenesisInfo,
-    position: Position,
-    index: int,
-    entry: Entry,
-    body: dict[str, Any],
-    expected: Expected,
-) -> tuple[Applied, Position]:
-    step, number = expected.chance, expected.step_number
-    assert step is not None and number is not None
-    if body["step"] != number:
-        raise InvalidEntry(index, f"chance step {body['step']}, expected {number}")
-    if body["purpose"] != step.purpose:
-        raise InvalidEntry(index, f"purpose {body['purpose']!r}, expected {step.purpose!r}")
-    if number >= info.chain_len:
-        raise InvalidEntry(index, f"randomness chains exhausted ({info.chain_len} steps)")
-    n = len(info.seats)
-    pre = body["pre"]
-    if entry.sigs:
-        raise InvalidEntry(index, "a chance entry carries no signatures (its chains prove it)")
-    if len(pre) != n:
-        raise InvalidEntry(index, f"needs one preimage per seat ({n}), has {len(pre)}")
-    tips = position.chain_tips
-    for seat, value in enumerate(pre):
-        if not isinstance(value, bytes):
-            raise InvalidEntry(index, f"preimage of seat {seat} is not bytes")
-        if not check_preimage(tips[seat], value):
-            raise InvalidEntry(index, f"the value for seat {seat} is not on its chain")
-    outcome = derive_outcome(info.game_id, number, step.purpose, pre, step.ranges)
-    if tuple(body["outcome"]) != outcome:
-        raise InvalidEntry(index, f"recorded outcome {body['outcome']} != derived {list(outcome)}")
-    game, state = info.game, position.state
-    text = game.describe_chance(state, outcome)
-    after = sealed_entries.settle(
-        game, game.resolve(state, outcome), position.book, tuple(pre), position.chance_steps + 1
-    )
-    return applied(index, "chance", step.seat, text), after
-
-
-def _result(
-    info: GenesisInfo,
-    position: Position,
-    index: int,
-    entry: Entry,
-    body: dict[str, Any],
-    expected: Expected,
-) -> tuple[Applied, Position]:
-    outcome = expected.outcome
-    assert outcome is not None
-    if list(body["scores"]) != list(outcome.scores) or list(body["winners"]) != list(
-        outcome.winners
-    ):
-        raise InvalidEntry(
-            index,
-            f"recorded result scores={body['scores']} winners={body['winners']} differs "
-            f"from the rules: scores={list(outcome.scores)} winners={list(outcome.winners)}",
-        )
-    if [seat for seat, _ in entry.sigs] != list(range(len(info.seats))):
-        raise InvalidEntry(index, "the result needs one signature from each seat, in order")
-    message = signed_message(info.game_id, entry.body_bytes)  # one message, every seat
-    for seat, sig in entry.sigs:
-        if not verify_signature(info.seats[seat].key, sig, message):
-            raise InvalidEntry(index, f"bad result signature (claimed by seat {seat})")
-    return Applied(index, "result", None, outcome.explanation), replace(position, result=outcome)
-
-
-# What handles each kind of entry once the ledger has matched it to ``expected()``
-# (an abort, which may come at any position, is the ledger's own ``_abort``).
-_HANDLERS = {
-    "action": _action,
-    "commits": choices.commits,
-    "choices": choices.choices,
-    "chance": _chance,
-    "shuffle": sealed_entries.shuffle,
-    "open": sealed_entries.open_cards,
-    "secrets": sealed_entries.secrets,
-    "result": _result,
-}
-
-
-# Expected("action", seat=...) for each seat: the same frozen value at every turn,
+# Expected(Kind.ACTION, seat=...) for each seat: the same frozen value at every turn,
 # and building a six-field frozen dataclass costs more than the rest of expected().
 _ACTION_BY: dict[int, Expected] = {}
 
@@ -451,22 +332,5 @@ _ACTION_BY: dict[int, Expected] = {}
 def _action_by(seat: int) -> Expected:
     expected = _ACTION_BY.get(seat)
     if expected is None:
-        expected = _ACTION_BY[seat] = Expected("action", seat=seat)
+        expected = _ACTION_BY[seat] = Expected(_ACTION, seat=seat)
     return expected
-
-
-# Action.parse, remembered: a game has a few dozen distinct action texts and every
-# peer parses every move.  Actions are frozen values, so sharing one is safe; only
-# texts that parse are kept, and the table is emptied before it grows large.
-_ACTIONS: dict[str, Action] = {}
-_ACTIONS_MAX = 1024
-
-
-def _parse_action(text: str) -> Action:
-    action = _ACTIONS.get(text)
-    if action is None:
-        action = Action.parse(text)
-        if len(_ACTIONS) >= _ACTIONS_MAX:
-            _ACTIONS.clear()
-        _ACTIONS[text] = action
-    return action

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from p2ptable.engine.api import ChanceStep, Outcome
+from p2ptable.replay.kinds import Kind, Reason
 
 if TYPE_CHECKING:
     from p2ptable.replay.sealed_book import SealedBook
@@ -37,9 +38,7 @@ class Expected:
     """What the next entry must be: ``kind`` and, for an action, the ``seat``;
     for a chance entry the ``step`` and its number; for a result the ``outcome``."""
 
-    # "action" | "chance" | "shuffle" | "open" | "secrets" | "commits" | "choices"
-    # | "result" | "none"
-    kind: str
+    kind: Kind  # an entry's kind, or Kind.NONE after the end
     seat: int | None = None
     chance: ChanceStep | None = None
     step_number: int | None = None
@@ -62,7 +61,7 @@ class Halt:
     ``net/events.Stopped``, is built from it.)"""
 
     index: int
-    reason: str
+    reason: Reason
     culprit: int
     detector: int | None  # the signer of an old-style abort; None for an agreed one
     detail: str
@@ -74,12 +73,12 @@ class Applied:
     """What an accepted entry did, for screens and narratives."""
 
     index: int
-    kind: str
+    kind: Kind
     seat: int | None
     text: str
 
 
-def applied(index: int, kind: str, seat: int | None, text: str) -> Applied:
+def applied(index: int, kind: Kind, seat: int | None, text: str) -> Applied:
     """``Applied(index, kind, seat, text)`` for the entries of every move (actions
     and chance steps), built as :func:`advanced` builds a position."""
     value = _new(Applied)

@@ -73,6 +73,7 @@ from types import MappingProxyType
 from typing import Any
 
 from p2ptable.engine.frozen import replace
+from p2ptable.replay.kinds import Kind
 from p2ptable.sealed import deck, elgamal
 from p2ptable.sealed.dealing import Targets, add_shares, begin_open, finish_open, make_shares
 from p2ptable.sealed.deck import SealedState, Table
@@ -205,11 +206,11 @@ class SealedBook:
         book = self._with(deck.apply_shuffle(self.state, msg))
         return replace(book, fresh=self.fresh | {seat}) if hand else book
 
-    def check_part(self, kind: str, to: Targets | None, seat: int, value: Any) -> Any:
+    def check_part(self, kind: Kind, to: Targets | None, seat: int, value: Any) -> Any:
         """Check one seat's part of an ``open`` (card k to ``to[k]``) or ``secrets``
         entry; SealedDeckError naming the seat if it is wrong.  Returns the message."""
         msg = message_from_value(value, seat)
-        if kind == "open":
+        if kind == Kind.OPEN:
             if not isinstance(msg, SharesMessage):
                 raise SealedDeckError(seat, "its part of an opening is not decryption shares")
             assert to is not None  # an open's targets: None only for the secrets
@@ -282,7 +283,7 @@ class SealedBook:
     def apply_secrets(self, parts: Sequence[Any]) -> SealedBook:
         if len(parts) != self.seats:
             raise SealedDeckError(None, f"the secrets need one part per seat ({self.seats})")
-        secrets = [self.check_part("secrets", None, s, v).secret for s, v in enumerate(parts)]
+        secrets = [self.check_part(Kind.SECRETS, None, s, v).secret for s, v in enumerate(parts)]
         return replace(self, secrets=tuple(secrets))
 
     # -- making our own messages --------------------------------------------------------
@@ -297,9 +298,9 @@ class SealedBook:
         return (None,) * len(self.state.hands[seat])
 
     def make_part(
-        self, kind: str, to: Targets, seat: int, secret: int, rand: Rand
+        self, kind: Kind, to: Targets, seat: int, secret: int, rand: Rand
     ) -> dict[str, Any]:
-        if kind == "open":
+        if kind == Kind.OPEN:
             return make_shares(self.state, seat, secret, to, rand).to_value()
         deck.own_key(self.state, seat, secret)
         return SecretMessage(seat, secret).to_value()

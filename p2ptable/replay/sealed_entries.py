@@ -33,6 +33,7 @@ from p2ptable.replay.genesis import (
     hand_shuffling_rules,
     sealed_rules,
 )
+from p2ptable.replay.kinds import Kind
 from p2ptable.replay.position import Applied, Expected, Position, advanced
 from p2ptable.replay.sealed_book import SealedBook
 from p2ptable.sealed.errors import SealedDeckError
@@ -146,10 +147,10 @@ def shuffle(
         shuffled = hand_shuffling_rules(info.game)  # a hand shuffle is expected
         state = shuffled.hand_shuffled(position.state, seat, book.seen_hand(seat))
         cards = len(book.state.hands[seat])
-        applied = Applied(index, "shuffle", seat, f"shuffles its hand ({cards} cards, proved)")
+        applied = Applied(index, Kind.SHUFFLE, seat, f"shuffles its hand ({cards} cards, proved)")
         return applied, replace(position, book=book, state=state)
     cards = len(book.state.deck)
-    applied = Applied(index, "shuffle", seat, f"shuffles the deck ({cards} cards, proved)")
+    applied = Applied(index, Kind.SHUFFLE, seat, f"shuffles the deck ({cards} cards, proved)")
     return applied, replace(position, book=book)
 
 
@@ -176,17 +177,17 @@ def open_cards(
         state = sealed_rules(game).deal_from_sealed(state, card.card)
     after = settle(game, state, book, position.chain_tips, position.chance_steps)
     if dealt[0].to is None:
-        return Applied(index, "open", None, f"a card is drawn face up: {dealt[0].card}"), after
+        return Applied(index, Kind.OPEN, None, f"a card is drawn face up: {dealt[0].card}"), after
     if len(dealt) == 1:
         text = f"a card is dealt to {seats[dealt[0].to].name}"
-        return Applied(index, "open", dealt[0].to, text), after
+        return Applied(index, Kind.OPEN, dealt[0].to, text), after
     counts = {s: sum(1 for d in dealt if d.to == s) for s in dict.fromkeys(d.to for d in dealt)}
     if len(set(counts.values())) == 1 and len(counts) == len(seats):
         each = next(iter(counts.values()))
         text = f"{len(dealt)} cards are dealt, {each} to each"
-        return Applied(index, "open", None, text), after
+        return Applied(index, Kind.OPEN, None, text), after
     who = ", ".join(f"{n} to {seats[s].name}" for s, n in counts.items())  # type: ignore[index]
-    return Applied(index, "open", None, f"{len(dealt)} cards are dealt: {who}"), after
+    return Applied(index, Kind.OPEN, None, f"{len(dealt)} cards are dealt: {who}"), after
 
 
 def secrets(
@@ -207,7 +208,7 @@ def secrets(
         who = "" if exc.seat is None else f"the part of seat {exc.seat}: "
         raise InvalidEntry(index, f"{who}{exc.reason}") from None
     text = "every seat shows its deck secret for the audit"
-    return Applied(index, "secrets", None, text), replace(position, book=book)
+    return Applied(index, Kind.SECRETS, None, text), replace(position, book=book)
 
 
 def _bundled_parts(info: GenesisInfo, index: int, body: dict[str, Any]) -> list[Entry]:

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from p2ptable.replay.entries import Entry
+from p2ptable.replay.kinds import Kind
 from p2ptable.replay.sealed_book import SealedBook
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ def moved_cards(
     # A hand whose sealed cards did not change moved nothing: not read again (a
     # live seat asks after every entry, and reading a hand decrypts each card).
     changed = [s for s in sorted(readers) if before.state.hands[s] != after.state.hands[s]]
-    if entry.kind == "open":
+    if entry.kind == Kind.OPEN:
         dealt = {}
         for seat in changed:
             known = set(before.seen_hand(seat))
@@ -52,7 +53,7 @@ def moved_cards(
             if got:
                 dealt[seat] = got
         return dealt  # type: ignore[return-value]
-    if entry.kind != "action" or "transfer" not in entry.body or actor is None:
+    if entry.kind != Kind.ACTION or "transfer" not in entry.body or actor is None:
         return {}
     given: list[int] = []
     for seat in changed:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from p2ptable.replay.entries import Entry, MalformedEntry, bundled_parts
+from p2ptable.replay.kinds import Kind
 from p2ptable.replay.ledger import Applied, InvalidEntry, Ledger
 from p2ptable.replay.logfile import parse_frames
 from p2ptable.sealed.errors import SealedDeckError
@@ -88,7 +89,7 @@ def _verify(data: bytes, report: VerifyReport) -> VerifyReport:
         if halt is not None:
             report.stopped = {
                 "entry": halt.index,
-                "reason": halt.reason,
+                "reason": halt.reason.value,
                 "culprit": halt.culprit,
                 "detector": halt.detector,
                 "detail": halt.detail,
@@ -134,7 +135,7 @@ def secrets_in_log(payloads: list[bytes]) -> tuple[int, ...] | None:
     for payload in reversed(payloads[-4:]):
         try:
             entry = Entry.decode(payload)
-            if entry.kind != "secrets":
+            if entry.kind != Kind.SECRETS:
                 continue
             parts = bundled_parts(entry.body)
             msgs = [message_from_value(p.body["msg"], p.body["seat"]) for p in parts]

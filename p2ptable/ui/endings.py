@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 
 from p2ptable.net.events import Stopped
+from p2ptable.replay.kinds import Reason
 from p2ptable.ui.text import name_seats
 
 
@@ -27,23 +28,23 @@ def stop_words(stopped: Stopped, names: Sequence[str]) -> str:
     who = names[stopped.culprit] if stopped.culprit is not None else "A player"
     by = names[stopped.detector] if stopped.detector is not None else "a player"
     detail = name_seats(stopped.detail, names)
-    if stopped.reason == "abandoned":
+    if stopped.reason == Reason.ABANDONED:
         silent = re.search(r"for (\d+(?:\.\d+)?) s\b", stopped.detail)
         if silent:  # a signed abort of an older log says for how long
             how = f"no contact for {_duration(float(silent.group(1)))}"
         else:
             how = "no contact while the game waited on it"
         return f"{who} abandoned the game ({how}; reported by {by})."
-    if stopped.reason == "withheld":
+    if stopped.reason == Reason.WITHHELD:
         return (
             f"{who} withheld its part of the game: it stayed connected but did not send "
             f"what the game waited for ({detail}; reported by {by})."
         )
-    if stopped.reason == "equivocation":
+    if stopped.reason == Reason.EQUIVOCATION:
         return (
             f"{who} cheated: it signed two different entries for one position. "
             "Both signed entries are in the replay as proof."
         )
-    if stopped.reason == "cheated":
+    if stopped.reason == Reason.CHEATED:
         return f"{who} cheated: {detail}. The signed message is in the replay as proof."
     return f"The game was stopped: {detail or stopped.reason}."

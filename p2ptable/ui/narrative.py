@@ -28,13 +28,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from p2ptable.replay.kinds import Kind
+from p2ptable.replay.rows import ROWS
 from p2ptable.ui.text import name_seats
 
 if TYPE_CHECKING:
     from p2ptable.replay.ledger import Applied
-
-#: the kinds of entry a seat makes itself, whose phrase has no subject
-_ACTOR_KINDS = ("action", "shuffle")
 
 
 @dataclass(frozen=True)
@@ -45,7 +44,7 @@ class EntryWords:
     kind of entry)."""
 
     index: int
-    kind: str
+    kind: Kind
     seat: int | None
     actor: str | None
     column: str
@@ -67,18 +66,17 @@ def entry_words(
     if seen:
         phrase = f"{phrase} [{_seen(applied, names, seen)}]"
     actor = None
-    if applied.kind in _ACTOR_KINDS and applied.seat is not None:
+    words = ROWS[applied.kind].words  # the registry's words for the kind
+    if words.actor and applied.seat is not None:  # a seat's own entry: its subject
         actor = column = names[applied.seat]
-    elif applied.kind == "open":  # a deal: the phrase names the receivers already
-        column = "deal"
     else:
-        column = applied.kind
+        column = words.column  # "deal" for an open: the phrase names the receivers
     return EntryWords(applied.index, applied.kind, applied.seat, actor, column, phrase)
 
 
 def _seen(applied: Applied, names: Sequence[str], seen: Mapping[int, Sequence[str]]) -> str:
     # A card handed over, or dealt to one seat: the phrase says whose it is.
-    one = applied.kind == "action" or (applied.kind == "open" and applied.seat is not None)
+    one = ROWS[applied.kind].words.one_seat and applied.seat is not None
     if one and len(seen) == 1:
         return ", ".join(next(iter(seen.values())))
     return "; ".join(f"{names[seat]}: {', '.join(cards)}" for seat, cards in seen.items())
@@ -106,4 +104,4 @@ def genesis_words(names: Sequence[str], title: str) -> EntryWords:
     else:
         who = "".join(names)
     phrase = f"{who} sit down to {title}, each signing the genesis"
-    return EntryWords(0, "genesis", None, None, "genesis", phrase)
+    return EntryWords(0, Kind.GENESIS, None, None, ROWS[Kind.GENESIS].words.column, phrase)

@@ -31,11 +31,13 @@ from __future__ import annotations
 import shlex
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 from p2ptable.engine.api import Game
 from p2ptable.games import get_game
 from p2ptable.replay.entries import Entry
+from p2ptable.replay.kinds import Kind
 from p2ptable.replay.ledger import Ledger
 from p2ptable.replay.logfile import parse_frames
 from p2ptable.replay.seen_cards import moved_cards
@@ -55,6 +57,17 @@ class RecordRefused(Exception):
     """No record can be made (the message says why, for a person)."""
 
 
+class Ending(str, Enum):
+    """How a verified log ends (its text is the record's ``ends``)."""
+
+    RESULT = "result"  # a valid, complete game
+    STOPPED = "stopped"
+    UNFINISHED = "unfinished"
+
+    __str__ = str.__str__
+    __format__ = str.__format__  # type: ignore[assignment]
+
+
 @dataclass(frozen=True)
 class Checked:
     """A replay file whose every entry verified.  ``ends`` is how its log ends:
@@ -63,7 +76,7 @@ class Checked:
     path: str
     payloads: tuple[bytes, ...]
     report: VerifyReport
-    ends: str
+    ends: Ending
 
     @property
     def names(self) -> list[str]:
@@ -78,11 +91,11 @@ def check(path: str, data: bytes) -> Checked:
     ledger = report.ledger
     intact = frames.error is None and ledger is not None and report.entries == len(frames.payloads)
     if report.valid:
-        ends = "result"
+        ends = Ending.RESULT
     elif intact and ledger.stopped is not None:  # type: ignore[union-attr]
-        ends = "stopped"
+        ends = Ending.STOPPED
     elif intact and not ledger.finished:  # type: ignore[union-attr]
-        ends = "unfinished"
+        ends = Ending.UNFINISHED
     else:
         why = verdict(path, report)
         bad = (report.error or {}).get("entry")
@@ -203,7 +216,7 @@ def record(checked: Checked, seat: int | None = None) -> Record:
         if readers and book is not None and ledger.book is not None:
             moved = moved_cards(book, ledger.book, readers, entry, applied.seat)
             seen = {s: [name_card(c) for c in cards] for s, cards in moved.items()}
-        action = entry.body["action"] if entry.kind == "action" else None
+        action = entry.body["action"] if entry.kind == Kind.ACTION else None
         lines.append(_line(entry_words(applied, names, seen), when, action))
     return Record(
         game=game.name,
@@ -211,7 +224,7 @@ def record(checked: Checked, seat: int | None = None) -> Record:
         options=dict(report.options),
         seats=tuple(names),
         result=_result(checked),
-        ends=checked.ends,
+        ends=checked.ends.value,
         outcome=_named(report.result, names),
         head=ledger.head.hex(),
         verify=f"p2ptable verify {shlex.quote(checked.path)}",
@@ -221,7 +234,7 @@ def record(checked: Checked, seat: int | None = None) -> Record:
 
 
 def _line(words: EntryWords, moment: str | None, action: str | None) -> Line:
-    return Line(words.index, words.kind, words.seat, moment, words.sentence, action)
+    return Line(words.index, words.kind.value, words.seat, moment, words.sentence, action)
 
 
 def _readers(checked: Checked, game: Game, seat: int | None) -> tuple[dict[int, int], str]:
@@ -265,10 +278,10 @@ def _named(result: Mapping[str, Any] | None, names: list[str]) -> dict[str, Any]
 def _result(checked: Checked) -> str:
     """The Result tag: the scores and winner, or why the log ends early."""
     report = checked.report
-    if checked.ends == "result":
+    if checked.ends == Ending.RESULT:
         return result_summary(report)
     reason = name_seats(str((report.error or {}).get("reason")), checked.names)
-    if checked.ends == "stopped":
+    if checked.ends == Ending.STOPPED:
         stop = report.stopped or {}
         said = reason.removeprefix("game stopped: ")
         return f"stopped at entry {stop.get('entry')}: {said}"

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from p2ptable.net.persistence import choice_path
+from p2ptable.net.choice_file import choice_path
 from p2ptable.net.session import Choice
 from p2ptable.replay.logfile import parse_frames
 from p2ptable.replay.verify import verify_file
@@ -105,9 +105,9 @@ def test_two_people_choose_a_teacher_card_in_secret_and_one_resumes_in_between(
 
 def forge_choice(replay: Path, action: str) -> None:
     """A CRC-valid choice record for the same entry, naming ``action``."""
-    from p2ptable.net.persistence import ChoiceKeeper, _load_choice
+    from p2ptable.net.choice_file import ChoiceKeeper, load_choice
 
-    kept, _ = _load_choice(replay)
+    kept, _ = load_choice(replay)
     assert kept is not None and kept.action != action
     keeper = ChoiceKeeper(replay)
     keeper.keep(Choice(kept.index, action))

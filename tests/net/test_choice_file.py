@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import pytest
 
-from p2ptable.net.persistence import (
+from p2ptable.net.choice_file import (
     CHOICE_RECORD,
     ChoiceKeeper,
-    _load_choice,
     choice_path,
+    load_choice,
 )
 from p2ptable.net.session import Choice
 
@@ -32,17 +32,17 @@ def save_choice(replay, choice: Choice) -> None:  # noqa: ANN001 - a keeper of i
 
 def test_a_kept_choice_is_read_back_and_the_latest_wins(tmp_path):
     replay = tmp_path / "Ben.p2pt"
-    assert _load_choice(replay) == (None, None)  # never chose
+    assert load_choice(replay) == (None, None)  # never chose
     keeper = ChoiceKeeper(replay)
-    assert _load_choice(replay) == (None, None)  # made, nothing kept yet
+    assert load_choice(replay) == (None, None)  # made, nothing kept yet
     keeper.keep(Choice(12, "risk"))
-    assert _load_choice(replay) == (Choice(12, "risk"), None)
+    assert load_choice(replay) == (Choice(12, "risk"), None)
     keeper.keep(Choice(40, "take"))
     keeper.close()
-    assert _load_choice(replay) == (Choice(40, "take"), None)
+    assert load_choice(replay) == (Choice(40, "take"), None)
     assert choice_path(replay).stat().st_size == CHOICE_RECORD  # never grows
     save_choice(replay, Choice(41, "bid 3"))  # a second keeper opens the same file
-    assert _load_choice(replay) == (Choice(41, "bid 3"), None)
+    assert load_choice(replay) == (Choice(41, "bid 3"), None)
 
 
 @pytest.mark.parametrize("damage", ["flip", "length", "short", "not an action", "too big"])
@@ -60,7 +60,7 @@ def test_a_damaged_choice_file_is_reported_and_ignored(tmp_path, damage):
     elif damage == "too big":
         raw += bytes(CHOICE_RECORD)
     path.write_bytes(bytes(raw))
-    choice, notice = _load_choice(replay)
+    choice, notice = load_choice(replay)
     assert choice is None
     assert notice.startswith("Ben.p2pt.choice is damaged") and "ignored" in notice
     assert "taken back from the other seats" in notice

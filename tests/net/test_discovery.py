@@ -19,7 +19,7 @@ import pytest
 
 from p2ptable.net import discovery
 from p2ptable.net.announce_record import announcement
-from p2ptable.net.arrival import Arrival
+from p2ptable.net.arrival import Arrival, RosterChanged
 from p2ptable.net.listing import MAX_PER_SOURCE, MAX_TABLES
 from p2ptable.net.lobby import SILENT_SEAT
 
@@ -196,12 +196,18 @@ class Wire:
 def test_the_arrival_tells_of_every_change_to_the_seats_once():
     wire = Wire()
     lobby = host_lobby(seats=3)
-    arrival = Arrival(wire, lobby.me, say=lambda line: None, note=lambda line: None)  # type: ignore[arg-type]
+    arrival = Arrival(wire, lobby.me)  # type: ignore[arg-type]
     told: list[tuple[int, bool]] = []
-    arrival.on_roster = lambda lob: told.append((len(lob.members), lob.genesis is not None))
+
+    def hear() -> None:
+        for event in arrival.take_events():
+            if isinstance(event, RosterChanged):  # the others are lines for people
+                told.append((len(event.lobby.members), event.lobby.genesis is not None))
+
     arrival.host(lobby)
     arrival.step(0.0)
     arrival.step(0.1)
+    hear()
     assert told == [(1, False)]  # the first step, then nothing changed
     ben = joiner(1, "Ben")
     for _ in range(6):  # the handshake through the arrival, as the peer drives it
@@ -210,6 +216,7 @@ def test_the_arrival_tells_of_every_change_to_the_seats_once():
             arrival.lobby_frame(frame, address(ben), 0.2)
         ben.outgoing.clear()
         arrival.step(0.2)
+        hear()
         for endpoint, frame in wire.replies:
             if endpoint == ben.endpoint:
                 ben.receive(frame)
@@ -217,6 +224,7 @@ def test_the_arrival_tells_of_every_change_to_the_seats_once():
     assert ben.seated and told == [(1, False), (2, False)]
     arrival.lobby_frame(b"junk", "10.9.9.9", 0.3)  # a stranger's frame changes nothing
     arrival.step(SILENT_SEAT + 1)  # Ben fell silent: his seat is freed
+    hear()
     assert told == [(1, False), (2, False), (1, False)]
 
 
@@ -240,8 +248,9 @@ def test_announce_lobby_publishes_the_seats_and_withdraws_a_full_table(monkeypat
         class transport:
             port = 47009
 
-        arrival = Arrival(Wire(), host_lobby().me, say=print, note=print)  # type: ignore[arg-type]
+        arrival = Arrival(Wire(), host_lobby().me)  # type: ignore[arg-type]
         notes: list[str] = []
+        on_roster = None
 
         def note(self, line: str) -> None:
             self.notes.append(line)
@@ -253,9 +262,9 @@ def test_announce_lobby_publishes_the_seats_and_withdraws_a_full_table(monkeypat
     assert made is not None and made.address == "10.0.0.1"
     assert said == ["  or pick it from the list that `p2ptable join --name <their name>` shows"]
     lobby = host_lobby(seats=2)
-    peer.arrival.on_roster(lobby)
+    peer.on_roster(lobby)  # type: ignore[misc]
     lobby.members.append(lobby.members[0])  # as if a second seat were taken
-    peer.arrival.on_roster(lobby)
+    peer.on_roster(lobby)  # type: ignore[misc]
     assert wishes == [
         announcement(lobby.table, "pet-quartet", lobby.options, "Ana", 1, 2, 47009),
         None,
@@ -274,3 +283,44 @@ def test_announce_lobby_says_when_the_interface_cannot_announce():
 
     assert discovery.announce_lobby(FakePeer(), "198.51.100.77", said.append) is None  # type: ignore[arg-type]
     assert said[0].startswith("  (Not announced on this network: no multicast on 198.51.100.77")
+
+
+def test_the_announcer_sleeps_until_a_wish_and_tries_again_what_failed(monkeypatch):
+    """Issue 24: every loop sleeps to its next deadline.  The announcer's thread has
+    none but a retry: it wakes for a wish, and, after a failure, RETRY later."""
+    calls: list[str] = []
+
+    class FakeZeroconf:
+        def __init__(self, **_: object) -> None:
+            pass
+
+        def register_service(self, info: object, cooperating_responders: bool) -> None:
+            calls.append("register")
+            if calls.count("register") == 1:
+                raise OSError("the first try fails")
+
+        def unregister_service(self, info: object) -> None:
+            calls.append("unregister")
+
+        def close(self) -> None:
+            calls.append("close")
+
+    class FakeModule:
+        Zeroconf = FakeZeroconf
+
+        class IPVersion:
+            V4Only = 4
+
+    monkeypatch.setattr(discovery, "_zeroconf", lambda: FakeModule)
+    made = discovery.Announcer("127.0.0.1")
+    time.sleep(0.2)
+    assert calls == []  # no wish: nothing done, and no wake-up either
+    lobby = host_lobby(seats=2)
+    made.publish(announcement(lobby.table, "pet-quartet", lobby.options, "Ana", 1, 2, 47009))
+    deadline = time.monotonic() + discovery.RETRY + 3.0
+    while calls.count("register") < 2 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert calls == ["register", "register"]  # failed, then tried again by itself
+    assert made.take_notes() == ["announcing the table failed: OSError: the first try fails"]
+    made.close(wait=2.0)
+    assert calls == ["register", "register", "unregister", "close"]

@@ -293,7 +293,7 @@ class _Wire:
 
 
 def test_a_joiner_says_once_that_the_host_is_not_the_table_it_picked():
-    from p2ptable.net.arrival import Arrival
+    from p2ptable.net.arrival import Arrival, Said
 
     from .lobby_table import HOST_ENDPOINT, deliver, host_lobby, joiner
 
@@ -301,7 +301,7 @@ def test_a_joiner_says_once_that_the_host_is_not_the_table_it_picked():
         host = host_lobby()
         ben = joiner(1, "Ben")
         said: list[str] = []
-        arrival = Arrival(_Wire(), ben.me, say=said.append, note=lambda line: None)  # type: ignore[arg-type]
+        arrival = Arrival(_Wire(), ben.me)  # type: ignore[arg-type]
         arrival.join(ben, HOST_ENDPOINT, listed or host.table[:8].hex())
         for frame in ben.outgoing:  # the knock
             deliver(host, ben, frame)
@@ -310,6 +310,7 @@ def test_a_joiner_says_once_that_the_host_is_not_the_table_it_picked():
             if endpoint == ben.endpoint:
                 arrival.lobby_frame(frame, "10.0.0.1", 0.1)
                 arrival.lobby_frame(frame, "10.0.0.1", 0.2)  # a second copy: said once
+        said += [e.text for e in arrival.take_events() if isinstance(e, Said)]
         mismatches = [line for line in said if line.startswith("The table you picked")]
         assert len(mismatches) == (1 if says else 0)
         if says:

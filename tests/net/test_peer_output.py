@@ -7,8 +7,8 @@ swapped proves it."
 
 from __future__ import annotations
 
+from p2ptable.net.delivery import deliver
 from p2ptable.net.memory import MemoryNet
-from p2ptable.net.peer import deliver
 from p2ptable.replay.entries import Entry
 
 from .test_session_memory import make_table

@@ -27,12 +27,11 @@ from hypothesis import strategies as st
 
 from p2ptable.net.persistence import (
     ResumeError,
-    hold_seat_lock,
     load_resume,
-    lock_path,
     save_secrets,
     secrets_path,
 )
+from p2ptable.net.seat_lock import hold_seat_lock, lock_path
 from p2ptable.replay import authoring
 from p2ptable.replay.logfile import MAGIC, LogWriter, frame_offsets, parse_frames
 from p2ptable.replay.verify import verify_bytes
@@ -466,7 +465,7 @@ HOLDER = textwrap.dedent(
     """
     import sys, time
     from pathlib import Path
-    from p2ptable.net.persistence import hold_seat_lock
+    from p2ptable.net.seat_lock import hold_seat_lock
     lock = hold_seat_lock(Path(sys.argv[1]))
     print("held", flush=True)
     time.sleep(60)

@@ -16,8 +16,8 @@ import random
 
 import pytest
 
+from p2ptable.net.delivery import deliver
 from p2ptable.net.memory import MemoryNet
-from p2ptable.net.peer import deliver
 from p2ptable.net.session import Session
 from p2ptable.net.wire import envelope_of
 from p2ptable.replay.entries import Entry
@@ -42,7 +42,7 @@ class RecordingNet(MemoryNet):
             log = self.events[seat]
             marked = session.take_writes()
             durable = {item.payload for item in marked if item.durable}
-            session.writes = marked  # deliver takes them again
+            session.outbox.writes = marked  # deliver takes them again
 
             def write(payload: bytes, log=log, durable=durable) -> None:
                 log.append(("write", (payload, payload in durable)))

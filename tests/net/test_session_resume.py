@@ -132,7 +132,7 @@ def test_a_resumed_seat_waits_for_a_peer_that_never_answers(whose_turn):
     play_until(sessions, net, random.Random(whose_turn), turn_of_the_seat)
     for session in sessions.values():
         # Nobody names anyone abandoned in this test; only the wait is looked at.
-        session.abandon_timeout = 10_000.0
+        session.waiting.abandon_timeout = 10_000.0
     net.filter = lambda sender, target, frame: None if 1 in (sender, target) else frame
     disk = list(logs[2])
     resumed = restart(sessions, net, seats, 2, disk)

@@ -141,7 +141,7 @@ def test_a_bad_shuffle_stops_the_game_at_once_and_names_the_shuffler():
             sessions[cheater].ledger.game_id, make_body(**body), {cheater: seats[cheater].key}
         )
         sessions[cheater].send(target, "entry", {"entry": forged.encode()})
-        forged_frames.append(sessions[cheater].outgoing[-1][1])
+        forged_frames.append(sessions[cheater].outbox.outgoing[-1][1])
         return None
 
     net.filter = corrupt
@@ -278,7 +278,7 @@ def _fork_one_message(sessions, seats, cheater, victim, kind, remake, log):
         assert body["msg"] != real.body["msg"]
         forged = sign_body(ledger.game_id, make_body(**body), {cheater: seats[cheater].key})
         sessions[cheater].send(target, message.kind, {"entry": forged.encode()})
-        forged_frames.append(sessions[cheater].outgoing[-1][1])
+        forged_frames.append(sessions[cheater].outbox.outgoing[-1][1])
         return None
 
     return corrupt

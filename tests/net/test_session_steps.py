@@ -29,11 +29,11 @@ def steps(session, now, record=None):
     """Run the automatic steps one at a time, as the peer loop does; for each, the
     kinds of the entries it appended and of the frames it queued."""
     for _ in range(1000):
-        length, queued = session.ledger.next_index, len(session.outgoing)
+        length, queued = session.ledger.next_index, len(session.outbox.outgoing)
         progressed = session.step(now)
         if record is not None:
             appended = [e.kind for e in session.ledger.entries[length:]]
-            sent = [kind_of(frame) for _, frame in session.outgoing[queued:]]
+            sent = [kind_of(frame) for _, frame in session.outbox.outgoing[queued:]]
             record.append((session.seat, appended, sent))
         if not progressed:
             return

@@ -54,12 +54,12 @@ def test_an_idle_session_wakes_for_its_next_ping_only():
 def test_a_pending_withholding_deadline_wakes_the_session_and_a_past_one_does_not():
     seats, sessions, logs = make_table(3, "deadline")
     session = sessions[0]
-    session.withhold_timeout = 0.5
-    session._waiting_since = 10.0  # waiting on someone's contribution since t=10
+    session.waiting.withhold_timeout = 0.5
+    session.waiting.since = 10.0  # waiting on someone's contribution since t=10
     session.tick(10.0)
     assert session.wake_at(10.1) == 10.5
     # Past the deadline the check has run; pings re-check, the loop must not spin.
-    assert session.wake_at(10.6) == session._next_ping > 10.6
+    assert session.wake_at(10.6) == session.greetings.next_ping > 10.6
 
 
 def test_a_bot_sleeps_until_its_think_time_is_over():

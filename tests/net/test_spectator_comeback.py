@@ -43,9 +43,8 @@ def under_way(me: authoring.SeatSecrets = HOST, log: list[bytes] = PAYLOADS) -> 
 def spectator() -> Follower:
     me = authoring.SeatSecrets.from_seed(b"comeback-watch", 1, 2)
     wally = lobby.JoinerLobby(CODE, me, "Wally", "tcp://10.0.1.9:4000", watch=True)
-    written: list[bytes] = []
-    follower = Follower(wally, written.append)
-    follower.written = written  # type: ignore[attr-defined]
+    follower = Follower(wally)
+    follower.written = follower.writes  # type: ignore[attr-defined]  # nothing takes them
     return follower
 
 

@@ -156,8 +156,8 @@ def _fed(payloads: list[bytes]):
     admit(host, wally)
     assert host.gallery is not None
     host.gallery.entries = lambda: payloads
-    written: list[bytes] = []
-    return host, Follower(wally, written.append), written
+    follower = Follower(wally)
+    return host, follower, follower.writes  # nothing takes them here: they stay
 
 
 def test_a_spectator_catches_up_from_the_start_and_checks_every_entry():

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from p2ptable.crypto import encoding
 from p2ptable.crypto.encoding import EncodingError, pack, unpack_canonical
-from p2ptable.replay import entries, ledger
+from p2ptable.replay import entries, ledger, moves
 from p2ptable.replay.entries import Entry, MalformedEntry, check_body_shape
 from p2ptable.replay.logfile import MAGIC, LogWriter, encode_frame, parse_frames
 from p2ptable.sim import simulate
@@ -389,20 +389,20 @@ def test_the_hash_is_sha256_of_the_encoding(real_entries):
 
 
 def test_remembered_actions_are_the_parsed_ones_and_failures_are_not_kept():
-    ledger._ACTIONS.clear()
-    assert ledger._parse_action("place 2") == ledger._parse_action("place 2")
-    assert "place 2" in ledger._ACTIONS
+    moves._ACTIONS.clear()
+    assert moves._parse_action("place 2") == moves._parse_action("place 2")
+    assert "place 2" in moves._ACTIONS
     for _ in range(2):
         with pytest.raises(ValueError, match="not in canonical form"):
-            ledger._parse_action("place 02")
-    assert "place 02" not in ledger._ACTIONS
+            moves._parse_action("place 02")
+    assert "place 02" not in moves._ACTIONS
 
 
 def test_the_remembered_actions_stay_few():
-    ledger._ACTIONS.clear()
-    for n in range(ledger._ACTIONS_MAX * 2 + 5):
-        ledger._parse_action(f"take {n}")
-    assert len(ledger._ACTIONS) <= ledger._ACTIONS_MAX
+    moves._ACTIONS.clear()
+    for n in range(moves._ACTIONS_MAX * 2 + 5):
+        moves._parse_action(f"take {n}")
+    assert len(moves._ACTIONS) <= moves._ACTIONS_MAX
 
 
 def test_the_expected_action_is_the_same_value_as_a_fresh_one():

@@ -1,0 +1,32 @@
+"""How a peer is asked to play: the settings `host`, `join` and `play` give it (net/peer.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass
+class PeerConfig:
+    name: str
+    host: bool
+    game: str = ""
+    options: dict = field(default_factory=dict)
+    seats: int = 0
+    connect: str = ""  # host address for joiners, "ip:port"
+    code: str = ""
+    port: int = 0
+    bind: str = "0.0.0.0"
+    advertise: str = "127.0.0.1"
+    replay: Path | None = None
+    stats: Path | None = None
+    timeout: float = 1800.0  # give up on a table that does not fill (the game has no limit)
+    connect_timeout: float = 15.0  # a joiner gives up when the host does not answer
+    # A bot peer started by `play`: its stdin is a pipe from the person's process,
+    # and end-of-file on it means that process is gone, so this seat leaves too
+    # (and can be resumed with it; play.py).
+    lifeline: bool = False
+    withhold_timeout: float = 20.0
+    abandon_timeout: float = 300.0
+    spectators: bool = False  # host --spectators: watchers may follow the log (gallery.py)
+    listed_table: str = ""  # a joiner's table id as the LAN's list announced it, if picked

@@ -1,0 +1,73 @@
+"""How the peer loop sleeps: until a frame, the person's input or its next deadline.
+
+How it works
+------------
+:class:`Waiter` holds what the loop waits on besides the transport's inbox: the
+frontend's input (polled while it is open, and not once it is closed), the
+lifeline of a bot started by `play` (its stdin: end-of-file there means the
+person's process is gone), and Python's garbage collector, run while the loop
+is idle rather than mid-move (net/idle_gc.py).  :meth:`Waiter.wait` sleeps until
+``wake`` (at most ``MAX_SLEEP``), never on a fixed beat, so an idle table costs
+no CPU and a move never queues behind six processes waking up for nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from p2ptable.net.idle_gc import QUIET, IdleCollector
+from p2ptable.net.transport import Incoming, Transport
+
+# The loop sleeps until a message, input or the next deadline (a bot's think time,
+# a ping, a timeout): never longer than this.
+MAX_SLEEP = 1.0
+
+
+class Waiter:
+    """The peer's sleep between two passes of its loop."""
+
+    def __init__(self, transport: Transport, lifeline: bool) -> None:
+        self.transport = transport
+        self.lifeline = lifeline
+        self.input_fd: int | None = None
+        self.collector = IdleCollector()
+        if lifeline:
+            transport.register_fd(0)
+
+    def follow_input(self, fd: int | None) -> None:
+        """Poll the frontend's input ``fd``, and stop polling it once it is closed."""
+        if fd != self.input_fd:
+            self.transport.unregister_fd(self.input_fd)
+            if fd is not None:
+                self.transport.register_fd(fd)
+            self.input_fd = fd
+
+    def lifeline_cut(self) -> bool:
+        """Whether the lifeline (stdin of a bot started by `play`) reached its end."""
+        if not self.lifeline:
+            return False
+        try:
+            return os.read(0, 4096) == b""
+        except BlockingIOError:
+            return False
+        except OSError:
+            return True
+
+    def wait(self, wake: float) -> tuple[list[Incoming], bool]:
+        """Sleep until ``wake`` (at most MAX_SLEEP), a message or input; what came.
+        Garbage that is due is collected once a quiet moment shows the burst of
+        frames around a move is over (net/idle_gc.py)."""
+        collector, transport = self.collector, self.transport
+
+        def sleep_ms() -> int:
+            return round(min(MAX_SLEEP, max(0.0, wake - time.monotonic())) * 1000)
+
+        if not collector.wants_quiet(sleep_ms() / 1000):
+            collector.maybe_collect(0.0)  # only the backstop, if far too much is due
+            return transport.poll(sleep_ms())
+        incoming, stdin_ready = transport.poll(round(QUIET * 1000))
+        if incoming or stdin_ready:
+            return incoming, stdin_ready
+        collector.maybe_collect(sleep_ms() / 1000)
+        return transport.poll(sleep_ms())
