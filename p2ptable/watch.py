@@ -259,6 +259,8 @@ def _watch(
     net = transport if transport is not None else ZmqTransport(bind, 0)
     host = f"tcp://{host_ip}:{host_port}"
     net.connect(host)
+    if shown is not None:
+        net.register_fd(shown.link.read_fd)  # the leave key wakes the loop at once
     endpoint = f"tcp://{advertise}:{net.port}"
     lobby = JoinerLobby(code, authoring.SeatSecrets.generate(2), name, endpoint, watch=True)
     screen = shown if shown is not None else _Screen(out or sys.stdout, quiet)
