@@ -148,6 +148,12 @@ def _table_and_code(
     return address, code, listed
 
 
+# A wrong code typed at the question is asked again this many times in all: each
+# try is a knock the host counts (five a minute from one address, wire.md 3.3).
+CODE_TRIES = 3
+WRONG_CODE = "wrong join code"
+
+
 def ask_code() -> str:
     """The join code, asked for until one is well formed (a typo is said, and asked
     again, instead of ending the command)."""
@@ -344,25 +350,36 @@ def join(
 
     name = _login_name() if name is None else name
     _call(play.check_name, name)  # before listening or asking: a typo is said at once
+    asked = code is None
     address, code, listed = _table_and_code(address, code, wait, interfaces, watching=False)
-    result = _call(
-        play.join,
-        address,
-        code,
-        name,
-        listed_table=listed,
-        bot=bot,
-        replay=replay,
-        quiet=quiet,
-        bot_delay=bot_delay,
-        stats=stats,
-        port=port,
-        connect_timeout=timeout,
-        lifeline=lifeline,
-        say=click.echo,
-        bell=not no_bell,
-        plain=plain,
-    )
+    for tries in range(1, CODE_TRIES + 1):
+        try:
+            result = _call(
+                play.join,
+                address,
+                code,
+                name,
+                listed_table=listed,
+                bot=bot,
+                replay=replay,
+                quiet=quiet,
+                bot_delay=bot_delay,
+                stats=stats,
+                port=port,
+                connect_timeout=timeout,
+                lifeline=lifeline,
+                say=click.echo,
+                bell=not no_bell,
+                plain=plain,
+            )
+            break
+        except click.ClickException as exc:
+            # A code typed at the question and refused by the host is asked
+            # again, as a code of the wrong form is; given on the line, it ends.
+            if not asked or tries == CODE_TRIES or not exc.message.startswith(WRONG_CODE):
+                raise
+            click.echo(f"Error: {exc.message}", err=True)
+            code = ask_code()
     _finish(result, quiet)
 
 
