@@ -45,6 +45,10 @@ def screens(tmp_path):
 
 
 def assert_all_in_view(person: ScreenPerson, game: str) -> None:
+    # "Your turn" is the game's word for whose turn it is; the menu comes once the
+    # session may move (a resumed seat first hears where the game stands)
+    person.expect(r"(?m)^.*\b1\) ", timeout=60)
+    person.settle()
     shown = person.display
     for what in (BOARD[game], "Players", HAND[game], YOUR_TURN, "1) "):
         assert what in shown, (what, shown)
