@@ -34,6 +34,15 @@ def _bell_option(f: Callable) -> Callable:
     )(f)
 
 
+def _plain_option(f: Callable) -> Callable:
+    return click.option(
+        "--plain",
+        is_flag=True,
+        help="The line mode: the screen printed line by line, no full-screen table "
+        "(chosen by itself when the output is not a terminal or TERM=dumb).",
+    )(f)
+
+
 def _name_option(f: Callable) -> Callable:
     return click.option(
         "--name", default=None, help="Your name at the table (default: your login name)."
@@ -238,6 +247,7 @@ def _finish(result, quiet: bool = False) -> None:  # noqa: ANN001 - a play.PlayR
 @_quiet_option
 @_bot_options()
 @_bell_option
+@_plain_option
 def host(
     game,
     seats,
@@ -258,6 +268,7 @@ def host(
     bot_delay,
     stats,
     no_bell,
+    plain,
 ):  # noqa: ANN001, ANN201
     """Open a table for GAME and print what the others must type."""
     from p2ptable import play
@@ -280,6 +291,7 @@ def host(
         listed=not no_announce,
         spectators=spectators,
         bell=not no_bell,
+        plain=plain,
         bots=bots,
         bot_kind=opponents,
     )
@@ -307,6 +319,7 @@ def host(
 @_quiet_option
 @_bot_options()
 @_bell_option
+@_plain_option
 @click.option(
     "--lifeline", is_flag=True, hidden=True, help="Leave when stdin closes (play's bots)."
 )
@@ -324,6 +337,7 @@ def join(
     bot_delay,
     stats,
     no_bell,
+    plain,
     lifeline,
     wait,
     interfaces,
@@ -356,6 +370,7 @@ def join(
                 lifeline=lifeline,
                 say=click.echo,
                 bell=not no_bell,
+                plain=plain,
             )
             break
         except click.ClickException as exc:
@@ -390,6 +405,7 @@ def join(
 @_quiet_option
 @_bot_options(delay=0.5)
 @_bell_option
+@_plain_option
 def play_cmd(
     game,
     bots,
@@ -404,6 +420,7 @@ def play_cmd(
     bot_delay,
     stats,
     no_bell,
+    plain,
 ):  # noqa: ANN001, ANN201
     """Play GAME against local bot peers (separate processes on loopback).
 
@@ -422,6 +439,7 @@ def play_cmd(
         quiet=quiet,
         bot_delay=bot_delay,
         bell=not no_bell,
+        plain=plain,
     )
     _finish(result, quiet)
 
@@ -437,10 +455,11 @@ def play_cmd(
 @_quiet_option
 @_bot_options()
 @_bell_option
+@_plain_option
 @click.option(
     "--lifeline", is_flag=True, hidden=True, help="Leave when stdin closes (play's bots)."
 )
-def resume(file, port, quiet, bot, bot_delay, stats, no_bell, lifeline):  # noqa: ANN001, ANN201
+def resume(file, port, quiet, bot, bot_delay, stats, no_bell, plain, lifeline):  # noqa: ANN001, ANN201
     """Rejoin a running game from your replay FILE after your process died.
 
     A game started with `play` comes back with its bots."""
@@ -450,6 +469,7 @@ def resume(file, port, quiet, bot, bot_delay, stats, no_bell, lifeline):  # noqa
         play.resume, file, bot=bot, quiet=quiet, bot_delay=bot_delay, port=port,
         lifeline=lifeline, announce=(lambda _: None) if quiet else click.echo,
         bell=not no_bell,
+        plain=plain,
     )  # fmt: skip
     _finish(result, quiet)
 
@@ -469,7 +489,8 @@ def resume(file, port, quiet, bot, bot_delay, stats, no_bell, lifeline):  # noqa
 @_quiet_option
 @wait_option
 @interface_option
-def watch(address, code, name, timeout, replay, quiet, wait, interfaces):  # noqa: ANN001, ANN201
+@_plain_option
+def watch(address, code, name, timeout, replay, quiet, wait, interfaces, plain):  # noqa: ANN001, ANN201
     """Watch the game at ADDRESS without a seat, checking every move as it happens.
 
     The table must be opened with `host --spectators`. You see what everyone may
@@ -491,6 +512,7 @@ def watch(address, code, name, timeout, replay, quiet, wait, interfaces):  # noq
         replay=replay,
         quiet=quiet,
         connect_timeout=timeout,
+        full_screen=play.full_screen(plain, person=True),
     )
     if result.status == watching.LEFT:
         click.echo("\nYou stopped watching.", err=quiet)

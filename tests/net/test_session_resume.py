@@ -168,7 +168,7 @@ def test_a_resumed_seat_that_reached_the_host_by_another_address_is_welcomed():
     # machine) but the message is still taken: only the move is refused.
     seats, sessions, logs = make_table(2, "two-addresses")
     endpoints = {0: "tcp://192.0.2.2:47411", 1: "tcp://127.0.0.1:47500"}
-    for seat, session in sessions.items():
+    for session in sessions.values():
         session.greetings.endpoints[:] = [endpoints[0], endpoints[1]]
     sessions[1].greetings.endpoints[0] = "tcp://127.0.0.1:47411"  # how Ben reached Ana
     net = MemoryNet(sessions, logs)
