@@ -32,6 +32,7 @@ SMOKE = {
     "bench_latency.py": (["--games", "1", "--seats", "2", "--think", "0"], "speed check"),
     "bench_knocks.py": (["--knocks", "3"], "knock"),
     "bench_ledger.py": (["HEAD", "WORK", "--runs", "1", "--repeat", "1"], "WORK"),
+    "bench_profile.py": (["--players", "2", "--moves", "5", "--top", "3"], "signing"),
     "bench_sealed.py": (["--repeat", "1"], "shuffle phase"),
     "bench_spectators.py": (["--rounds", "1", "--think", "0", "--game", "pet-quartet",
                              "--configs", "1"], "| 1 |"),
