@@ -124,14 +124,29 @@ class Point:
 IDENTITY = Point(None)
 
 
+# Points parsed lately, by their encoding: a point is immutable, and the same one
+# comes again and again (a share in its part and in the open that bundles it, a
+# whole log in verify's second pass), each parse a square root.  Only points that
+# parsed are kept; the oldest go first.
+_PARSED: dict[bytes, Point] = {}
+_PARSED_MAX = 1 << 14
+
+
 def decode_point(data: bytes) -> Point:
     """Parse a received point: exactly 33 bytes, compressed, on the curve."""
+    point = _PARSED.get(data) if type(data) is bytes else None
+    if point is not None:
+        return point
     if type(data) is not bytes or len(data) != POINT_LEN or data[0] not in (2, 3):
         raise GroupError("a point must be 33 bytes, SEC1 compressed")
     raw = _new_pubkey(_RAW)
     if not lib.secp256k1_ec_pubkey_parse(_CTX, raw, data, POINT_LEN):
         raise GroupError("not a point of the group")
-    return Point(raw, data)
+    point = Point(raw, data)
+    if len(_PARSED) >= _PARSED_MAX:
+        _PARSED.pop(next(iter(_PARSED)))
+    _PARSED[data] = point
+    return point
 
 
 def decode_scalar(data: bytes) -> int:

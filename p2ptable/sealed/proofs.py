@@ -63,8 +63,13 @@ class KnownGood:
         self._limit = limit
 
     @staticmethod
-    def fingerprint(label: str, *parts: Any) -> bytes:
-        return hashlib.sha256(transcript("known-good/" + label, parts)).digest()
+    def fingerprint(label: str, context: Context, points: Sequence[Point], scalars: Any) -> bytes:
+        """What a check reads: its kind, context, points (33 bytes each, so their
+        count and order are unambiguous) and scalars (32 bytes each)."""
+        h = hashlib.sha256(transcript("known-good/" + label, [list(context), len(points)]))
+        h.update(b"".join([p.to_bytes() for p in points]))
+        h.update(b"".join([scalar_bytes(k) for k in scalars]))
+        return h.digest()
 
     def __contains__(self, fingerprint: bytes) -> bool:
         return fingerprint in self._seen
@@ -82,10 +87,12 @@ class KnownGood:
 KNOWN_GOOD = KnownGood(8192)
 
 
-def _checked(label: str, parts: list[Any], proof: SigmaProof, holds: Any) -> bool:
+def _checked(
+    label: str, context: Context, points: list[Point], proof: SigmaProof, holds: Any
+) -> bool:
     """``holds()``, or True at once if this very proof of this statement held before."""
     try:
-        fingerprint = KnownGood.fingerprint(label, parts, proof.to_value())
+        fingerprint = KnownGood.fingerprint(label, context, points, (proof.c, *proof.z))
     except GroupError:  # an identity in the statement: never remembered, never honest
         return bool(holds())
     if fingerprint in KNOWN_GOOD:
@@ -140,7 +147,7 @@ def verify_key(context: Context, key: Point, proof: SigmaProof) -> bool:
         t = mul_add_base(-proof.c, key, z)
         return _challenge("schnorr", context, [G, key], [t]) == proof.c
 
-    return _checked("schnorr", [list(context), key], proof, holds)
+    return _checked("schnorr", context, [key], proof, holds)
 
 
 def prove_dleq(
@@ -162,7 +169,7 @@ def verify_dleq(context: Context, key: Point, base: Point, share: Point, proof: 
         t2 = point_sum((z * base, (-c) * share))
         return _challenge("dleq", context, [G, key, base, share], [t1, t2]) == c
 
-    return _checked("dleq", [list(context), key, base, share], proof, holds)
+    return _checked("dleq", context, [key, base, share], proof, holds)
 
 
 def _transfer_statement(
@@ -209,4 +216,4 @@ def verify_transfer(
         t3 = point_sum((z1 * ct_from.a, (-z2) * key_to, (-c) * diff))
         return _challenge("transfer", context, statement, [t1, t2, t3]) == c
 
-    return _checked("transfer", [list(context), statement], proof, holds)
+    return _checked("transfer", context, statement, proof, holds)

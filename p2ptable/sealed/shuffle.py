@@ -203,14 +203,10 @@ def verify_shuffle(
     if n == 0:
         return None
     try:
-        fingerprint = KnownGood.fingerprint(
-            "shuffle",
-            list(context),
-            key,
-            [ct.to_value() for ct in inputs],
-            [ct.to_value() for ct in outputs],
-            proof.to_value(),
-        )
+        points = [key, *(p for ct in (*inputs, *outputs) for p in (ct.a, ct.b))]
+        points += [*proof.u, *proof.c_hat, *proof.t, *proof.t_hat]
+        scalars = (*proof.k, *proof.k_b, *proof.k_e)
+        fingerprint = KnownGood.fingerprint("shuffle", context, points, scalars)
     except GroupError:  # an identity among the inputs: checked the long way, never kept
         return _verify(context, key, inputs, outputs, proof)
     if fingerprint in KNOWN_GOOD:
