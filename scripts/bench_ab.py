@@ -60,6 +60,7 @@ def main() -> None:
     args = parser.parse_args()
     revs = (args.rev_a, args.rev_b)
     series: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    meshes: dict[tuple[str, str], list[float]] = {}  # the baseline, where a revision has it
     with tempfile.TemporaryDirectory(prefix="p2ptable-ab-") as tmp:
         folders = {rev: checkout(rev, Path(tmp)) for rev in revs}
         try:
@@ -68,9 +69,13 @@ def main() -> None:
                     for row in measure(folders[rev], args):
                         seats, move, chance = row[0], float(row[1]), float(row[3])
                         series.setdefault((rev, seats), []).append((move, chance))
+                        mesh = ""
+                        if len(row) > 7 and row[6] != "n/a":  # bench_latency's mesh p50
+                            meshes.setdefault((rev, seats), []).append(float(row[6]))
+                            mesh = f", durable signed mesh p50 {float(row[6]):.2f} ms"
                         print(
                             f"run {run + 1} {rev:>12}  {seats} peers: move p50 {move:.2f} ms, "
-                            f"chance p50 {chance:.2f} ms",
+                            f"chance p50 {chance:.2f} ms{mesh}",
                             flush=True,
                         )
         finally:
@@ -86,9 +91,15 @@ def main() -> None:
     ):
         move = statistics.median(v[0] for v in values)
         chance = statistics.median(v[1] for v in values)
+        mesh = meshes.get((rev, seats))
+        against = (
+            f", {move / statistics.median(mesh):.2f}x the mesh ({statistics.median(mesh):.2f} ms)"
+            if mesh
+            else ""
+        )
         print(
             f"  {seats} peers {rev:>12}: move {move:.2f} ms, chance {chance:.2f} ms "
-            f"({len(values)} runs: {', '.join(f'{v[0]:.2f}' for v in values)})"
+            f"({len(values)} runs: {', '.join(f'{v[0]:.2f}' for v in values)}){against}"
         )
 
 
