@@ -70,7 +70,7 @@ def main() -> None:
                         seats, move, chance = row[0], float(row[1]), float(row[3])
                         series.setdefault((rev, seats), []).append((move, chance))
                         mesh = ""
-                        if len(row) > 7 and row[6] != "n/a":  # bench_latency's mesh p50
+                        if len(row) > 7 and row[6].replace(".", "", 1).isdigit():  # mesh p50
                             meshes.setdefault((rev, seats), []).append(float(row[6]))
                             mesh = f", durable signed mesh p50 {float(row[6]):.2f} ms"
                         print(
