@@ -167,12 +167,17 @@ def _verify_each(
     import p2ptable.replay.verify  # noqa: F401 - imported once here, not in every worker
 
     pool = ProcessPoolExecutor(max_workers=min(len(files), _cores()))
+    done = False
     try:
         yield from pool.map(
             partial(_verify_rendered, as_json=as_json, events=events, several=True), files
         )
+        done = True
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+        # Every file checked: the workers are joined (not joining them left the pool's
+        # wake-up pipe to be closed under Python's exit).  Stopped early (Ctrl-C, a
+        # closed pipe): the files not yet begun are dropped and nothing waits.
+        pool.shutdown(wait=done, cancel_futures=not done)
 
 
 def _cores() -> int:
