@@ -138,20 +138,24 @@ def verify(files: tuple[str, ...], as_json: bool, events: bool) -> None:
     when every file is valid, 1 when one is not.
     """
     if len(files) == 1:
-        out, err, valid = _verify_rendered(files[0], as_json, events)
+        lines, err, valid = _verify_rendered(files[0], as_json, events)
         if err:
             raise click.ClickException(err)
-        click.echo(out)
+        for line in lines:  # one at a time: a reader that leaves ends us at once
+            click.echo(line)
         sys.exit(0 if valid else 1)
     every_valid = True
     if as_json:
         click.echo("[")
-    for n, (out, err, valid) in enumerate(_verify_each(files, as_json, events)):
+    for n, (lines, err, valid) in enumerate(_verify_each(files, as_json, events)):
         every_valid = every_valid and valid
         if err:  # a file that could not be read: said, and the others still checked
             click.echo(f"Error: {err}", err=True)
             continue
-        click.echo(out + ("," if as_json and n < len(files) - 1 else ""))
+        if as_json and n < len(files) - 1:
+            lines[-1] += ","
+        for line in lines:
+            click.echo(line)
     if as_json:
         click.echo("]")
     sys.exit(0 if every_valid else 1)
@@ -159,7 +163,7 @@ def verify(files: tuple[str, ...], as_json: bool, events: bool) -> None:
 
 def _verify_each(
     files: tuple[str, ...], as_json: bool, events: bool
-) -> Iterator[tuple[str, str, bool]]:
+) -> Iterator[tuple[list[str], str, bool]]:
     """Each file's rendered report, in the files' order, checked in worker processes
     (one per core: a replay's check is all CPU, and files are independent)."""
     from concurrent.futures import ProcessPoolExecutor
@@ -190,9 +194,10 @@ def _cores() -> int:
 
 def _verify_rendered(
     file: str, as_json: bool, events: bool, several: bool = False
-) -> tuple[str, str, bool]:
-    """``verify`` of one file, as text: (what to print, the error if it could not be
-    read, whether it is valid).  Runs in a worker process when there are several."""
+) -> tuple[list[str], str, bool]:
+    """``verify`` of one file, as text: (the lines to print, the error if it could
+    not be read, whether it is valid).  Runs in a worker process when there are
+    several."""
     from p2ptable.replay.verify import unreadable, unreadable_report, verify_file
 
     try:
@@ -200,19 +205,19 @@ def _verify_rendered(
     except OSError as exc:
         # No file to judge: an error in words, or the JSON report of an invalid file.
         if not as_json:
-            return "", unreadable(file, exc), False
+            return [], unreadable(file, exc), False
         report = unreadable_report(file, exc)
     if as_json:
         data = report.to_json()
         if several:
             data = {"file": file, **data}
-        return json.dumps(data, indent=2, sort_keys=True), "", report.valid
+        return [json.dumps(data, indent=2, sort_keys=True)], "", report.valid
     lines = []
     if events and report.ledger is not None:
         names = [s.name for s in report.ledger.seats]
         lines += [event_line(applied, names) for applied in report.events]
     lines.append(text.verify_summary(file, report))
-    return "\n".join(lines), "", report.valid
+    return lines, "", report.valid
 
 
 STEP_KEYS = "Enter/n next, b back, q quit"
