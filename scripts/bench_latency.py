@@ -133,7 +133,7 @@ def mesh_peer(seat: int, ports: list[int], rounds: int, think: float, folder: Pa
     log = os.open(folder / f"mesh-{seat}.log", os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND)
     moved: dict[int, float] = {}
     done: dict[int, float] = {}
-    time.sleep(1.0)  # every connection up before the first move
+    time.sleep(0.3)  # every connection up before the first move (a DEALER queues until then)
     for r in range(rounds):
         mover = r % peers
         if mover == seat:
