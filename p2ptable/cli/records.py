@@ -166,11 +166,17 @@ def _verify_each(
 ) -> Iterator[tuple[list[str], str, bool]]:
     """Each file's rendered report, in the files' order, checked in worker processes
     (one per core: a replay's check is all CPU, and files are independent)."""
+    import multiprocessing
+    import threading
     from concurrent.futures import ProcessPoolExecutor
 
     import p2ptable.replay.verify  # noqa: F401 - imported once here, not in every worker
 
-    pool = ProcessPoolExecutor(max_workers=min(len(files), _cores()))
+    # Forking a process that runs threads can copy a lock another thread holds; the
+    # command runs none, but a caller (a test runner) may: then start them afresh.
+    method = "fork" if threading.active_count() == 1 and hasattr(os, "fork") else "spawn"
+    context = multiprocessing.get_context(method)
+    pool = ProcessPoolExecutor(max_workers=min(len(files), _cores()), mp_context=context)
     done = False
     try:
         yield from pool.map(
