@@ -3,12 +3,6 @@
 The thorough profile (tests/budget.py): the default run draws half the examples
 of the costliest property tests, ``--hypothesis-profile thorough`` all of them.
 
-One worker per file.  The run has two workers (pyproject.toml's addopts, ``-n 2
---dist loadgroup``); a file's tests all go to one of them, one after another
-(each test's ``xdist_group`` is its file, unless it names a group of its own), so
-a module's fixtures (the golden replays' pages, a browser, a played game) are
-built once, not once per worker.
-
 Bytecode for the processes the tests start.  The integration tests start about
 150 `p2ptable` processes (hosts, joiners, resumes, a person's terminal, play's
 bots).  Where bytecode caches are switched off (``PYTHONDONTWRITEBYTECODE``, as
@@ -26,8 +20,6 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-
-import pytest
 
 from tests import budget
 
@@ -51,10 +43,3 @@ def pytest_unconfigure(config) -> None:  # noqa: ANN001
         os.environ.pop("PYTHONPYCACHEPREFIX", None)
         os.environ["PYTHONDONTWRITEBYTECODE"] = switched_off
         shutil.rmtree(prefix, ignore_errors=True)
-
-
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
-def pytest_collection_modifyitems(config, items) -> None:  # noqa: ANN001
-    for item in items:
-        if item.get_closest_marker("xdist_group") is None:
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))

@@ -33,9 +33,9 @@ LOOPBACK = ("--interface", "127.0.0.1")
 FORGER = "127.0.0.2"
 HOST_IP = "127.0.0.3"
 # Every test here speaks from the same two addresses (its host's, its forger's): two at
-# once, on two workers, would forge and withdraw each other's tables (seen: a host never
-# heard).  So they run one after another, with test_discovery's.
-pytestmark = pytest.mark.xdist_group("loopback-mdns")
+# once would forge and withdraw each other's tables (seen on two workers: a host never
+# heard).  The tests of one file run on one worker, one after another (pyproject.toml,
+# addopts: --dist loadfile).
 
 
 class Host:

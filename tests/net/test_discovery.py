@@ -30,9 +30,6 @@ OURS = "127.0.0.5"  # the announcer's address
 STRANGER = "127.0.0.4"  # the flood's
 WAIT = 2.0  # the listener's second query goes out after about a second
 ROUND = 0.5  # a short listen: on loopback a table is heard in about 0.1 s
-# Each of this file's addresses announces one table at a time: with two workers, these
-# tests run one after another (pyproject.toml, addopts), as do test_forged_listings'.
-pytestmark = pytest.mark.xdist_group("loopback-mdns")
 
 
 @pytest.fixture
