@@ -228,6 +228,14 @@ def _finish(result, quiet: bool = False) -> None:  # noqa: ANN001 - a play.PlayR
     default=None,
     help="Which bot fills the --bots seats (default: the game's best opponent for a person).",
 )
+@click.option(
+    "--keep-going/--no-keep-going",
+    default=False,
+    show_default=True,
+    help="Escrow every deck secret among the other seats, so the table could go on "
+    "without a player who leaves; then all the other players together could read a hand "
+    "(hidden hands, 3 seats or more).",
+)
 @_replay_option
 @_quiet_option
 @_bot_options()
@@ -246,6 +254,7 @@ def host(
     spectators,
     bots,
     opponents,
+    keep_going,
     replay,
     quiet,
     bot,
@@ -276,6 +285,7 @@ def host(
         bell=not no_bell,
         bots=bots,
         bot_kind=opponents,
+        keep_going=keep_going,
     )
     _finish(result, quiet)
 
