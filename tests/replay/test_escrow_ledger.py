@@ -210,3 +210,34 @@ def test_the_audit_finds_a_false_share_no_holder_complained_about(log, monkeypat
     assert not report.valid
     assert report.error["entry"] == 2 and report.error["culprit"] == dealer
     assert "false share" in report.error["reason"] and "audit" in report.error["reason"]
+
+
+def test_after_one_leaver_is_rebuilt_its_shares_open_the_next_leavers_secret(log):
+    """Sealed-decks.md 15, the bounds: "a seat whose own secret is public (it
+    left and was rebuilt) has its shares of the others' secrets readable by
+    anyone, so a second leaver can be rebuilt after the first".  Seat 0 leaves:
+    seats 1-3 pool their shares; then seat 1 leaves: seats 2 and 3 pool theirs,
+    and seat 0's share is opened with its now public secret.  Two leaving at once
+    cannot be rebuilt: n - 2 shares are consistent with every secret."""
+    ledger = ledger_at(log, PLAYERS + 1)
+    book = ledger.book
+    assert book is not None and book.escrows is not None
+    keys, game_id = book.table.keys, ledger.game_id
+
+    def share(dealer: int, holder: int, secret: int) -> int:
+        ctx = escrow_entries.escrow_context(game_id, dealer)
+        return vss.open_share(ctx, book.escrows[dealer], holder, secret)
+
+    first = vss.rebuild(
+        keys[0], book.escrows[0], {h: share(0, h, SEATS[h].deck) for h in (1, 2, 3)}
+    )
+    assert first == SEATS[0].deck
+    published = {h: share(1, h, SEATS[h].deck) for h in (2, 3)}
+    published[0] = share(1, 0, first)  # anyone can: seat 0's secret is in the open
+    assert vss.rebuild(keys[1], book.escrows[1], published) == SEATS[1].deck
+    with pytest.raises(ValueError, match="missing"):
+        vss.rebuild(keys[1], book.escrows[1], {h: published[h] for h in (2, 3)})
+    false = {**published, 2: (published[2] + 1) % N}
+    with pytest.raises(vss.SealedDeckError) as caught:
+        vss.rebuild(keys[1], book.escrows[1], false)
+    assert caught.value.seat == 2  # a false share names its sender
