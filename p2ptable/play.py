@@ -142,20 +142,36 @@ def check_seats(game: str, seats: int) -> None:
         )
 
 
-def make_frontend(bot: str | None, quiet: bool, delay: float = 0.0, bell: bool = True) -> Frontend:
+def full_screen(plain: bool, person: bool) -> bool:
+    """Whether a seat is drawn on the full-screen table (ui/tui/) rather than in
+    the line mode (ui/terminal.py): not when ``plain`` asks for the line mode, nor
+    when the output (or a ``person``'s input) is not a terminal or TERM is
+    ``dumb`` (screen readers, pipes, logs)."""
+    if plain or os.environ.get("TERM", "") in ("", "dumb"):
+        return False
+    try:
+        return sys.stdout.isatty() and (not person or sys.stdin.isatty())
+    except (OSError, ValueError):
+        return False
+
+
+def make_frontend(
+    bot: str | None, quiet: bool, delay: float = 0.0, bell: bool = True, plain: bool = False
+) -> Frontend:
     """A person at this terminal (the bell rings at their turn unless not ``bell``),
     or a bot: watched on a screen when this is a terminal and not ``quiet``,
-    otherwise printing only the end of the game."""
-    if bot is None:
-        from p2ptable.ui.terminal import TerminalFrontend
+    otherwise printing only the end of the game.  The screen is the full-screen
+    table unless ``plain`` or the terminal cannot show it (:func:`full_screen`)."""
+    player = None if bot is None else BotPlayer(bot, delay, random.Random())
+    if player is not None and (quiet or not sys.stdout.isatty()):
+        return BotFrontend(player, quiet=quiet)
+    if full_screen(plain, person=player is None):
+        from p2ptable.ui.tui.link import FullScreenFrontend
 
-        return TerminalFrontend(bell=bell)
-    player = BotPlayer(bot, delay, random.Random())
-    if not quiet and sys.stdout.isatty():
-        from p2ptable.ui.terminal import TerminalFrontend
+        return FullScreenFrontend(bot=player, bell=bell)
+    from p2ptable.ui.terminal import TerminalFrontend
 
-        return TerminalFrontend(bot=player)
-    return BotFrontend(player, quiet=quiet)
+    return TerminalFrontend(bot=player, bell=bell)
 
 
 def _peer(config: PeerConfig, frontend: Frontend, resume: Resume | None = None) -> Peer:
@@ -176,7 +192,9 @@ def _peer_for_port(config: PeerConfig, frontend: Frontend, resume, port: int) ->
 
 
 def _run(peer: Peer) -> PlayResult:
-    status = peer.run()
+    # The full-screen table runs the loop in a thread of its own (ui/tui/link.py).
+    run_peer = getattr(peer.ui, "run_peer", None)
+    status = peer.run() if run_peer is None else run_peer(peer.run)
     ledger = peer.session.ledger if peer.session is not None else None
     return _result(status, peer.replay_path, ledger).with_hint()
 
@@ -200,6 +218,8 @@ def host(
     listed: bool = True,  # announce the table on the LAN (net/discovery.py)
     spectators: bool = False,
     bell: bool = True,  # ring the terminal bell when it becomes our turn (ui/bell.py)
+    plain: bool = False,  # the line mode, not the full-screen table
+    show_join: bool = True,  # `play` starts its bots with the join line: nobody reads it
     bots: int = 0,
     bot_kind: str | None = None,
     keep_going: bool = False,
@@ -240,7 +260,14 @@ def host(
         spectators=spectators,
         keep_going=keep_going and escrows_at(the_game, seats),
     )
-    peer = _peer(config, make_frontend(bot, quiet, bot_delay, bell))
+    frontend = make_frontend(bot, quiet, bot_delay, bell, plain)
+    peer = _peer(config, frontend)
+    if hasattr(frontend, "run_peer") and show_join:
+        # what the others must type stays in view on the full-screen table too
+        def announce(line: str, printed=announce) -> None:  # noqa: ANN001
+            printed(line)
+            frontend.say(line)
+
     procs = BotProcesses() if bots else None
     if procs is not None:
 
@@ -300,6 +327,7 @@ def join(
     connect_timeout: float = 15.0,
     lifeline: bool = False,
     say=print,  # noqa: ANN001 - where to print "Connecting to ..."
+    plain: bool = False,
     listed_table: str = "",
     bell: bool = True,
 ) -> PlayResult:
@@ -327,9 +355,12 @@ def join(
         lifeline=lifeline,
         listed_table=listed_table,
     )
-    peer = _peer(config, make_frontend(bot, quiet, bot_delay, bell))
+    frontend = make_frontend(bot, quiet, bot_delay, bell, plain)
+    peer = _peer(config, frontend)
     if not quiet:
         say(f"Connecting to {address}…")
+        if hasattr(frontend, "run_peer"):
+            frontend.say(f"Connecting to {address}…")
     return _run(peer)
 
 
@@ -344,6 +375,7 @@ def play(
     quiet: bool = False,
     bot_delay: float = 0.5,
     bell: bool = True,
+    plain: bool = False,
 ) -> PlayResult:
     """You against ``bots`` local bot peers, each its own process on loopback.
 
@@ -393,6 +425,8 @@ def play(
             on_genesis=noted,
             listed=False,
             bell=bell,
+            plain=plain,
+            show_join=False,
         )
     finally:
         _end_bots(procs, result)
@@ -407,6 +441,7 @@ def _resume_genesis(
     bot_delay: float,
     lifeline: bool,
     bell: bool = True,
+    plain: bool = False,
 ) -> PlayResult:
     """Back in a genesis round our process left before the replay existed."""
     advertise = pending.endpoints[pending.seat].split("//", 1)[1].rsplit(":", 1)[0]
@@ -417,7 +452,8 @@ def _resume_genesis(
         advertise=advertise,
         lifeline=lifeline,
     )
-    peer = _peer_for_port(config, make_frontend(bot, quiet, bot_delay, bell), pending, pending.port)
+    frontend = make_frontend(bot, quiet, bot_delay, bell, plain)
+    peer = _peer_for_port(config, frontend, pending, pending.port)
     peer.seat_lock = lock
     return _run(peer)
 
@@ -439,6 +475,7 @@ def resume(
     lifeline: bool = False,
     announce=print,  # noqa: ANN001 - where to say that a finished game waits for the others
     bell: bool = True,
+    plain: bool = False,
 ) -> PlayResult:
     """Continue a game whose process died (or was left), from its replay and
     secrets files; a `play` table's bots are resumed with it.  Refused while
@@ -462,7 +499,7 @@ def resume(
                     f"was being made); it was kept as {kept.name}, and the table is "
                     "joined again from the genesis being signed."
                 )
-            return _resume_genesis(pending, lock, bot, quiet, bot_delay, lifeline, bell)
+            return _resume_genesis(pending, lock, bot, quiet, bot_delay, lifeline, bell, plain)
         state: Resume = load_resume(replay)
         drop_pending(replay)  # the replay holds the genesis: the pending body is done
         record = read_record(replay)
@@ -488,7 +525,7 @@ def resume(
         frontend = make_frontend(bot or "random", True) if over else None
         try:
             peer = _peer(
-                config, frontend or make_frontend(bot, quiet, bot_delay, bell), resume=state
+                config, frontend or make_frontend(bot, quiet, bot_delay, bell, plain), resume=state
             )
         except ValueError:
             if not over:

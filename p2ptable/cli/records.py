@@ -209,8 +209,16 @@ STEP_KEYS = "Enter/n next, b back, q quit"
     is_flag=True,
     help=f"Page through the entries from --at (or the start): {STEP_KEYS}.",
 )
-def show(file: Path, at: int | None, seat: str | None, step: bool) -> None:
-    """Replay viewer: the table after any entry of a replay FILE (re-checked as it goes)."""
+@click.option(
+    "--plain",
+    is_flag=True,
+    help="Print the table as text, no full-screen stepping (chosen by itself when the "
+    "output is not a terminal or TERM=dumb).",
+)
+def show(file: Path, at: int | None, seat: str | None, step: bool, plain: bool) -> None:
+    """Replay viewer: the table after any entry of a replay FILE (re-checked as it goes).
+
+    On a terminal it opens the full-screen table at that entry: the arrows step."""
     from p2ptable.replay.verify import unreadable
     from p2ptable.ui.replay_viewer import ReplayError, Viewer, seat_index
     from p2ptable.ui.style import color_enabled
@@ -236,6 +244,14 @@ def show(file: Path, at: int | None, seat: str | None, step: bool) -> None:
             f"{at} is past the end: the last entry of {file} is {viewer.last}", param_hint="--at"
         )
     target = viewer.last if at is None else at
+    from p2ptable.play import full_screen
+
+    if not step and full_screen(plain, person=True):
+        from p2ptable.ui.tui.replay import ReplayApp
+
+        app = ReplayApp(viewer, target, index)
+        app.run()
+        sys.exit(app.return_code or 0)
     try:
         if step:
             _step(viewer, index, at or 0)

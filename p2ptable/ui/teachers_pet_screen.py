@@ -47,11 +47,14 @@ from p2ptable.games.teachers_pet.cards import (
 )
 from p2ptable.games.teachers_pet.state import DAYS, PERIODS
 from p2ptable.games.teachers_pet.view import window_question
+from p2ptable.ui import menu
+from p2ptable.ui.screens import Panes
 from p2ptable.ui.style import Style, fit, recent_block, recent_count, recent_room, wrap_tokens
 from p2ptable.ui.text import name_seats, plural, possessive_name, pronoun_name, short_name
 
 WIDTH = 80
 ROOM_CELL = 39  # one School Room's cell; two side by side, a space before each
+ROOMS_WIDTH = 76  # the two columns of rooms need this many columns
 NEWS_LINES = 3  # the latest of the rules' own happenings shown
 #: "you must Roll a 4 or higher on the Dice" (games/teachers_pet/actions.py)
 SNEAK_WORDS = "sneak roll: 4+ on the D10"
@@ -65,6 +68,13 @@ KIND_ORDER = {
 }
 
 View = dict[str, Any]
+#: the players' columns in a narrow pane (the help says what they mean)
+SHORT_HEADS = {
+    "Pet Points": "pts",
+    "Hall Pass": "pass",
+    "lost turns": "lost",
+    "Detentions": "det",
+}
 
 
 def _room(number: int) -> str:
@@ -126,8 +136,9 @@ def _monitor_rooms(view: View) -> set[int]:
     return {view["monitor"], HALLWAY} if view["monitor_hallway"] else {view["monitor"]}
 
 
-def _room_lines(view: View, st: Style) -> list[str]:
-    """The ten School Rooms, 1-5 on the left and 6-10 on the right."""
+def _room_lines(view: View, st: Style, columns: int = 2, legend: bool = True) -> list[str]:
+    """The ten School Rooms, 1-5 on the left and 6-10 on the right (or 1-10 in
+    one column)."""
     monitor = _monitor_rooms(view)
     here: dict[int, list[int]] = {}
     for seat, room in enumerate(view["rooms"]):
@@ -149,8 +160,12 @@ def _room_lines(view: View, st: Style) -> list[str]:
         styled = f"{number:>2} {name:<21} {styled_marks}{' ' * (2 - len(marks))} {styled_pawns}"
         return plain, styled.rstrip()
 
-    legend = "School Rooms  (T: the Active Teacher's, M: the Hall Monitor, pawns by number)"
-    lines = [st.bold(legend)]
+    words = "School Rooms  (T: the Active Teacher's, M: the Hall Monitor, pawns by number)"
+    if columns == 1:
+        words = "School Rooms  (T: Active Teacher, M: Hall Monitor, pawns)"
+    lines = [st.bold(words)] if legend else []
+    if columns == 1:
+        return lines + [" " + cell(number)[1] for number in range(1, len(ROOMS) + 1)]
     half = len(ROOMS) // 2
     for left_number in range(1, half + 1):
         left_plain, left = cell(left_number)
@@ -188,8 +203,10 @@ def _player_lines(
     scores: Sequence[int],
     st: Style,
     final: bool = False,
+    short: bool = False,
 ) -> list[str]:
-    """One row per seat in ``order``: marker, number, name, status, then the numbers."""
+    """One row per seat in ``order``: marker, number, name, status, then the numbers
+    (under short headings with ``short``: points, cards, pass, lost, det.)."""
     labels = [
         f"{seat + 1} {short_name(n)}" + (" (you)" if seat == view["you"] else "")
         for seat, n in enumerate(names)
@@ -199,6 +216,8 @@ def _player_lines(
     passes = {seat for seat, _ in view["passes"]}
     columns = ["Pet Points"] if final else ["Pet Points", "cards", "Hall Pass", "lost turns"]
     columns.append("Detentions")
+    if short:
+        columns = [SHORT_HEADS.get(c, c) for c in columns]
     head = "  " + "Players".ljust(name_w) + ("  " + " " * status_w if status_w else "")
     lines = [st.bold(head + "".join(f"  {c}" for c in columns))]
     for seat in order:
@@ -239,7 +258,7 @@ def _grouped(cards: Sequence[dict[str, Any] | None]) -> list[str]:
     return [name if n == 1 else f"{name} x{n}" for name, n in counts.items()]
 
 
-def _hand_lines(view: View, st: Style) -> list[str]:
+def _hand_lines(view: View, st: Style, width: int = WIDTH) -> list[str]:
     hand = view["hand"]
     if hand is None:
         return []
@@ -252,11 +271,11 @@ def _hand_lines(view: View, st: Style) -> list[str]:
     for n, group in enumerate(groups):
         comma = "," if n < len(groups) - 1 else ""
         tokens.append((group + comma, st.cyan(group) + comma))
-    lines += ["  " + line for line in wrap_tokens(tokens, WIDTH - 2, sep=" ")]
+    lines += ["  " + line for line in wrap_tokens(tokens, width - 2, sep=" ")]
     return lines
 
 
-def _shown_lines(view: View, names: Sequence[str]) -> list[str]:
+def _shown_lines(view: View, names: Sequence[str], width: int = WIDTH) -> list[str]:
     shown = view["shown"]
     if not shown or view["turn_of"] is None:
         return []
@@ -266,7 +285,7 @@ def _shown_lines(view: View, names: Sequence[str]) -> list[str]:
         f"Set shown by {pronoun_name(view, names, view['turn_of'])}{how}: "
         f"{', '.join(_grouped(shown))}, {plural(value, 'Pet Point')} if turned in now."
     )
-    return textwrap.wrap(text, WIDTH, subsequent_indent="  ")
+    return textwrap.wrap(text, width, subsequent_indent="  ")
 
 
 _ROLL = re.compile(r"the Hall Monitor rolls (\d+):")
@@ -288,13 +307,17 @@ def _not_echoed(news: Sequence[str], recent: Sequence[str]) -> list[str]:
 
 
 def _news_lines(
-    view: View, names: Sequence[str], st: Style, recent: Sequence[str] = ()
+    view: View,
+    names: Sequence[str],
+    st: Style,
+    recent: Sequence[str] = (),
+    width: int = WIDTH,
 ) -> list[str]:
     news = _not_echoed(view["news"][-NEWS_LINES:], recent)
     if not news:
         return []
     lines = [st.bold("News")]
-    return lines + [st.dim("  " + fit(name_seats(line, names), WIDTH - 2)) for line in news]
+    return lines + [st.dim("  " + fit(name_seats(line, names), width - 2)) for line in news]
 
 
 def _now(view: View, names: Sequence[str]) -> str:
@@ -366,8 +389,10 @@ def render(
     status: Sequence[str] = (),
     color: bool = False,
     rows: int | None = None,
+    width: int = WIDTH,
 ) -> str:
-    """The live school as ``view``'s seat sees it (no trailing newline).
+    """The live school as ``view``'s seat sees it (no trailing newline), at most
+    ``width`` columns wide (the rooms in one column below 80).
 
     ``recent`` is the event lines, oldest first; ``rows`` the terminal lines the
     screen may use: the school first, then as many of the latest events as fit (at
@@ -375,31 +400,110 @@ def render(
     :data:`~p2ptable.ui.style.RECENT_LINES`).
     """
     st = Style(color)
-    bottom = ["", *(st.bold(line) for line in textwrap.wrap(_now(view, names), WIDTH))]
-    bottom += [st.yellow(fit(line, WIDTH)) for line in status]
+    bottom = ["", *(st.bold(line) for line in textwrap.wrap(_now(view, names), width))]
+    bottom += [st.yellow(fit(line, width)) for line in status]
     # Laid out with every news line first, to learn which events show; then without
     # the rolls those events say (more room: the same events show, and maybe more).
-    top = _top(view, names, st, ())
-    top = _top(view, names, st, recent[-recent_count(recent_room(rows, top, bottom)) :])
+    top = _top(view, names, st, (), width)
+    shown = recent[-recent_count(recent_room(rows, top, bottom)) :]
+    top = _top(view, names, st, shown, width)
     room = recent_room(rows, top, bottom)
-    middle = recent_block(recent, lambda r: name_seats(r, names), st, WIDTH, room)
+    middle = recent_block(recent, lambda r: name_seats(r, names), st, width, room)
     return "\n".join(line.rstrip() for line in top + middle + bottom)
 
 
-def _top(view: View, names: Sequence[str], st: Style, shown: Sequence[str]) -> list[str]:
+def _top(
+    view: View, names: Sequence[str], st: Style, shown: Sequence[str], width: int = WIDTH
+) -> list[str]:
     """Everything above the events: the school, the players, the hand, the news
-    (without what the ``shown`` event lines say)."""
-    top = [st.bold(fit(_header(view), WIDTH)), "-" * WIDTH]
-    top += [st.bold(line) for line in textwrap.wrap(_teacher_line(view), WIDTH)]
-    top += ["", *_room_lines(view, st)]
-    top += textwrap.wrap(_monitor_line(view), WIDTH, subsequent_indent="  ")
+    (without what the ``shown`` event lines say), at most ``width`` columns (the
+    rooms in one column below 80)."""
+    top = [st.bold(fit(_header(view), width)), "-" * width]
+    top += [st.bold(line) for line in textwrap.wrap(_teacher_line(view), width)]
+    top += ["", *_room_lines(view, st, columns=2 if width >= WIDTH else 1)]
+    top += textwrap.wrap(_monitor_line(view), width, subsequent_indent="  ")
     statuses = [""] * view["seats"]
-    top += ["", *_player_lines(view, names, range(view["seats"]), statuses, view["points"], st)]
-    news = _news_lines(view, names, st, shown)
-    for part in (_hand_lines(view, st), _shown_lines(view, names), news):
+    players = _player_lines(
+        view, names, range(view["seats"]), statuses, view["points"], st, short=width < WIDTH
+    )
+    top += ["", *players]
+    parts = (
+        _hand_lines(view, st, width),
+        _shown_lines(view, names, width),
+        _news_lines(view, names, st, shown, width),
+    )
+    for part in parts:
         if part:
             top += ["", *part]
     return top
+
+
+def panes(view: View, names: Sequence[str], color: bool, width: int, large: bool) -> Panes:
+    """The school in panes for the full-screen table (``ui/tui/``): the board
+    (the Active Teacher, the rooms, the Monitor; as a map when ``large``), the
+    players, your hand and what happens now, each at most ``width`` columns."""
+    st = Style(color)
+    board = [st.bold(line) for line in textwrap.wrap(_teacher_line(view), width)]
+    if large:
+        board += school_map(view, st, width)
+    else:
+        board += _room_lines(view, st, columns=2 if width >= ROOMS_WIDTH else 1, legend=False)
+    board += textwrap.wrap(_monitor_line(view), width, subsequent_indent="  ")
+    if large:
+        board += _news_lines(view, names, st, width=width)
+    players = _player_lines(
+        view, names, range(view["seats"]), [""] * view["seats"], view["points"], st, short=True
+    )
+    hand = _hand_lines(view, st, width) + _shown_lines(view, names, width)
+    return Panes(_header(view), board, players, hand, _now(view, names))
+
+
+def school_map(view: View, st: Style, width: int) -> list[str]:
+    """The ten rooms as a map, two rows of five boxes: each box holds the room's
+    number and name, ``T`` and ``M``, and the pawns in it by player number."""
+    monitor = _monitor_rooms(view)
+    here: dict[int, list[int]] = {}
+    if view["teacher"] is not None:  # before the first teacher no pawn is on the board
+        for seat, room in enumerate(view["rooms"]):
+            here.setdefault(room, []).append(seat)
+    box = max(16, min(30, width // 5))
+    inner = box - 2
+
+    def rows_of(number: int) -> list[str]:
+        name = _room(number)
+        marks = [st.dim("safe")] if number == NURSES_OFFICE else []
+        if number == view["expected"]:
+            marks.append(st.paint("T expected", "bold", "green"))
+        if number in monitor:
+            marks.append(st.paint("M Monitor", "bold", "red"))
+        plain_marks = " ".join(
+            word
+            for word, shown in (
+                ("safe", number == NURSES_OFFICE),
+                ("T expected", number == view["expected"]),
+                ("M Monitor", number in monitor),
+            )
+            if shown
+        )
+        pawns = [str(seat + 1) for seat in here.get(number, [])]
+        styled_pawns = " ".join(
+            st.paint(p, "bold", "cyan") if view["you"] == int(p) - 1 else st.bold(p) for p in pawns
+        )
+        title = fit(f" {number} {name} ", inner)
+        lines = [
+            "┌" + title + "─" * (inner - len(title)) + "┐",
+            "│" + " ".join(marks) + " " * (inner - len(plain_marks)) + "│",
+            "│" + styled_pawns + " " * (inner - len(" ".join(pawns))) + "│",
+            "└" + "─" * inner + "┘",
+        ]
+        return lines
+
+    half = len(ROOMS) // 2
+    out: list[str] = []
+    for first in (1, half + 1):
+        boxes = [rows_of(n) for n in range(first, first + half)]
+        out += ["".join(parts) for parts in zip(*boxes, strict=True)]
+    return out
 
 
 def render_final(view: View, names: Sequence[str], color: bool = False) -> str:
@@ -543,6 +647,55 @@ def describe_action_for_menu(view: View, action: Action, names: Sequence[str] | 
     return action.text
 
 
+#: how likely a sneak roll (4+ on the D10, SNEAK_WORDS) succeeds: 4 to 10 of 10
+SNEAK_CHANCE = "sneak 70 %"
+
+
+def squeal_changes_nothing(view: View, room: int) -> bool:
+    """Whether a Squeal into ``room`` leaves everything but the played card as it
+    was, by the rules of a Squeal (``games/teachers_pet/actions.py``: the Monitor
+    goes to ``room``, in the Hallway too only if ``room`` is the Hallway, and
+    catches the pawns found there, ``flow.found_in``): the Monitor already stands
+    there just so, and would find nobody."""
+    same = view["monitor"] == room and view["monitor_hallway"] == (room == HALLWAY)
+    found = room not in (HALLWAY, NURSES_OFFICE, view["expected"]) and room in view["rooms"]
+    return same and not found
+
+
+def arrange_for_menu(
+    view: View, action: Action, words: str, names: Sequence[str]
+) -> menu.Placed | None:
+    """Where ``action`` goes on the menu (``ui/menu.py``): the rooms under "Move
+    to", each with its sneak chance; a Bully, Squeal, Tattle and Cheat under their
+    card, one line per target; the Assignments that can start a set under "Turn
+    in"; a Squeal that changes nothing left off."""
+    verb, args = action.verb, action.args
+    if verb == "move" and len(args) == 1:
+        where = words.removeprefix("Move to ").replace(SNEAK_WORDS, SNEAK_CHANCE)
+        return menu.Placed("Move to", where)
+    if verb == "work" and len(args) == 3 and 0 <= args[1] < len(PLAY):
+        kind = PLAY[args[1]].kind
+        if kind == "squeal":
+            if squeal_changes_nothing(view, args[2]):
+                return None
+            return menu.Placed(
+                "Squeal: send the Hall Monitor to",
+                words.removeprefix("Squeal: send the Hall Monitor to "),
+            )
+        if kind == "bully":
+            return menu.Placed("Bully", words.removeprefix("Bully "))
+    if verb == "tattle":
+        return menu.Placed("Tattle on", words.removeprefix("Tattle on "))
+    if verb == "turn-in":  # "Turn in Assignment (Math): start a set of Math Assignments"
+        return menu.Placed("Turn in, to start a set", words.removeprefix("Turn in ").split(":")[0])
+    if verb == "cheat":
+        return menu.Placed(
+            "Cheat: take from the discard pile",
+            words.removeprefix("Cheat: take ").removesuffix(" from the discard pile"),
+        )
+    return menu.Placed("", words)
+
+
 HELP = """\
 Teacher's Pet
   5 Days of 7 Periods: on your turn take one Action.  Study draws a card (2 in
@@ -557,4 +710,6 @@ The screen
   Rooms are numbered as the D10 rolls them: T is the Active Teacher's room, M
   the Hall Monitor (after a roll it overlaps the Hallway and a room), the
   numbers the players' pawns.  Nobody can be caught or targeted in the Nurse's
-  Office (safe).  '>' marks who decides now; others' hands are only counts."""
+  Office (safe).  '>' marks who decides now; others' hands are only counts.
+  In a narrow list of players: pts are Pet Points, pass a Hall Pass in
+  front, lost the turns still to lose, det the Detentions."""
