@@ -34,7 +34,7 @@ from p2ptable.net.addresses import (
 from p2ptable.net.discovery import announce_lobby
 from p2ptable.net.events import Stopped
 from p2ptable.net.frontend import Frontend
-from p2ptable.net.lobby_frames import KEEP_GOING_WORDS
+from p2ptable.net.lobby_frames import KEEP_GOING_WORDS, NO_ESCROW
 from p2ptable.net.local_table import BotProcesses, read_record, write_record
 from p2ptable.net.peer import LEFT, Peer, PeerConfig
 from p2ptable.net.pending_genesis import (
@@ -302,6 +302,8 @@ def host(
         announce(f"Spectators watch with: p2ptable watch {where} --code {code}")
     if config.keep_going:
         announce(f"{KEEP_GOING_WORDS}.")
+    elif keep_going:  # nothing to escrow: a game without hidden hands, or 2 seats
+        announce(f"Note: {NO_ESCROW}; this table plays as usual.")
     announcer = announce_lobby(peer, advertise, announce) if listed else None
     result: PlayResult | None = None
     try:

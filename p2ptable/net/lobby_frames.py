@@ -163,6 +163,9 @@ KEEP_GOING_WORDS = (
 )
 
 
+NO_ESCROW = "--keep-going applies only to games with hidden hands and 3 seats or more"
+
+
 def _own_endpoint(endpoint: str) -> None:
     try:
         parse_endpoint(endpoint)

@@ -15,6 +15,7 @@ from p2ptable.bots.seat import BotFrontend, BotPlayer
 from p2ptable.engine.api import normalize_options
 from p2ptable.games import get_game
 from p2ptable.net.announce_record import announcement, parse_txt
+from p2ptable.net.listing import Listing
 from p2ptable.net.lobby_frames import KEEP_GOING_WORDS
 from p2ptable.net.memory_transport import Switchboard
 from p2ptable.net.peer import Peer, PeerConfig
@@ -22,7 +23,10 @@ from p2ptable.replay.entries import Entry
 from p2ptable.replay.kinds import Kind
 from p2ptable.replay.logfile import parse_frames
 from p2ptable.replay.verify import verify_file
+from p2ptable.ui.table_list import describe
 
+from .test_announce_record import TABLE
+from .test_listing import heard
 from .test_memory_transport import CODE, NAMES, run_all
 
 GAME = "vorsicht-lehrer"
@@ -77,6 +81,16 @@ def test_without_it_the_genesis_and_the_game_are_as_today(tmp_path):
     payloads = parse_frames((tmp_path / "Ana.p2pt").read_bytes()).payloads
     assert "keep_going" not in Entry.decode(payloads[0]).body
     assert all(Entry.decode(p).kind != Kind.ESCROW for p in payloads)
+
+
+def test_the_list_of_tables_says_so_before_anyone_sits_down():
+    tables = Listing()
+    heard(tables, announcement(TABLE, GAME, {}, "Ana", 1, 4, 47001, keep=True), "10.0.0.5")
+    (table,) = tables.tables()
+    assert "keeps going without a player who leaves" in describe(table)
+    tables = Listing()
+    heard(tables, announcement(TABLE, GAME, {}, "Ana", 1, 4, 47001), "10.0.0.5")
+    assert "keeps going" not in describe(tables.tables()[0])
 
 
 def test_the_announcement_says_so_and_the_list_shows_it():

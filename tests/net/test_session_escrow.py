@@ -97,3 +97,45 @@ def test_a_dealer_that_gives_a_holder_a_false_share_is_named_by_every_peer(monke
     assert report.stopped is not None and report.stopped["proved"]
     assert report.stopped["culprit"] == cheater
     assert "false" in report.stopped["detail"]
+
+
+def test_a_malformed_escrow_is_refused_by_every_peer_and_names_its_dealer(monkeypatch):
+    """An escrow one commitment short is wrong for everyone to see: every honest
+    peer refuses it and stops with the signed escrow alone as proof."""
+    seats, sessions, logs = make_table(4, "escrow-short")
+    cheater = 2
+    honest_escrow = authoring.escrow_entry
+
+    def short(ledger, seat, secrets):
+        entry = honest_escrow(ledger, seat, secrets)
+        if seat != cheater:
+            return entry
+        msg = {**entry.body["msg"], "commitments": entry.body["msg"]["commitments"][:-1]}
+        body = EscrowBody(ledger.next_index, ledger.head, seat, msg)
+        return sign_body(ledger.game_id, body.encode(), {seat: secrets.key})
+
+    monkeypatch.setattr(rounds.authoring, "escrow_entry", short)
+    # The cheater's own ledger would refuse its escrow too: it appends nothing,
+    # so it sends the entry itself, as a cheater's own code would.
+    original_append = sessions[cheater].append
+
+    def append_or_send(entry):
+        if entry.kind == Kind.ESCROW and entry.body["seat"] == cheater:
+            sessions[cheater].send(None, "entry", {"entry": entry.encode()})
+            raise RuntimeError("the cheater stops here")  # its session fails
+        original_append(entry)
+
+    sessions[cheater].append = append_or_send
+    net = MemoryNet(sessions, logs)
+    play_out(sessions, net, random.Random(7), max_moves=30)
+    for _ in range(3):
+        net.advance(1.0)
+        net.pump()
+    honest = [s for seat, s in sessions.items() if seat != cheater]
+    stops = [e for s in honest for e in s.take_events() if isinstance(e, Stopped)]
+    assert len(stops) == 3 and all(e.culprit == cheater and e.proved for e in stops)
+    ends = {log_file(logs[s.seat]) for s in honest}
+    assert len(ends) == 1
+    report = verify_bytes(ends.pop())
+    assert report.stopped is not None and report.stopped["culprit"] == cheater
+    assert "commitments" in report.stopped["detail"]
