@@ -23,12 +23,11 @@ signed escrow and its complaint (:func:`complaint_evidence`, ``x_j·E`` with a
 DLEQ proof) as the evidence, which any verifier judges (:func:`judge`,
 replay/evidence.py): a false share names its dealer, a complaint about a right
 one names the complainer.  The audit at the end reads every seat, so it opens
-every share of every escrow (:func:`false_shares` is the same check at once).
+every share of every escrow.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from p2ptable.crypto.encoding import pack, unpack_canonical
@@ -147,14 +146,3 @@ def judge(game_id: bytes, book: SealedBook, msg: vss.EscrowMessage, raw: object)
         raise ValueError(f"malformed complaint: {exc}") from None
     ctx = escrow_context(game_id, dealer)
     return vss.judge_complaint(ctx, book.table.keys, msg, complaint)
-
-
-def false_shares(game_id: bytes, book: SealedBook, secrets: Sequence[int]) -> list[tuple[int, int]]:
-    """Every (dealer, holder) whose share fails its dealer's commitments, read
-    with every seat's deck secret (the end of a game, or an audit)."""
-    found = []
-    for msg in book.escrows or ():
-        for enc in msg.shares:
-            if share_is_false(game_id, book, msg, enc.holder, secrets[enc.holder]):
-                found.append((msg.seat, enc.holder))
-    return found

@@ -35,10 +35,10 @@ from p2ptable.replay.entries import (
 from p2ptable.replay.errors import InvalidEntry
 from p2ptable.replay.kinds import Kind
 from p2ptable.replay.sealed_book import SealedBook, parse_deck_key
+from p2ptable.sealed.escrow import MIN_SEATS as ESCROW_SEATS
 
 MAX_SEAT_NAME = 32
 MAX_CHAIN_LEN = 1 << 16
-ESCROW_SEATS = 3  # sealed/escrow.py MIN_SEATS
 
 
 @dataclass(frozen=True)
