@@ -34,6 +34,7 @@ from p2ptable.net.addresses import (
 from p2ptable.net.discovery import announce_lobby
 from p2ptable.net.events import Stopped
 from p2ptable.net.frontend import Frontend
+from p2ptable.net.lobby_frames import KEEP_GOING_WORDS, NO_ESCROW
 from p2ptable.net.local_table import BotProcesses, read_record, write_record
 from p2ptable.net.peer import LEFT, Peer, PeerConfig
 from p2ptable.net.pending_genesis import (
@@ -46,6 +47,7 @@ from p2ptable.net.pending_genesis import (
 )
 from p2ptable.net.persistence import Resume, ResumeError, load_resume
 from p2ptable.net.seat_lock import SeatLock, hold_seat_lock
+from p2ptable.replay.genesis import escrows_at
 from p2ptable.replay.ledger import Ledger
 from p2ptable.replay.outputs import check_output
 
@@ -220,10 +222,13 @@ def host(
     show_join: bool = True,  # `play` starts its bots with the join line: nobody reads it
     bots: int = 0,
     bot_kind: str | None = None,
+    keep_going: bool = False,
 ) -> PlayResult:
     """Open a table and play at seat 0 once every seat is filled; ``bots`` of the
     seats are bot peers started beside us (``bot_kind``, by default the game's
-    choice), as ``play`` starts them, and people join the rest."""
+    choice), as ``play`` starts them, and people join the rest.  ``keep_going``:
+    every seat escrows its deck secret among the others (where that applies:
+    hidden hands, 3 seats or more; sealed-decks.md section 15)."""
     check_new_replay(replay)
     check_stats(stats, replay)
     check_port(port)
@@ -253,6 +258,7 @@ def host(
         replay=replay,
         stats=stats,
         spectators=spectators,
+        keep_going=keep_going and escrows_at(the_game, seats),
     )
     frontend = make_frontend(bot, quiet, bot_delay, bell, plain)
     peer = _peer(config, frontend)
@@ -294,6 +300,10 @@ def host(
         announce(f"Started {bots} bot peers for {bots} of the seats; {people} left for people.")
     if spectators:
         announce(f"Spectators watch with: p2ptable watch {where} --code {code}")
+    if config.keep_going:
+        announce(f"{KEEP_GOING_WORDS}.")
+    elif keep_going:  # nothing to escrow: a game without hidden hands, or 2 seats
+        announce(f"Note: {NO_ESCROW}; this table plays as usual.")
     announcer = announce_lobby(peer, advertise, announce) if listed else None
     result: PlayResult | None = None
     try:

@@ -243,6 +243,14 @@ def _finish(result, quiet: bool = False) -> None:  # noqa: ANN001 - a play.PlayR
     default=None,
     help="Which bot fills the --bots seats (default: the game's best opponent for a person).",
 )
+@click.option(
+    "--keep-going/--no-keep-going",
+    default=False,
+    show_default=True,
+    help="Escrow every deck secret among the other seats, so the table could go on "
+    "without a player who leaves; then all the other players together could read a hand "
+    "(hidden hands, 3 seats or more).",
+)
 @_replay_option
 @_quiet_option
 @_bot_options()
@@ -262,6 +270,7 @@ def host(
     spectators,
     bots,
     opponents,
+    keep_going,
     replay,
     quiet,
     bot,
@@ -294,6 +303,7 @@ def host(
         plain=plain,
         bots=bots,
         bot_kind=opponents,
+        keep_going=keep_going,
     )
     _finish(result, quiet)
 

@@ -91,6 +91,12 @@ def _longer_than_terminal(page: str) -> bool:
     metavar="KIND,...",
     help="Bot per seat, comma-separated: random or greedy (default greedy for all).",
 )
+@click.option(
+    "--keep-going",
+    is_flag=True,
+    help="Escrow every seat's deck secret, as a table that goes on without a leaver does "
+    "(hidden hands, 3 seats or more).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
 def sim(
     game: str,
@@ -102,6 +108,7 @@ def sim(
     option: tuple[str, ...],
     force: bool,
     bots: str | None,
+    keep_going: bool,
     quiet: bool,
 ) -> None:
     """Simulate a whole game of GAME between bots and write its signed replay.
@@ -127,6 +134,7 @@ def sim(
             bots=bot_kinds,
             on_entry=show,
             force=force,
+            keep_going=keep_going,
         )
     except (RulesError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
