@@ -338,6 +338,10 @@ class TableApp(App[None]):
                     options.append(Option(f"{entry.number}) {words}", id=str(entry.number)))
         choice.add_options(options)
         self._highlight(1)
+        # A new menu opens at its top, choice 1 in view, whatever the pane showed
+        # of the one before (a person at 80x24 found it scrolled past choice 1
+        # once the question above it had grown).
+        self.call_after_refresh(choice.scroll_home, animate=False)
         if self.has_class("narrow"):
             self.call_after_refresh(self.query_one("#right").scroll_visible, animate=False)
 

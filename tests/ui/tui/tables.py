@@ -64,6 +64,26 @@ def longest_teachers_pet_menu() -> Snapshot:
     return best[1]
 
 
+def late_plays_with_the_longest_menu() -> Snapshot:
+    """The end of the last Day: the late plays, whose question is the longest
+    words in the choice pane, with the most choices of the seeded playouts.  A
+    person at 80x24 found the pane scrolled past choice 1 here."""
+    from p2ptable.games.teachers_pet import GAME
+    from tests.ui.test_teachers_pet_screen import playout_states
+
+    best: tuple[int, Snapshot] | None = None
+    for seed in range(1, 6):
+        for s in playout_states(4, seed, every=1):
+            if s.phase != "late" or s.current is None:
+                continue
+            actions = GAME.legal_actions(s, s.current)
+            snap = of_view("teachers-pet", GAME.view(s, s.current), NAMES, EVENTS, actions)
+            if best is None or len(actions) > best[0]:
+                best = (len(actions), snap)
+    assert best is not None
+    return best[1]
+
+
 def caught_with_a_hall_pass() -> Snapshot:
     """A reaction window out of turn: Ada walked into the Monitor's room and holds
     a Hall Pass (tests/ui/test_teachers_pet_screen.py's school)."""
@@ -82,4 +102,5 @@ def tables() -> dict[str, Snapshot]:
         "vorsicht-lehrer": turn("vorsicht-lehrer", 1, 60),
         "teachers-pet": turn("teachers-pet", 1, 80),
         "teachers-pet-longest-menu": longest_teachers_pet_menu(),
+        "teachers-pet-late": late_plays_with_the_longest_menu(),
     }

@@ -109,3 +109,30 @@ def test_a_spectator_is_shown_the_keys_of_a_spectator() -> None:
     public = Snapshot(snap.game, dict(snap.view, you=None, hand=None), snap.names, snap.lines)
     text, _ = drawn(public, (80, 24))
     assert "q: stop watching" in text and "choose" not in text.splitlines()[-1]
+
+
+def test_a_new_menu_shows_its_first_choice_after_a_longer_one() -> None:
+    # Found by a person's run at 80x24: after a turn's long menu, the late plays'
+    # menu came with the choice pane scrolled past choice 1 (its long question
+    # left the list four lines), and nothing on the screen said 1 was there.
+    first, late = TABLES["teachers-pet-longest-menu"], TABLES["teachers-pet-late"]
+
+    async def run() -> str:
+        link = Link()
+        app = TableApp(link, bell=False)
+        try:
+            async with app.run_test(size=(80, 24)) as pilot:
+                link.publish(first)
+                await pilot.pause()
+                await pilot.press("end")  # the person looked at the last choices
+                await pilot.pause()
+                link.publish(late)
+                await pilot.pause()
+                await pilot.pause()
+                return screen_text(app)
+        finally:
+            link.close()
+
+    text = asyncio.run(run())
+    assert late.menu is not None
+    assert "1) " in text, text
