@@ -16,7 +16,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from p2ptable.engine.api import Action
-from p2ptable.games.teachers_pet.actions import late_points
 from p2ptable.games.teachers_pet.cards import (
     CAFETERIA,
     GYMNASIUM,
@@ -27,6 +26,7 @@ from p2ptable.games.teachers_pet.cards import (
     ROOMS,
     set_points,
 )
+from p2ptable.games.teachers_pet.sets import late_points
 from p2ptable.ui import menu
 from p2ptable.ui.text import plural, pronoun_name, short_name
 
