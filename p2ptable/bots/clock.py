@@ -18,6 +18,7 @@ Without ``--clock`` nothing of this is built and nothing changes.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from p2ptable.bots import opponent_for
 from p2ptable.bots.seat import BotPlayer
@@ -145,6 +146,12 @@ class ClockedFrontend:
         close = getattr(self.inner, "close", None)
         if close is not None:
             close()
+
+    def __getattr__(self, name: str) -> Any:
+        # What else the screen offers (the full-screen table's run_peer).
+        if name == "inner":
+            raise AttributeError(name)
+        return getattr(self.inner, name)
 
 
 def on_the_clock(session: Session) -> list[int]:

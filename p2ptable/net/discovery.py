@@ -346,7 +346,7 @@ def announce_lobby(peer: Peer, address: str, say: Callable[[str], None]) -> Anno
             announcer.publish(
                 announcement(
                     lobby.table, lobby.game, shown, lobby.name, taken,
-                    lobby.seats, port, watch,
+                    lobby.seats, port, watch, lobby.keep_going,
                 )
             )  # fmt: skip
         for line in announcer.take_notes():

@@ -65,6 +65,7 @@ class HostLobby:
     limiter: KnockLimiter = field(default_factory=KnockLimiter)
     tally: StrangerTally = field(default_factory=StrangerTally)
     spectators: bool = False  # host --spectators: watchers may follow the log
+    keep_going: bool = False  # host --keep-going: every seat escrows its deck secret
     clock: int | None = None  # host --clock: seconds per decision, in the genesis
     # A rematch (p2ptable/rematch.py): old seat -> the code derived with it; a
     # knock that says ``again: s`` proves seat s's code instead of the table's.
@@ -124,6 +125,7 @@ class HostLobby:
             endpoint,
             table=info.nonce,
             spectators=True,
+            keep_going=info.keep_going,
             clock=info.clock,
         )
         lobby.members = list(members)
@@ -284,6 +286,7 @@ class HostLobby:
             "proof": join_code.proof(confirm, b"host"),
             "spectators": self.gallery is not None,
             "bind": BIND_VERSION,  # what follows the handshake is bound to it
+            **({"keep_going": True} if self.keep_going else {}),
         }
         if self.clock is not None:  # absent: no clock (a host of before knows none)
             reply["clock"] = self.clock
@@ -396,7 +399,13 @@ class HostLobby:
         self._answered.add(key)
         if len(self._answered) == self.seats - 1:
             self.genesis = genesis_for(
-                self.game, self.options, self.members, self.me.chain.length, self.table, self.clock
+                self.game,
+                self.options,
+                self.members,
+                self.me.chain.length,
+                self.table,
+                self.keep_going,
+                self.clock,
             )
             self._heard.clear()  # from here on the genesis round waits for every seat
             self._send_roster()

@@ -69,6 +69,7 @@ class JoinerLobby:
         self.table: bytes | None = None
         self.game: str | None = None
         self.options: dict = {}
+        self.keep_going = False  # the host's --keep-going, from its challenge
         self.clock: int | None = None  # the table's seconds per decision, if it has a clock
         self.members: list[Member] = []
         self.genesis: bytes | None = None
@@ -244,6 +245,7 @@ class JoinerLobby:
         self.host_key, self.table, self.game, self.options = key, table, game, options
         self.clock = clock
         self.spectators = data.get("spectators") is True
+        self.keep_going = data.get("keep_going") is True
         if self.watch:
             answer = {
                 "name": self.name,
@@ -297,6 +299,7 @@ class JoinerLobby:
                 members,
                 self.me.chain.length,
                 self.table or b"",
+                self.keep_going,
                 self.clock,
             )
             if genesis != expected:

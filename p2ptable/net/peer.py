@@ -121,6 +121,7 @@ class Peer:
                     config.name,
                     self.endpoint,
                     spectators=config.spectators,
+                    keep_going=config.keep_going,
                     clock=config.clock,
                     again=dict(config.again),
                 )
