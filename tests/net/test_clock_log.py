@@ -218,3 +218,20 @@ def test_a_spectators_screen_counts_down_for_whoever_must_act():
     assert (
         watched.line(ledger, names, 121.5, step=10) == f"clock: 10 s left for {names[mover.seat]}"
     )
+
+
+def test_the_full_screen_table_leads_its_status_with_the_time_left():
+    from p2ptable.ui.tui.link import FullScreenFrontend
+
+    _, sessions, logs, _ = clock_table(2, 30)
+    net = MemoryNet(sessions, logs)
+    net.pump()
+    mover = mover_of(sessions)
+    screen = FullScreenFrontend()
+    try:
+        clocked = ClockedFrontend(screen)
+        clocked.show(mover, [], now=100.0)
+        snap = screen.snapshot(mover, 110.0)
+        assert snap.status[0] == "clock: 20 s left for you, then the clock moves for you"
+    finally:
+        screen.link.close()

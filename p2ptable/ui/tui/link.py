@@ -68,6 +68,9 @@ class FullScreenFrontend:
         self._last_clock = float("-inf")
         self._session: Session | None = None
         self._left = False
+        # The table's clock, set by bots/clock.py at a table with one: the line
+        # of the time left for whoever must act, first of the status lines.
+        self.clock_line: Callable[[Session, float, int], str | None] | None = None
 
     # -- Frontend protocol -------------------------------------------------------------
 
@@ -134,8 +137,6 @@ class FullScreenFrontend:
         lines = tuple(self.lines)
         if session is None:
             return Snapshot("", None, lines=lines, message=self.message)
-        from p2ptable.ui.terminal import status_lines
-
         over = session.finished or session.stopped is not None
         return of_view(
             session.game.name,
@@ -143,12 +144,20 @@ class FullScreenFrontend:
             session.names,
             lines,
             () if self.bot is not None or over else session.legal_actions(),
-            status_lines(session, now) if now is not None else (),
+            self._status(session, now),
             together=session.choosing_together(),
             message=self.message,
             final=self.final,
             watching=self.bot is not None,
         )
+
+    def _status(self, session: Session, now: float | None) -> tuple[str, ...]:
+        if now is None:
+            return ()
+        from p2ptable.ui.terminal import status_lines
+
+        clock = self.clock_line(session, now, 1) if self.clock_line is not None else None
+        return (*([clock] if clock is not None else []), *status_lines(session, now))
 
     def _publish(self, session: Session | None, now: float | None) -> None:
         self.link.publish(self.snapshot(session, now))
