@@ -20,8 +20,7 @@ from __future__ import annotations
 import random
 
 from p2ptable.bots.seat import BotPlayer
-from p2ptable.engine.api import Action
-from p2ptable.net.frontend import Frontend, Leave
+from p2ptable.net.frontend import Chosen, Frontend
 from p2ptable.net.session import Session
 
 
@@ -65,7 +64,7 @@ class ClockedFrontend:
         self.clock.observe(session.log_length, now)
         self.inner.show(session, events, now)
 
-    def choose(self, session: Session | None, now: float, typed: bool) -> Action | Leave | None:
+    def choose(self, session: Session | None, now: float, typed: bool) -> Chosen:
         chosen = self.inner.choose(session, now, typed)
         if chosen is not None or session is None:
             return chosen

@@ -29,7 +29,7 @@ from pathlib import Path
 from p2ptable.net import lobby as lobbies
 from p2ptable.net.arrival import Arrival, Noted, RosterChanged, Said, SeatSet
 from p2ptable.net.delivery import deliver
-from p2ptable.net.frontend import Frontend, Leave
+from p2ptable.net.frontend import Frontend, Leave, Say, TakeBreak
 from p2ptable.net.gallery import COMEBACK_WAIT, EncodedLog
 from p2ptable.net.peer_config import PeerConfig
 from p2ptable.net.peer_log import PeerLog
@@ -43,15 +43,17 @@ from p2ptable.net.session import Choice, Session
 from p2ptable.net.session_shell import SessionShell
 from p2ptable.net.transport import BAD, GAME, LOBBY, Incoming, Transport
 from p2ptable.replay import authoring
+from p2ptable.replay.break_file import spared_after_break
 from p2ptable.replay.entries import Entry, game_id_of
 from p2ptable.replay.ledger import Ledger
 
-__all__ = ["FAILED", "LEFT", "NO_ANSWER", "Frontend", "Peer", "PeerConfig", "deliver"]
+__all__ = ["FAILED", "LEFT", "NO_ANSWER", "PAUSED", "Frontend", "Peer", "PeerConfig", "deliver"]
 
 LINGER_SECONDS = 5.0
 LEFT = 130  # exit status when the player interrupts (Ctrl-C), as shells report SIGINT
 NO_ANSWER = 4  # exit status of a joiner whose host never answered
 FAILED = 70  # exit status when a bug of ours stopped the session (EX_SOFTWARE)
+PAUSED = 5  # exit status when the table agreed to a break (REPLAY.break kept)
 CLOSE_LINGER_MS = 1000
 
 
@@ -225,8 +227,20 @@ class Peer:
             self._comeback_until = time.monotonic() + COMEBACK_WAIT
             self.ui.say("Spectators may watch again (the same code).")
         assert self.session is not None  # _open_session opened it
+        self._after_break(resume)
         self.ui.show(self.session, list(resume.applied), now)  # the story so far
         self.shell.flush(now)
+
+    def _after_break(self, resume: Resume) -> None:
+        """A break the table agreed to: nobody absent since it is named for it."""
+        assert self.session is not None
+        spared, problem = spared_after_break(resume.replay, resume.ledger)
+        if problem is not None:
+            self.ui.say(f"Note: {problem}: ignored (it is not every seat's agreement).")
+            self.note(f"break file ignored: {problem}")
+        if spared:
+            self.session.waiting.spared = spared
+            self.note(f"back from a break: seats {sorted(spared)} are spared the abandonment clock")
 
     def _open_session(
         self,
@@ -367,6 +381,8 @@ class Peer:
         assert session is not None
         if session.failed is not None:
             return FAILED
+        if session.sideline.agreed is not None:
+            return PAUSED  # every seat signed the break, and REPLAY.break is kept
         lingered = since is not None and now - since > LINGER_SECONDS
         length = session.ledger.next_index
         # Spectators still pulling the end are waited for too (at most as long),
@@ -387,7 +403,10 @@ class Peer:
         self.waiter.follow_input(self.ui.input_fd())
         if isinstance(action, Leave):
             return action
-        if action is not None and self.session is not None and self.session.my_turn():
+        if isinstance(action, Say | TakeBreak):
+            if self.session is not None:
+                self.shell.beside(action, now)
+        elif action is not None and self.session is not None and self.session.my_turn():
             self.shell.submit(action, now)
         return None
 

@@ -1,0 +1,121 @@
+"""Talk and a break at a whole table in one process (real peers, their loop, an
+in-memory network: net/memory_transport.py).
+
+Issue 26: "every seat and spectator sees it with the sender's name"; "when every
+seat agrees (each peer signs it), every peer saves and exits cleanly, printing
+the one command that brings it back.  The break does not count as anyone
+abandoning the game, however long it lasts; the game continues when the seats
+resume (in any order ...)".
+"""
+
+from __future__ import annotations
+
+import random
+
+from p2ptable.bots.seat import BotFrontend, BotPlayer
+from p2ptable.net.frontend import Say, TakeBreak
+from p2ptable.net.memory_transport import Switchboard
+from p2ptable.net.peer import PAUSED, Peer, PeerConfig
+from p2ptable.net.persistence import load_resume
+from p2ptable.net.session import Session
+from p2ptable.replay.break_file import break_path, read_agreement, spared_after_break
+from p2ptable.replay.talk_file import read_talk, talk_path
+from p2ptable.replay.verify import verify_file
+
+from .test_memory_transport import NAMES, run_all, table
+
+
+class Chatty(BotFrontend):
+    """A bot seat that says one line at entry ``talk_at`` and proposes a break
+    at entry ``break_at`` (None: never)."""
+
+    def __init__(self, inner: BotFrontend, talk_at: int, break_at: int | None) -> None:
+        super().__init__(inner.player, quiet=True)
+        self.talk_at, self.break_at = talk_at, break_at
+        self.said = self.proposed = False
+
+    def choose(self, session: Session | None, now: float, typed: bool):  # noqa: ANN201
+        if session is not None and not self.said and session.log_length >= self.talk_at:
+            self.said = True
+            return Say(f"hello from seat {session.seat + 1}\x1b[2J")
+        if (
+            session is not None
+            and self.break_at is not None
+            and not self.proposed
+            and session.log_length >= self.break_at
+        ):
+            self.proposed = True
+            return TakeBreak()
+        return super().choose(session, now, typed)
+
+
+def chatty_table(tmp_path, board: Switchboard, break_at: int | None) -> list[Peer]:
+    peers = table(tmp_path, board)
+    for i, peer in enumerate(peers):
+        assert isinstance(peer.ui, BotFrontend)
+        peer.ui = Chatty(peer.ui, talk_at=3 + i, break_at=break_at if i == 1 else None)
+    return peers
+
+
+def test_every_seat_keeps_every_line_said_with_its_seat_and_position(tmp_path):
+    peers = chatty_table(tmp_path, Switchboard(), break_at=None)
+    assert run_all(peers) == [0, 0, 0]
+    replay = tmp_path / "Ana.p2pt"
+    report = verify_file(replay)
+    assert report.valid, report.error
+    session = peers[0].session
+    assert session is not None
+    for name in NAMES:
+        talk = read_talk(
+            talk_path(tmp_path / f"{name}.p2pt"),
+            session.ledger.game_id,
+            session.keys,
+            session.log_length,
+        )
+        assert talk.valid, talk.problems
+        assert sorted((line.seat, line.text) for line in talk.lines) == [
+            (seat, f"hello from seat {seat + 1} [2J") for seat in range(3)
+        ]
+        assert all(line.at >= 3 for line in talk.lines)
+
+
+def test_a_break_ends_every_peer_and_every_seat_resumes_to_the_same_end(tmp_path):
+    board = Switchboard()
+    peers = chatty_table(tmp_path, board, break_at=12)
+    assert run_all(peers) == [PAUSED] * 3
+    session = peers[0].session
+    assert session is not None
+    game_id, keys = session.ledger.game_id, session.keys
+    agreements = []
+    for name in NAMES:
+        agreement, problem = read_agreement(tmp_path / f"{name}.p2pt", game_id, keys)
+        assert problem is None and agreement is not None
+        agreements.append(agreement)
+    assert len(set(agreements)) == 1 and agreements[0].position.at >= 12
+    # Back, in another order: the last seat first.  Bots, so nobody is asked again.
+    again = []
+    for i in (2, 0, 1):
+        state = load_resume(tmp_path / f"{NAMES[i]}.p2pt")
+        transport = board.transport(port=state.port)
+        config = PeerConfig(name=NAMES[i], host=False, advertise="127.0.0.1")
+        frontend = BotFrontend(BotPlayer("greedy", 0.0, random.Random(i)), quiet=True)
+        again.append(Peer(config, frontend, resume=state, transport=transport))
+    assert run_all(again) == [0, 0, 0]
+    blobs = {(tmp_path / f"{name}.p2pt").read_bytes() for name in NAMES}
+    assert len(blobs) == 1, "replays differ"
+    assert verify_file(tmp_path / "Ana.p2pt").valid
+
+
+def test_a_forged_break_file_is_reported_and_spares_nobody(tmp_path):
+    peers = chatty_table(tmp_path, Switchboard(), break_at=8)
+    assert run_all(peers) == [PAUSED] * 3
+    path = break_path(tmp_path / "Ben.p2pt")
+    data = bytearray(path.read_bytes())
+    data[-5] ^= 1  # one signature spoiled
+    path.write_bytes(bytes(data))
+    state = load_resume(tmp_path / "Ben.p2pt")
+    spared, problem = spared_after_break(tmp_path / "Ben.p2pt", state.ledger)
+    assert spared == frozenset() and problem is not None and "does not check" in problem
+    ana = tmp_path / "Ana.p2pt"
+    intact, none = spared_after_break(ana, load_resume(ana).ledger)
+    assert none is None and intact == frozenset({0, 1, 2})
