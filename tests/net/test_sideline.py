@@ -165,3 +165,17 @@ def test_a_break_signature_that_does_not_check_names_its_sender():
     sessions[1].receive(forged, net.now)  # seat 2's signature, forged by seat 0
     assert [e for e in sessions[1].take_events() if isinstance(e, Rejected) and e.seat == 0]
     assert 2 not in sessions[1].sideline.pause.sigs
+
+
+# Issue 26: "The break does not count as anyone abandoning the game, however long
+# it lasts"; once a seat is heard from again, its silence counts as anyone's.
+def test_a_seat_absent_since_the_break_is_never_named_for_that_absence():
+    from p2ptable.net.waiting import Waiting
+
+    waiting = Waiting(0.0, withhold_timeout=20.0, abandon_timeout=300.0)
+    waiting.spared = frozenset({1, 2})
+    never = {1: None, 2: None}
+    assert waiting.accusation({1, 2}, False, never, 40, 10_000_000.0) is None
+    heard = {1: 100.0, 2: None}  # seat 1 came back, then went silent
+    found = waiting.accusation({1, 2}, False, heard, 40, 100.0 + 300.0)
+    assert found is not None and found.culprit == 1
