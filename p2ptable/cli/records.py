@@ -154,7 +154,9 @@ def _cannot_write(path: Path, exc: OSError) -> str:
 def verify(file: str, as_json: bool, events: bool) -> None:
     """Re-check every signature, random value and rule in a replay FILE.
 
-    Exit status 0 when the file is valid, 1 when it is not.
+    Exit status 0 when the file is valid, 1 when it is not.  The table's talk
+    and its agreed break beside it (FILE.talk, FILE.break) are checked too and
+    said under the verdict, which they never change.
     """
     from p2ptable.replay.verify import unreadable, unreadable_report, verify_file
 
@@ -165,14 +167,24 @@ def verify(file: str, as_json: bool, events: bool) -> None:
         if not as_json:
             raise click.ClickException(unreadable(file, exc)) from None
         report = unreadable_report(file, exc)
+    side = None
+    if report.ledger is not None:  # the talk and the break beside it (replay/side_records.py)
+        from p2ptable.replay.side_records import check_side_records
+
+        side = check_side_records(Path(file), report.ledger)
     if as_json:
-        click.echo(json.dumps(report.to_json(), indent=2, sort_keys=True))
+        data = report.to_json()
+        if side is not None:
+            data.update(side.to_json())
+        click.echo(json.dumps(data, indent=2, sort_keys=True))
     else:
         if events and report.ledger is not None:
             names = [s.name for s in report.ledger.seats]
             for applied in report.events:
                 click.echo(event_line(applied, names))
         click.echo(text.verify_summary(file, report))
+        for line in side.lines() if side is not None else []:
+            click.echo(line)
     sys.exit(0 if report.valid else 1)
 
 

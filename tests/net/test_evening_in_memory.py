@@ -119,3 +119,41 @@ def test_a_forged_break_file_is_reported_and_spares_nobody(tmp_path):
     ana = tmp_path / "Ana.p2pt"
     intact, none = spared_after_break(ana, load_resume(ana).ledger)
     assert none is None and intact == frozenset({0, 1, 2})
+
+
+def test_verify_and_export_show_the_talk_and_name_the_seat_of_a_bad_line(tmp_path):
+    from click.testing import CliRunner
+
+    from p2ptable.cli.app import main
+    from p2ptable.crypto.signing import SigningKey
+    from p2ptable.net.talk import TalkLine, make_record
+    from p2ptable.replay.talk_file import TalkWriter
+
+    peers = chatty_table(tmp_path, Switchboard(), break_at=None)
+    assert run_all(peers) == [0, 0, 0]
+    replay = tmp_path / "Cleo.p2pt"
+    session = peers[2].session
+    assert session is not None
+    forged = TalkLine(1, 99, 5, "I concede")  # Ben's seat, not Ben's key
+    writer = TalkWriter(replay)
+    writer.append(make_record(SigningKey(b"\x07" * 32), session.ledger.game_id, forged))
+    writer.close()
+    runner = CliRunner()
+    verified = runner.invoke(main, ["verify", str(replay)])
+    assert verified.exit_code == 0, verified.output  # the game's verdict stands
+    assert "talk:    3 lines beside the log, each signed by its seat" in verified.output
+    assert "refused: talk line 4 by seat 2 (Ben): talk whose signature does not check" in (
+        verified.output
+    )
+    assert "do not change the verdict" in verified.output
+    exported = runner.invoke(main, ["export", str(replay)])
+    assert exported.exit_code == 0, exported.output
+    said = [line for line in exported.output.splitlines() if "says:" in line]
+    assert said == [
+        f"   ({name} says: hello from seat {i + 1} [2J)" for i, name in enumerate(NAMES)
+    ] or sorted(said) == sorted(
+        f"   ({name} says: hello from seat {i + 1} [2J)" for i, name in enumerate(NAMES)
+    )
+    assert "I concede" not in exported.output
+    as_json = runner.invoke(main, ["verify", "--json", str(replay)])
+    assert '"refused"' in as_json.output and as_json.exit_code == 0
