@@ -179,3 +179,17 @@ def test_a_seat_absent_since_the_break_is_never_named_for_that_absence():
     heard = {1: 100.0, 2: None}  # seat 1 came back, then went silent
     found = waiting.accusation({1, 2}, False, heard, 40, 100.0 + 300.0)
     assert found is not None and found.culprit == 1
+
+
+# "a break frame from a spectator or stranger is refused": talk and break are
+# game frames, opened with a seat's link key; a spectator holds none.
+def test_a_break_or_talk_from_someone_without_a_seat_is_refused():
+    _, sessions, net, _ = started()
+    game = sessions[0].ledger.game_id
+    data = {"at": sessions[1].log_length, "head": sessions[1].ledger.head, "sig": bytes(64)}
+    for kind, body in (("break", {**data, "seat": 0}), ("talk", {"line": b"x"})):
+        message = Message(kind, game, 0, bytes(8), 1, body)
+        sessions[1].receive(seal(message, b"\x01" * 32), net.now)  # not seat 0's link key
+        (rejected,) = sessions[1].take_events()
+        assert isinstance(rejected, Rejected) and "authentication" in rejected.reason
+    assert sessions[1].sideline.pause.sigs == {} and sessions[1].sideline.talk.lines == []
