@@ -28,6 +28,7 @@ from pathlib import Path
 
 from p2ptable.net import lobby as lobbies
 from p2ptable.net.arrival import Arrival, Noted, RosterChanged, Said, SeatSet
+from p2ptable.net.beside_resume import take_back
 from p2ptable.net.delivery import deliver
 from p2ptable.net.frontend import Frontend, Leave, Say, TakeBreak
 from p2ptable.net.gallery import COMEBACK_WAIT, EncodedLog
@@ -43,7 +44,6 @@ from p2ptable.net.session import Choice, Session
 from p2ptable.net.session_shell import SessionShell
 from p2ptable.net.transport import BAD, GAME, LOBBY, Incoming, Transport
 from p2ptable.replay import authoring
-from p2ptable.replay.break_file import spared_after_break
 from p2ptable.replay.entries import Entry, game_id_of
 from p2ptable.replay.ledger import Ledger
 
@@ -227,20 +227,11 @@ class Peer:
             self._comeback_until = time.monotonic() + COMEBACK_WAIT
             self.ui.say("Spectators may watch again (the same code).")
         assert self.session is not None  # _open_session opened it
-        self._after_break(resume)
-        self.ui.show(self.session, list(resume.applied), now)  # the story so far
-        self.shell.flush(now)
-
-    def _after_break(self, resume: Resume) -> None:
-        """A break the table agreed to: nobody absent since it is named for it."""
-        assert self.session is not None
-        spared, problem = spared_after_break(resume.replay, resume.ledger)
+        problem, _ = take_back(self.session, resume.replay)  # REPLAY.talk, REPLAY.break
         if problem is not None:
             self.ui.say(f"Note: {problem}: ignored (it is not every seat's agreement).")
-            self.note(f"break file ignored: {problem}")
-        if spared:
-            self.session.waiting.spared = spared
-            self.note(f"back from a break: seats {sorted(spared)} are spared the abandonment clock")
+        self.ui.show(self.session, list(resume.applied), now)  # the story so far
+        self.shell.flush(now)
 
     def _open_session(
         self,

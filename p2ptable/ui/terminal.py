@@ -76,12 +76,15 @@ LEFT_WORDS = {"input closed": ": input closed", "interrupted": " (interrupted)",
 
 
 def beside_line(event: Talked | BreakNews, names: Sequence[str]) -> str:
-    """A line of talk, or a seat's signature on a break, as the events list says it."""
+    """A line of talk, or a seat's signature on a break, as the events list says
+    it: in the columns of the entries' lines (ui/narrative.py), with no number,
+    since it is beside the log, not in it."""
     if isinstance(event, Talked):
-        return f"{names[event.line.seat]} says: {event.line.text}"
-    if event.seat == event.proposer:
-        return f"{names[event.seat]} proposes a break (every seat types break to agree)"
-    return f"{names[event.seat]} agrees to the break"
+        return f"{'':5}  {'talk':<9} {names[event.line.seat]} says: {event.line.text}"
+    # Who proposed is not for us to know (signatures may arrive in any order):
+    # each seat that signed wants the break.
+    said = f"{names[event.seat]} wants a break (when every seat types break, we stop)"
+    return f"{'':5}  {'break':<9} {said}"
 
 
 class TerminalFrontend:
@@ -248,13 +251,12 @@ class TerminalFrontend:
             lines.append(f"{names[seat]} left{said}; waiting for {names[seat]} to resume")
         proposal = session.sideline.proposal(session.ledger)
         if proposal is not None and proposal.waiting_for:
+            waiting = listed([names[s] for s in proposal.waiting_for])
             if session.seat in proposal.waiting_for:
-                lines.append(
-                    f"{names[proposal.proposer]} proposes a break: type break to agree, or play on"
-                )
+                signed = [n for s, n in enumerate(names) if s not in proposal.waiting_for]
+                lines.append(f"a break: {listed(signed)} agreed; type break to agree, or play on")
             else:
-                who = listed([names[s] for s in proposal.waiting_for])
-                lines.append(f"a break: waiting for {who} to agree (type break)")
+                lines.append(f"a break: waiting for {waiting} to agree (type break)")
         behind = session.resume_waiting_on()
         if behind:
             who = listed([names[s] for s in behind])

@@ -40,8 +40,8 @@ def test_talk_a_break_and_back_to_the_end(tmp_path, peers, people):
     # A break proposed many times is one proposal; Ben agrees; every process ends.
     for _ in range(20):
         ana.type("break")
-    ben.expect("Ana proposes a break")
-    assert ben.screen.count("Ana proposes a break (every seat") <= 1  # shown once
+    ben.expect("Ana wants a break")
+    assert ben.screen.count("Ana wants a break (when") <= 1  # shown once
     ben.type("break")
     assert ana.wait() == PAUSED and ben.wait() == PAUSED
     assert peers.wait_all() == {"Cleo": PAUSED}

@@ -99,8 +99,12 @@ def test_a_break_ends_every_peer_and_every_seat_resumes_to_the_same_end(tmp_path
         transport = board.transport(port=state.port)
         config = PeerConfig(name=NAMES[i], host=False, advertise="127.0.0.1")
         frontend = BotFrontend(BotPlayer("greedy", 0.0, random.Random(i)), quiet=True)
-        again.append(Peer(config, frontend, resume=state, transport=transport))
+        chatty = Chatty(frontend, talk_at=0, break_at=None)  # each says a line once more
+        again.append(Peer(config, chatty, resume=state, transport=transport))
     assert run_all(again) == [0, 0, 0]
+    for name in NAMES:  # each seat's counter went on from its talk before the break
+        talk = read_talk(talk_path(tmp_path / f"{name}.p2pt"), game_id, keys, 10_000)
+        assert talk.valid and len(talk.lines) == 6, talk.problems
     blobs = {(tmp_path / f"{name}.p2pt").read_bytes() for name in NAMES}
     assert len(blobs) == 1, "replays differ"
     assert verify_file(tmp_path / "Ana.p2pt").valid
