@@ -57,7 +57,7 @@ from p2ptable.replay.ledger import Applied
 from p2ptable.ui import prompt
 from p2ptable.ui.bell import BELL, rings
 from p2ptable.ui.endings import stop_words
-from p2ptable.ui.narrative import card_names, event_line
+from p2ptable.ui.narrative import card_names, event_line, talk_line
 from p2ptable.ui.screen_writer import ScreenWriter
 from p2ptable.ui.screens import screens_for
 from p2ptable.ui.style import RECENT_LINES, color_enabled
@@ -80,7 +80,7 @@ def beside_line(event: Talked | BreakNews, names: Sequence[str]) -> str:
     it: in the columns of the entries' lines (ui/narrative.py), with no number,
     since it is beside the log, not in it."""
     if isinstance(event, Talked):
-        return f"{'':5}  {'talk':<9} {names[event.line.seat]} says: {event.line.text}"
+        return talk_line(names[event.line.seat], event.line.text)
     # Who proposed is not for us to know (signatures may arrive in any order):
     # each seat that signed wants the break.
     said = f"{names[event.seat]} wants a break (when every seat types break, we stop)"

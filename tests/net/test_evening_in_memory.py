@@ -159,5 +159,10 @@ def test_verify_and_export_show_the_talk_and_name_the_seat_of_a_bad_line(tmp_pat
         f"   ({name} says: hello from seat {i + 1} [2J)" for i, name in enumerate(NAMES)
     )
     assert "I concede" not in exported.output
+    kept = read_talk(talk_path(replay), session.ledger.game_id, session.keys, 10_000)
+    at = next(line.at for line in kept.lines if line.seat == 0)
+    shown = runner.invoke(main, ["show", str(replay), "--at", str(at)])
+    assert shown.exit_code == 0, shown.output
+    assert "talk      Ana says: hello from seat 1 [2J" in shown.output  # after entry at - 1
     as_json = runner.invoke(main, ["verify", "--json", str(replay)])
     assert '"refused"' in as_json.output and as_json.exit_code == 0

@@ -168,3 +168,13 @@ def test_break_proposes_or_agrees_at_any_prompt() -> None:
 def test_the_help_says_how_to_talk_and_take_a_break() -> None:
     text = prompt.help_text("pet-quartet")
     assert "'words" in text and "break" in text
+
+
+def test_a_line_of_talk_is_shown_as_it_was_said_never_reworded() -> None:
+    # The screens name "seat N" of the log's phrases; a person's words are theirs.
+    from p2ptable.ui.narrative import talk_line
+    from p2ptable.ui.text import name_seats
+
+    line = talk_line("Ben", "seat 0, your move")
+    assert name_seats(line, ["Ana", "Ben"]) == line
+    assert line.endswith("Ben says: seat 0, your move")
