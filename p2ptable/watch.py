@@ -35,7 +35,8 @@ from p2ptable.net.transport import LOBBY, Transport
 from p2ptable.net.zmq_transport import ZmqTransport
 from p2ptable.replay import authoring
 from p2ptable.replay.logfile import LogWriter
-from p2ptable.ui.narrative import event_line
+from p2ptable.replay.talk_file import TalkWriter
+from p2ptable.ui.narrative import event_line, talk_line
 from p2ptable.ui.screens import screens_for
 from p2ptable.ui.style import color_enabled
 
@@ -62,6 +63,7 @@ class _Screen:
         self.tty = out.isatty()
         self.color = color_enabled(os.environ, self.tty)
         self.recent: list[str] = []
+        self.dirty = False  # a line of talk came: redraw
 
     def say(self, text: str) -> None:
         if not self.quiet:
@@ -72,6 +74,7 @@ class _Screen:
         if ledger is None or self.quiet:
             return
         names = [s.name for s in ledger.seats]
+        self.dirty = False
         self.recent += [event_line(a, names) for a in applied]
         del self.recent[:-200]
         screens = screens_for(ledger.game.name)
@@ -101,6 +104,7 @@ class _Watch:
         self.follower = Follower(lobby)
         self._target, self._name = replay, name
         self.writer: LogWriter | None = None
+        self.talk: TalkWriter | None = None
         self.path: Path | None = None
         self.told = (0, False)  # (rejoined, said the host went quiet) as last told
 
@@ -126,6 +130,14 @@ class _Watch:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 self.writer, self.path = LogWriter(target, new=True), target
             self.writer.append(payload)
+        ledger = self.follower.ledger
+        for line, record in self.follower.take_talk():
+            assert ledger is not None and self.path is not None  # talk comes after the genesis
+            if self.talk is None:
+                self.talk = TalkWriter(self.path)
+            self.talk.append(record)  # REPLAY.talk, as a seat keeps it
+            self.screen.recent.append(talk_line(ledger.seats[line.seat].name, line.text))
+            self.screen.dirty = True
 
     def admitted(self, now: float, listed_table: str, where: str) -> None:
         """The host's welcome: said, and the host's silence counts from now."""
@@ -146,6 +158,8 @@ class _Watch:
         return min(follower.wake_at(now), follower.heard + silent)
 
     def close(self) -> None:
+        if self.talk is not None:
+            self.talk.close()
         if self.writer is not None:
             self.writer.sync()
             self.writer.close()
@@ -236,7 +250,7 @@ def _verdict(
     lobby, follower, screen = state.lobby, state.follower, state.screen
     connect_timeout, silent_timeout = limits
     state.told = _tell_comeback(screen, follower, state.told)
-    if applied:
+    if applied or screen.dirty:
         screen.draw(follower, applied, [WATCHING])
     if follower.over:
         return WatchResult(WATCHED, state.path)

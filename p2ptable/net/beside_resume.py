@@ -27,7 +27,7 @@ def take_back(session: Session, replay: Path) -> tuple[str | None, frozenset[int
     believed (None if none or believed), and the seats spared."""
     ledger = session.ledger
     talk = read_talk(talk_path(replay), ledger.game_id, session.keys, ANY_LENGTH)
-    session.sideline.talk.resume(talk.lines)
+    session.sideline.resume(talk.lines, talk.records)
     spared, problem = spared_after_break(replay, ledger)
     session.waiting.spared = spared
     return problem, spared

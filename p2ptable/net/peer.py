@@ -184,7 +184,7 @@ class Peer:
         self._save_secrets([m.endpoint for m in self.members], self.files.boots)
         now = time.monotonic()
         self._open_session(ledger, now, seq=round_.seq, peers=round_.peers)
-        self.arrival.feed_spectators(self._log_so_far)
+        self.arrival.feed_spectators(self._log_so_far, self._talk_so_far)
         if self.arrival.dropped():
             self.note(
                 f"before the genesis: dropped {self.arrival.dropped()} game frames that "
@@ -201,6 +201,9 @@ class Peer:
         ledger the session holds (an agreed abort may replace it)."""
         assert self.session is not None  # spectators come once a game is on
         return EncodedLog(self.session.ledger.entries)
+
+    def _talk_so_far(self) -> list[bytes]:
+        return [] if self.session is None else self.session.sideline.records
 
     def _resume(self, resume: Resume) -> None:
         ledger, arrival = resume.ledger, self.arrival
@@ -223,7 +226,7 @@ class Peer:
                 arrival.members,
             )  # fmt: skip
             arrival.serve_spectators(lobby)
-            arrival.feed_spectators(self._log_so_far)
+            arrival.feed_spectators(self._log_so_far, self._talk_so_far)
             self._comeback_until = time.monotonic() + COMEBACK_WAIT
             self.ui.say("Spectators may watch again (the same code).")
         assert self.session is not None  # _open_session opened it

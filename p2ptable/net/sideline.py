@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Protocol
 from p2ptable.net.events import BreakAgreed, BreakNews, Declined, Event, Talked
 from p2ptable.net.pause import Agreement, PauseBook, PauseRejected, Position, decode_signal
 from p2ptable.net.pause import encode_signal as _encode
-from p2ptable.net.talk import TalkBook, TalkRefused, TalkRejected
+from p2ptable.net.talk import TalkBook, TalkLine, TalkRefused, TalkRejected
 from p2ptable.net.wire import Message, RemoteProtocolError
 
 if TYPE_CHECKING:
@@ -80,6 +80,14 @@ class Sideline:
         self.pause = PauseBook(game_id, tuple(keys), seat)
         self.agreed: Agreement | None = None
         self.wanted = False  # our person typed break: we sign wherever the game stands
+        # Every line kept, as its record, in the order we heard them: what our
+        # table's spectators pull (net/gallery.py).  Bounded as the book is.
+        self.records: list[bytes] = []
+
+    def resume(self, lines: list[TalkLine], records: list[bytes]) -> None:
+        """The talk kept beside our replay, taken back after a restart."""
+        self.talk.resume(lines)
+        self.records += records
 
     # -- ours ----------------------------------------------------------------------
 
@@ -91,6 +99,7 @@ class Sideline:
             session.report(Declined(str(exc)))
             return
         session.send(ALL, "talk", {"line": record})
+        self.records.append(record)
         session.report(Talked(line, record))
 
     def propose(self, session: SidelineSession) -> None:
@@ -151,6 +160,7 @@ class Sideline:
         except TalkRejected as exc:
             raise RemoteProtocolError(exc.reason, message.sender) from None
         if line is not None:
+            self.records.append(record)
             session.report(Talked(line, record))
 
     def on_break(self, session: SidelineSession, message: Message, now: float) -> None:

@@ -31,6 +31,7 @@ class TalkReport:
     """What a talk file holds: the lines kept, and each record refused."""
 
     lines: list[TalkLine] = field(default_factory=list)
+    records: list[bytes] = field(default_factory=list)  # the kept lines' records, as sent
     problems: list[str] = field(default_factory=list)
     culprits: list[int | None] = field(default_factory=list)  # by problem: the seat, if known
     torn: bool = False  # the last frame was cut short (a crash mid-write): skipped
@@ -77,6 +78,7 @@ def read_talk(path: Path, game_id: bytes, keys: Sequence[bytes], log_length: int
             continue
         last[line.seat] = line.n
         report.lines.append(line)
+        report.records.append(record)
     return report
 
 

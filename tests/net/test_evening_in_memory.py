@@ -49,8 +49,10 @@ class Chatty(BotFrontend):
         return super().choose(session, now, typed)
 
 
-def chatty_table(tmp_path, board: Switchboard, break_at: int | None) -> list[Peer]:
-    peers = table(tmp_path, board)
+def chatty_table(
+    tmp_path, board: Switchboard, break_at: int | None, spectators: bool = False
+) -> list[Peer]:
+    peers = table(tmp_path, board, spectators=spectators)
     for i, peer in enumerate(peers):
         assert isinstance(peer.ui, BotFrontend)
         peer.ui = Chatty(peer.ui, talk_at=3 + i, break_at=break_at if i == 1 else None)
@@ -166,3 +168,45 @@ def test_verify_and_export_show_the_talk_and_name_the_seat_of_a_bad_line(tmp_pat
     assert "talk      Ana says: hello from seat 1 [2J" in shown.output  # after entry at - 1
     as_json = runner.invoke(main, ["verify", "--json", str(replay)])
     assert '"refused"' in as_json.output and as_json.exit_code == 0
+
+
+def test_a_spectator_reads_the_table_talk_each_line_checked(tmp_path):
+    """Issue 26: "a spectator reads the table's talk"."""
+    import threading
+    import time
+
+    from p2ptable.watch import WATCHED, watch
+
+    from .test_memory_transport import CODE, DEADLINE
+
+    board = Switchboard()
+    peers = chatty_table(tmp_path, board, break_at=None, spectators=True)
+    host = peers[0]
+    result: list = []
+    address = f"127.0.0.1:{host.transport.port}"
+    wally = tmp_path / "Wally.p2pt"
+    watcher = threading.Thread(
+        target=lambda: result.append(
+            watch(address, CODE, "Wally", wally, quiet=True, transport=board.transport())
+        ),
+        daemon=True,
+    )
+    codes: list[int | None] = []
+    first = threading.Thread(target=lambda: codes.append(host.run()), daemon=True)
+    first.start()
+    watcher.start()
+    gallery = host.arrival.lobby.gallery  # type: ignore[union-attr]
+    deadline = time.monotonic() + DEADLINE
+    while not gallery.watchers and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert run_all(peers[1:]) == [0, 0]
+    first.join(DEADLINE)
+    watcher.join(DEADLINE)
+    assert codes == [0] and result and result[0].status == WATCHED, result
+    session = host.session
+    assert session is not None
+    heard = read_talk(talk_path(wally), session.ledger.game_id, session.keys, 10_000)
+    assert heard.valid, heard.problems
+    assert sorted(line.text for line in heard.lines) == sorted(
+        f"hello from seat {seat} [2J" for seat in (1, 2, 3)
+    )
