@@ -68,6 +68,8 @@ class SidelineSession(Protocol):
 
     def report(self, event: Event) -> None: ...
 
+    def reject(self, seat: int | None, why: str) -> None: ...
+
     @property
     def resuming(self) -> bool: ...
 
@@ -83,6 +85,11 @@ class Sideline:
         # Every line kept, as its record, in the order we heard them: what our
         # table's spectators pull (net/gallery.py).  Bounded as the book is.
         self.records: list[bytes] = []
+        # A signature for a position our log has not reached yet (its sender
+        # is ahead of us by a move in flight): one per seat, the latest, taken
+        # when we get there.  Without it a seat a frame behind never sees the
+        # break the others signed, and the proposal waits for ever.
+        self._ahead: dict[int, tuple[Position, bytes, int]] = {}
 
     def resume(self, lines: list[TalkLine], records: list[bytes]) -> None:
         """The talk kept beside our replay, taken back after a restart."""
@@ -117,6 +124,8 @@ class Sideline:
         signed, so we sign again where it stands now (each seat that typed
         break does the same, so the table meets at the next position it
         shares)."""
+        if self._ahead and self.agreed is None:
+            self._arrived(session)
         if not self.wanted or self.agreed is not None:
             return
         ledger = session.ledger
@@ -173,13 +182,37 @@ class Sideline:
         if self.agreed is not None:
             return
         seat = data["seat"]
+        if position.at > session.ledger.next_index:
+            if 0 <= seat < len(self.pause.keys):  # checked when we get there
+                held = self._ahead.get(seat)
+                if held is None or held[0].at <= position.at:
+                    self._ahead[seat] = (position, sig, message.sender)
+            return
+        self._take(session, seat, position, sig, message.sender)
+
+    def _take(
+        self, session: SidelineSession, seat: int, position: Position, sig: bytes, sender: int
+    ) -> None:
         self._here(session.ledger)
         try:
             new = self.pause.receive(seat, position, sig)
         except PauseRejected as exc:
-            raise RemoteProtocolError(exc.reason, message.sender) from None
+            raise RemoteProtocolError(exc.reason, sender) from None
         if new:
             self._news(session, seat)
+
+    def _arrived(self, session: SidelineSession) -> None:
+        """The signatures held for a position we have now reached, taken; those
+        for a position we passed, or another head at our length, dropped."""
+        at = session.ledger.next_index
+        for seat, (position, sig, sender) in list(self._ahead.items()):
+            if position.at > at:
+                continue
+            del self._ahead[seat]
+            try:
+                self._take(session, seat, position, sig, sender)
+            except RemoteProtocolError as exc:
+                session.reject(exc.seat, exc.reason)
 
     # -- the rest --------------------------------------------------------------------
 

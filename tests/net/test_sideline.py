@@ -193,3 +193,28 @@ def test_a_break_or_talk_from_someone_without_a_seat_is_refused():
         (rejected,) = sessions[1].take_events()
         assert isinstance(rejected, Rejected) and "authentication" in rejected.reason
     assert sessions[1].sideline.pause.sigs == {} and sessions[1].sideline.talk.lines == []
+
+
+def test_a_break_signed_ahead_of_us_is_taken_when_our_log_gets_there():
+    # Found by the whole-table test: a seat a move behind dropped the proposal,
+    # and nobody signed again at that position.  Ana moves; Ben has her move and
+    # proposes a break after it; Ben's break reaches Cleo before Ana's move does.
+    _, sessions, net, _ = started()
+    ana = next(s for s in sessions.values() if s.my_turn())
+    ben, cleo = (s for s in sessions.values() if s is not ana)
+    ana.submit(ana.legal_actions()[0], net.now)
+    moved = ana.take_outgoing()
+    for dest, frame in moved:
+        if dest == ben.seat:
+            ben.receive(frame, net.now)
+    ben.propose_break()
+    for dest, frame in ben.take_outgoing():
+        if dest == cleo.seat:
+            cleo.receive(frame, net.now)  # ahead of Cleo's log: held
+    assert cleo.sideline.proposal(cleo.ledger) is None
+    for dest, frame in moved:
+        if dest == cleo.seat:
+            cleo.receive(frame, net.now)
+    cleo.tick(net.now)
+    proposal = cleo.sideline.proposal(cleo.ledger)
+    assert proposal is not None and cleo.seat in proposal.waiting_for
