@@ -81,17 +81,21 @@ class BreakManners:
     others to agree; otherwise its player moves (:meth:`choose`)."""
 
     def __init__(self) -> None:
-        self._since: tuple[int, float] | None = None  # (position, first seen)
+        # When we first held for a break, and when we last saw one proposed: a
+        # person's wish stands from move to move, so if the others play on we
+        # hold once, not at every move (a new hold only after BREAK_HOLD with none).
+        self._since = self._seen = float("-inf")
 
     def choose(self, session: Session, now: float, player: BotPlayer) -> Action | TakeBreak | None:
         proposal = session.sideline.proposal(session.ledger)
         if proposal is not None and proposal.waiting_for:
             if session.seat in proposal.waiting_for:
                 return TakeBreak()
-            if self._since is None or self._since[0] != proposal.at:
-                self._since = (proposal.at, now)
-            if now - self._since[1] < BREAK_HOLD:
-                return None  # signed: no move here while the others agree
+            if now - self._seen > BREAK_HOLD:
+                self._since = now
+            self._seen = now
+            if now - self._since < BREAK_HOLD:
+                return None  # signed: no move while the others agree
         return player.choose(session, now)
 
 

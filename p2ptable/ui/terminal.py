@@ -100,6 +100,7 @@ class TerminalFrontend:
         self.writer = ScreenWriter(self.out)  # never blocks the peer (ui/screen_writer.py)
         self.bot = bot
         self._manners = BreakManners()  # a bot at our seat agrees to breaks
+        self._wanting: set[int] = set()  # seats whose wish for a break was said
         self.tty = self.out.isatty()
         self.color = color_enabled(os.environ, self.tty)
         self.recent: list[str] = []
@@ -143,7 +144,11 @@ class TerminalFrontend:
             if isinstance(event, Applied):
                 cards = card_names(session.game, seen.get(event.index, {}))
                 line = event_line(event, session.names, cards)
-            elif isinstance(event, Talked | BreakNews):
+            elif isinstance(event, Talked):
+                line = beside_line(event, session.names)
+            elif isinstance(event, BreakNews) and event.seat not in self._wanting:
+                # A wish stands from move to move: said once, then in the status lines.
+                self._wanting.add(event.seat)
                 line = beside_line(event, session.names)
             elif isinstance(event, Declined):
                 self.message, self._message_for = event.reason, tuple(self._actions(session))

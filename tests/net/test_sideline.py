@@ -218,3 +218,20 @@ def test_a_break_signed_ahead_of_us_is_taken_when_our_log_gets_there():
     cleo.tick(net.now)
     proposal = cleo.sideline.proposal(cleo.ledger)
     assert proposal is not None and cleo.seat in proposal.waiting_for
+
+
+def test_a_bot_agrees_to_a_break_and_holds_its_move_once_not_at_every_move():
+    from p2ptable.bots.seat import BREAK_HOLD, BotPlayer, BreakManners
+    from p2ptable.net.frontend import TakeBreak
+
+    _, sessions, net, _ = started()
+    bot = next(s for s in sessions.values() if s.my_turn())
+    person = next(s for s in sessions.values() if s is not bot)
+    manners, player = BreakManners(), BotPlayer("random")
+    person.propose_break()
+    net.pump()
+    assert manners.choose(bot, 0.0, player) == TakeBreak()
+    bot.propose_break()
+    net.pump()
+    assert manners.choose(bot, 1.0, player) is None  # holds while the others agree
+    assert manners.choose(bot, 1.0 + BREAK_HOLD, player) is not None  # then plays on
