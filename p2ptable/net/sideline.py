@@ -40,8 +40,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
+from p2ptable.crypto.signing import verify_signature
 from p2ptable.net.events import BreakAgreed, BreakNews, Declined, Event, Talked
-from p2ptable.net.pause import Agreement, PauseBook, PauseRejected, Position, decode_signal
+from p2ptable.net.pause import (
+    Agreement,
+    PauseBook,
+    PauseRejected,
+    Position,
+    decode_signal,
+    signed_message,
+)
 from p2ptable.net.pause import encode_signal as _encode
 from p2ptable.net.talk import TalkBook, TalkLine, TalkRefused, TalkRejected
 from p2ptable.net.wire import Message, RemoteProtocolError
@@ -51,6 +59,7 @@ if TYPE_CHECKING:
     from p2ptable.replay.ledger import Ledger
 
 ALL = None  # every other seat (net/rounds.py's ALL)
+PASSED = 8  # positions behind ours whose break signatures still count
 
 
 class BreakRefused(Exception):
@@ -90,6 +99,11 @@ class Sideline:
         # when we get there.  Without it a seat a frame behind never sees the
         # break the others signed, and the proposal waits for ever.
         self._ahead: dict[int, tuple[Position, bytes, int]] = {}
+        # The signatures of positions our log has passed, each checked: a break
+        # every seat signed at a position just behind us is agreed all the same
+        # (the automatic steps, a chance entry or a deal, go on after the last
+        # move; the seats may be a step apart as the last signature arrives).
+        self._passed: dict[Position, dict[int, bytes]] = {}
 
     def resume(self, lines: list[TalkLine], records: list[bytes]) -> None:
         """The talk kept beside our replay, taken back after a restart."""
@@ -188,7 +202,34 @@ class Sideline:
                 if held is None or held[0].at <= position.at:
                     self._ahead[seat] = (position, sig, message.sender)
             return
+        if position.at < session.ledger.next_index:
+            self._behind(session, seat, position, sig, message.sender)
+            return
         self._take(session, seat, position, sig, message.sender)
+
+    def _behind(
+        self, session: SidelineSession, seat: int, position: Position, sig: bytes, sender: int
+    ) -> None:
+        """A signature for a position of our log we have passed, lately: kept,
+        and the break agreed if every seat has signed that position."""
+        ledger = session.ledger
+        if position.at < ledger.next_index - PASSED or ledger.hashes[position.at - 1] != (
+            position.head
+        ):
+            return  # long past, or not our log: the game has moved on
+        self._here(ledger)  # our own signatures there, kept as passed
+        if seat in self._passed.get(position, {}):
+            return  # nothing new: checked once
+        keys = self.pause.keys
+        if not 0 <= seat < len(keys):
+            raise RemoteProtocolError(f"a break signed by seat {seat}, not at the table", sender)
+        if not verify_signature(keys[seat], sig, signed_message(self.pause.game_id, position)):
+            raise RemoteProtocolError("a break signature that does not check", sender)
+        self._passed.setdefault(position, {})[seat] = sig
+        self._forget_passed(ledger.next_index)
+        signed = self._passed.get(position, {})
+        if len(signed) == len(keys):
+            self._agree(session, Agreement(position, tuple(signed[s] for s in range(len(keys)))))
 
     def _take(
         self, session: SidelineSession, seat: int, position: Position, sig: bytes, sender: int
@@ -217,25 +258,38 @@ class Sideline:
     # -- the rest --------------------------------------------------------------------
 
     def _here(self, ledger: Ledger) -> None:
-        self.pause.moved(Position(ledger.next_index, ledger.head))
+        pause, here = self.pause, Position(ledger.next_index, ledger.head)
+        if pause.position is not None and pause.position != here and pause.sigs:
+            self._passed[pause.position] = dict(pause.sigs)  # see _behind
+            self._forget_passed(here.at)
+        pause.moved(here)
+
+    def _forget_passed(self, at: int) -> None:
+        for position in [p for p in self._passed if p.at < at - PASSED]:
+            del self._passed[position]
 
     def _sent(self, session: SidelineSession, seat: int, sig: bytes) -> None:
         position = self.pause.position
         assert position is not None
+        self._send(session, position, seat, sig)
+
+    def _send(self, session: SidelineSession, position: Position, seat: int, sig: bytes) -> None:
         session.send(ALL, "break", {**_encode(position, sig), "seat": seat})
+
+    def _agree(self, session: SidelineSession, agreement: Agreement) -> None:
+        self.agreed = agreement
+        # Each signature once more to every seat: one whose copy was lost agrees too.
+        for each, sig in enumerate(agreement.sigs):
+            self._send(session, agreement.position, each, sig)
+        session.report(BreakAgreed(agreement))
 
     def _news(self, session: SidelineSession, seat: int) -> None:
         pause = self.pause
         assert pause.position is not None and pause.proposer is not None
         session.report(BreakNews(pause.position.at, seat, pause.proposer, pause.waiting_for))
         agreement = pause.agreement()
-        if agreement is None:
-            return
-        self.agreed = agreement
-        # Each signature once more to every seat: one whose copy was lost agrees too.
-        for each, sig in enumerate(agreement.sigs):
-            self._sent(session, each, sig)
-        session.report(BreakAgreed(agreement))
+        if agreement is not None:
+            self._agree(session, agreement)
 
 
 HANDLERS: dict[str, Callable[[Sideline, SidelineSession, Message, float], None]] = {

@@ -208,3 +208,42 @@ def test_a_spectator_reads_the_table_talk_each_line_checked(tmp_path):
     assert sorted(line.text for line in heard.lines) == sorted(
         f"hello from seat {seat} [2J" for seat in (1, 2, 3)
     )
+
+
+class LeavesAt(BotFrontend):
+    """A bot seat whose person leaves (Ctrl-C) at ``until`` on the loop's clock."""
+
+    def __init__(self, player: BotPlayer, until: float) -> None:
+        super().__init__(player, quiet=True)
+        self.until = until
+
+    def choose(self, session: Session | None, now: float, typed: bool):  # noqa: ANN201
+        from p2ptable.net.frontend import Leave
+
+        if now >= self.until:
+            return Leave("interrupted")
+        return super().choose(session, now, typed)
+
+    def wake_at(self, session: Session, now: float) -> float:
+        return min(super().wake_at(session, now), self.until)
+
+
+def test_a_seat_that_never_comes_back_from_the_break_is_never_named(tmp_path):
+    """Two of three seats come back and wait far past the abandonment timeout
+    (shortened here to a fraction of a second): nobody is named, no abort."""
+    import time
+
+    board = Switchboard()
+    peers = chatty_table(tmp_path, board, break_at=6)
+    assert run_all(peers) == [PAUSED] * 3
+    again = []
+    for i in (0, 1):  # Cleo stays away
+        state = load_resume(tmp_path / f"{NAMES[i]}.p2pt")
+        config = PeerConfig(name=NAMES[i], host=False, advertise="127.0.0.1", abandon_timeout=0.3)
+        frontend = LeavesAt(BotPlayer("greedy", 0.0, random.Random(i)), time.monotonic() + 3.0)
+        again.append(
+            Peer(config, frontend, resume=state, transport=board.transport(port=state.port))
+        )
+    assert run_all(again) == [130, 130]  # they left themselves, after waiting
+    for peer in again:
+        assert peer.session is not None and peer.session.stopped is None

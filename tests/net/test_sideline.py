@@ -235,3 +235,19 @@ def test_a_bot_agrees_to_a_break_and_holds_its_move_once_not_at_every_move():
     net.pump()
     assert manners.choose(bot, 1.0, player) is None  # holds while the others agree
     assert manners.choose(bot, 1.0 + BREAK_HOLD, player) is not None  # then plays on
+
+
+def test_a_break_every_seat_signed_just_behind_us_is_agreed_all_the_same():
+    # Found by the whole-table test: every seat signed a position, then a step
+    # went on (a move, or a chance entry gathered automatically) before the last
+    # signature reached two of them: one seat agreed and left, the others
+    # waited for ever.
+    _, sessions, net, _ = started()
+    mover = next(s for s in sessions.values() if s.my_turn())
+    for session in sessions.values():
+        session.propose_break()
+    mover.submit(mover.legal_actions()[0], net.now)  # after its signature
+    net.pump()
+    agreed = [of(s, BreakAgreed) for s in sessions.values()]
+    assert all(len(a) == 1 for a in agreed), agreed
+    assert len({a[0].agreement for a in agreed}) == 1
