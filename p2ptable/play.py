@@ -34,6 +34,7 @@ from p2ptable.net.addresses import (
 from p2ptable.net.discovery import announce_lobby
 from p2ptable.net.events import Stopped
 from p2ptable.net.frontend import Frontend
+from p2ptable.net.lobby_frames import KEEP_GOING_WORDS, NO_ESCROW
 from p2ptable.net.local_table import BotProcesses, read_record, write_record
 from p2ptable.net.peer import LEFT, PAUSED, Peer, PeerConfig
 from p2ptable.net.pending_genesis import (
@@ -46,6 +47,7 @@ from p2ptable.net.pending_genesis import (
 )
 from p2ptable.net.persistence import Resume, ResumeError, load_resume
 from p2ptable.net.seat_lock import SeatLock, hold_seat_lock
+from p2ptable.replay.genesis import escrows_at
 from p2ptable.replay.ledger import Ledger
 from p2ptable.replay.outputs import check_output
 
@@ -140,20 +142,36 @@ def check_seats(game: str, seats: int) -> None:
         )
 
 
-def make_frontend(bot: str | None, quiet: bool, delay: float = 0.0, bell: bool = True) -> Frontend:
+def full_screen(plain: bool, person: bool) -> bool:
+    """Whether a seat is drawn on the full-screen table (ui/tui/) rather than in
+    the line mode (ui/terminal.py): not when ``plain`` asks for the line mode, nor
+    when the output (or a ``person``'s input) is not a terminal or TERM is
+    ``dumb`` (screen readers, pipes, logs)."""
+    if plain or os.environ.get("TERM", "") in ("", "dumb"):
+        return False
+    try:
+        return sys.stdout.isatty() and (not person or sys.stdin.isatty())
+    except (OSError, ValueError):
+        return False
+
+
+def make_frontend(
+    bot: str | None, quiet: bool, delay: float = 0.0, bell: bool = True, plain: bool = False
+) -> Frontend:
     """A person at this terminal (the bell rings at their turn unless not ``bell``),
     or a bot: watched on a screen when this is a terminal and not ``quiet``,
-    otherwise printing only the end of the game."""
-    if bot is None:
-        from p2ptable.ui.terminal import TerminalFrontend
+    otherwise printing only the end of the game.  The screen is the full-screen
+    table unless ``plain`` or the terminal cannot show it (:func:`full_screen`)."""
+    player = None if bot is None else BotPlayer(bot, delay, random.Random())
+    if player is not None and (quiet or not sys.stdout.isatty()):
+        return BotFrontend(player, quiet=quiet)
+    if full_screen(plain, person=player is None):
+        from p2ptable.ui.tui.link import FullScreenFrontend
 
-        return TerminalFrontend(bell=bell)
-    player = BotPlayer(bot, delay, random.Random())
-    if not quiet and sys.stdout.isatty():
-        from p2ptable.ui.terminal import TerminalFrontend
+        return FullScreenFrontend(bot=player, bell=bell)
+    from p2ptable.ui.terminal import TerminalFrontend
 
-        return TerminalFrontend(bot=player)
-    return BotFrontend(player, quiet=quiet)
+    return TerminalFrontend(bot=player, bell=bell)
 
 
 def _peer(config: PeerConfig, frontend: Frontend, resume: Resume | None = None) -> Peer:
@@ -174,7 +192,9 @@ def _peer_for_port(config: PeerConfig, frontend: Frontend, resume, port: int) ->
 
 
 def _run(peer: Peer) -> PlayResult:
-    status = peer.run()
+    # The full-screen table runs the loop in a thread of its own (ui/tui/link.py).
+    run_peer = getattr(peer.ui, "run_peer", None)
+    status = peer.run() if run_peer is None else run_peer(peer.run)
     ledger = peer.session.ledger if peer.session is not None else None
     return _result(status, peer.replay_path, ledger).with_hint()
 
@@ -198,12 +218,17 @@ def host(
     listed: bool = True,  # announce the table on the LAN (net/discovery.py)
     spectators: bool = False,
     bell: bool = True,  # ring the terminal bell when it becomes our turn (ui/bell.py)
+    plain: bool = False,  # the line mode, not the full-screen table
+    show_join: bool = True,  # `play` starts its bots with the join line: nobody reads it
     bots: int = 0,
     bot_kind: str | None = None,
+    keep_going: bool = False,
 ) -> PlayResult:
     """Open a table and play at seat 0 once every seat is filled; ``bots`` of the
     seats are bot peers started beside us (``bot_kind``, by default the game's
-    choice), as ``play`` starts them, and people join the rest."""
+    choice), as ``play`` starts them, and people join the rest.  ``keep_going``:
+    every seat escrows its deck secret among the others (where that applies:
+    hidden hands, 3 seats or more; sealed-decks.md section 15)."""
     check_new_replay(replay)
     check_stats(stats, replay)
     check_port(port)
@@ -233,8 +258,16 @@ def host(
         replay=replay,
         stats=stats,
         spectators=spectators,
+        keep_going=keep_going and escrows_at(the_game, seats),
     )
-    peer = _peer(config, make_frontend(bot, quiet, bot_delay, bell))
+    frontend = make_frontend(bot, quiet, bot_delay, bell, plain)
+    peer = _peer(config, frontend)
+    if hasattr(frontend, "run_peer") and show_join:
+        # what the others must type stays in view on the full-screen table too
+        def announce(line: str, printed=announce) -> None:  # noqa: ANN001
+            printed(line)
+            frontend.say(line)
+
     procs = BotProcesses() if bots else None
     if procs is not None:
 
@@ -267,6 +300,10 @@ def host(
         announce(f"Started {bots} bot peers for {bots} of the seats; {people} left for people.")
     if spectators:
         announce(f"Spectators watch with: p2ptable watch {where} --code {code}")
+    if config.keep_going:
+        announce(f"{KEEP_GOING_WORDS}.")
+    elif keep_going:  # nothing to escrow: a game without hidden hands, or 2 seats
+        announce(f"Note: {NO_ESCROW}; this table plays as usual.")
     announcer = announce_lobby(peer, advertise, announce) if listed else None
     result: PlayResult | None = None
     try:
@@ -292,6 +329,7 @@ def join(
     connect_timeout: float = 15.0,
     lifeline: bool = False,
     say=print,  # noqa: ANN001 - where to print "Connecting to ..."
+    plain: bool = False,
     listed_table: str = "",
     bell: bool = True,
 ) -> PlayResult:
@@ -319,9 +357,12 @@ def join(
         lifeline=lifeline,
         listed_table=listed_table,
     )
-    peer = _peer(config, make_frontend(bot, quiet, bot_delay, bell))
+    frontend = make_frontend(bot, quiet, bot_delay, bell, plain)
+    peer = _peer(config, frontend)
     if not quiet:
         say(f"Connecting to {address}…")
+        if hasattr(frontend, "run_peer"):
+            frontend.say(f"Connecting to {address}…")
     return _run(peer)
 
 
@@ -336,6 +377,7 @@ def play(
     quiet: bool = False,
     bot_delay: float = 0.5,
     bell: bool = True,
+    plain: bool = False,
 ) -> PlayResult:
     """You against ``bots`` local bot peers, each its own process on loopback.
 
@@ -385,6 +427,8 @@ def play(
             on_genesis=noted,
             listed=False,
             bell=bell,
+            plain=plain,
+            show_join=False,
         )
     finally:
         _end_bots(procs, result)
@@ -399,6 +443,7 @@ def _resume_genesis(
     bot_delay: float,
     lifeline: bool,
     bell: bool = True,
+    plain: bool = False,
 ) -> PlayResult:
     """Back in a genesis round our process left before the replay existed."""
     advertise = pending.endpoints[pending.seat].split("//", 1)[1].rsplit(":", 1)[0]
@@ -409,7 +454,8 @@ def _resume_genesis(
         advertise=advertise,
         lifeline=lifeline,
     )
-    peer = _peer_for_port(config, make_frontend(bot, quiet, bot_delay, bell), pending, pending.port)
+    frontend = make_frontend(bot, quiet, bot_delay, bell, plain)
+    peer = _peer_for_port(config, frontend, pending, pending.port)
     peer.seat_lock = lock
     return _run(peer)
 
@@ -431,6 +477,7 @@ def resume(
     lifeline: bool = False,
     announce=print,  # noqa: ANN001 - where to say that a finished game waits for the others
     bell: bool = True,
+    plain: bool = False,
 ) -> PlayResult:
     """Continue a game whose process died (or was left), from its replay and
     secrets files; a `play` table's bots are resumed with it.  Refused while
@@ -454,7 +501,7 @@ def resume(
                     f"was being made); it was kept as {kept.name}, and the table is "
                     "joined again from the genesis being signed."
                 )
-            return _resume_genesis(pending, lock, bot, quiet, bot_delay, lifeline, bell)
+            return _resume_genesis(pending, lock, bot, quiet, bot_delay, lifeline, bell, plain)
         state: Resume = load_resume(replay)
         drop_pending(replay)  # the replay holds the genesis: the pending body is done
         record = read_record(replay)
@@ -480,7 +527,7 @@ def resume(
         frontend = make_frontend(bot or "random", True) if over else None
         try:
             peer = _peer(
-                config, frontend or make_frontend(bot, quiet, bot_delay, bell), resume=state
+                config, frontend or make_frontend(bot, quiet, bot_delay, bell, plain), resume=state
             )
         except ValueError:
             if not over:

@@ -60,6 +60,7 @@ def simulate(
     on_entry: Callable[[Applied, Ledger], None] | None = None,
     chain_len: int = DEFAULT_LENGTH,
     force: bool = False,
+    keep_going: bool = False,
 ) -> SimResult:
     """Play a whole game between bots and write its replay to ``out``.
 
@@ -82,7 +83,7 @@ def simulate(
         for i, kind in enumerate(bots)
     ]
     nonce = sha256(b"p2ptable/sim/nonce\x00", seed_bytes)[:16]
-    genesis = authoring.local_genesis(game.name, opts, names, seats, chain_len, nonce)
+    genesis = authoring.local_genesis(game.name, opts, names, seats, chain_len, nonce, keep_going)
     path = Path(out)
     with written_whole(path, force) as part, LogWriter(part) as writer:
         ledger = Ledger(genesis, readers={i: s.deck for i, s in enumerate(seats)})

@@ -24,9 +24,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from p2ptable.net.addresses import address_towards, split_address
+from p2ptable.net.frontend import Leave
 from p2ptable.net.listing import picked_mismatch
 from p2ptable.net.lobby import JoinerLobby, LobbyError, LobbyIgnored, normalize_code
 from p2ptable.net.persistence import replay_path_for
@@ -39,6 +40,7 @@ from p2ptable.replay.talk_file import TalkWriter
 from p2ptable.ui.narrative import event_line, talk_line
 from p2ptable.ui.screens import screens_for
 from p2ptable.ui.style import color_enabled
+from p2ptable.ui.text import name_seats
 
 WATCHED, NO_ANSWER, LOST, REFUSED, LEFT = 0, 3, 4, 2, 130
 WATCHING = "You are watching: no seat, no hand; every entry is checked as it arrives."
@@ -69,6 +71,11 @@ class _Screen:
         if not self.quiet:
             print(text, file=self.out, flush=True)
 
+    def heard(self, line: str) -> None:
+        """A line of the table's talk (net/spectator.py), among the events."""
+        self.recent.append(line)
+        self.dirty = True
+
     def draw(self, follower: Follower, applied: list, status: list[str]) -> None:
         ledger = follower.ledger
         if ledger is None or self.quiet:
@@ -82,10 +89,66 @@ class _Screen:
         if follower.over and ledger.result is not None:
             text = screens.render_final(view, names, self.color)
         else:
-            rows = max(12, shutil.get_terminal_size((80, 40)).lines - 2) if self.tty else None
-            text = screens.render(view, names, self.recent, status, self.color, rows=rows)
+            size = shutil.get_terminal_size((80, 40))
+            rows = max(12, size.lines - 2) if self.tty else None
+            width = max(40, size.columns) if self.tty else 80  # the terminal's, as a seat's
+            text = screens.render(
+                view, names, self.recent, status, self.color, rows=rows, width=width
+            )
         self.out.write((CLEAR if self.tty else "\n") + text + "\n")
         self.out.flush()
+
+
+class _FullScreen:
+    """The public table on the full-screen table (ui/tui/): the same calls as
+    :class:`_Screen`, each a snapshot handed to the app, which never waits."""
+
+    def __init__(self) -> None:
+        from p2ptable.ui.tui.channel import Link
+
+        self.link = Link()
+        self.lines: list[str] = []
+        self.after: list[str] = []  # printed once the table has closed
+        self._game = ""
+        self._view: dict[str, Any] | None = None
+        self._names: tuple[str, ...] = ()
+        self.dirty = False  # a line of talk came: draw again
+
+    def say(self, text: str) -> None:
+        self.lines += text.strip("\n").splitlines()
+        self._publish([WATCHING])
+
+    def heard(self, line: str) -> None:
+        """A line of the table's talk (net/spectator.py), among the events."""
+        self.lines.append(line)
+        self.dirty = True
+
+    def draw(self, follower: Follower, applied: list, status: list[str]) -> None:
+        ledger = follower.ledger
+        if ledger is None:
+            return
+        names = [s.name for s in ledger.seats]
+        self.dirty = False
+        self.lines += [name_seats(event_line(a, names), names) for a in applied]
+        self._game, self._names = ledger.game.name, tuple(names)
+        view = self._view = ledger.game.view(ledger.state, None)
+        if follower.over and ledger.result is not None:
+            final = screens_for(self._game).render_final(view, names, False)
+            self.after = [final]
+        self._publish(status)
+
+    def _publish(self, status: list[str]) -> None:
+        from p2ptable.ui.tui.snapshot import Snapshot, of_view
+
+        if self._view is None:
+            self.link.publish(Snapshot("", None, lines=tuple(self.lines), status=tuple(status)))
+            return
+        final = self.after[0] if self.after else ""
+        snap = of_view(self._game, self._view, self._names, self.lines, (), status, final=final)
+        self.link.publish(snap)
+
+    def left(self) -> bool:
+        return any(isinstance(item, Leave) for item in self.link.received())
 
 
 class _Watch:
@@ -95,7 +158,7 @@ class _Watch:
     def __init__(
         self,
         lobby: JoinerLobby,
-        screen: _Screen,
+        screen: _Screen | _FullScreen,
         replay: Path | None,
         name: str,
         host: tuple[str, int],
@@ -136,8 +199,7 @@ class _Watch:
             if self.talk is None:
                 self.talk = TalkWriter(self.path)
             self.talk.append(record)  # REPLAY.talk, as a seat keeps it
-            self.screen.recent.append(talk_line(ledger.seats[line.seat].name, line.text))
-            self.screen.dirty = True
+            self.screen.heard(talk_line(ledger.seats[line.seat].name, line.text))
 
     def admitted(self, now: float, listed_table: str, where: str) -> None:
         """The host's welcome: said, and the host's silence counts from now."""
@@ -177,11 +239,44 @@ def watch(
     on_frame: Callable[[bytes], None] | None = None,
     listed_table: str = "",
     transport: Transport | None = None,
+    full_screen: bool = False,
 ) -> WatchResult:
     """Watch the table at ``address`` (HOST:PORT) until its game ends;
     ``listed_table``, the id of the table picked from the LAN's list, is
     checked against the host's (net/listing.py).  ``transport`` is the
-    network (net/transport.py; a ZeroMQ inbox of our own if not given)."""
+    network (net/transport.py; a ZeroMQ inbox of our own if not given).  With
+    ``full_screen`` (and not ``quiet``) the table is drawn full-screen while the
+    loop runs beside it (ui/tui/link.py)."""
+    if full_screen and not quiet:
+        from p2ptable.ui.tui.link import run_beside
+
+        shown = _FullScreen()
+        result = run_beside(
+            shown.link,
+            lambda: _watch(address, code, name, replay, False, connect_timeout, silent_timeout,
+                           out, on_frame, listed_table, transport, shown),
+        )  # fmt: skip
+        for text in shown.after:
+            print(text, file=out or sys.stdout, flush=True)
+        return result or WatchResult(LEFT, None, "you stopped watching")
+    return _watch(address, code, name, replay, quiet, connect_timeout, silent_timeout, out,
+                  on_frame, listed_table, transport)  # fmt: skip
+
+
+def _watch(
+    address: str,
+    code: str,
+    name: str,
+    replay: Path | None,
+    quiet: bool,
+    connect_timeout: float,
+    silent_timeout: float,
+    out: TextIO | None,
+    on_frame: Callable[[bytes], None] | None,
+    listed_table: str,
+    transport: Transport | None,
+    shown: _FullScreen | None = None,
+) -> WatchResult:
     normalize_code(code)
     host_ip, host_port = split_address(address)
     advertise = address_towards(host_ip)
@@ -189,9 +284,12 @@ def watch(
     net = transport if transport is not None else ZmqTransport(bind, 0)
     host = f"tcp://{host_ip}:{host_port}"
     net.connect(host)
+    if shown is not None:
+        net.register_fd(shown.link.read_fd)  # the leave key wakes the loop at once
     endpoint = f"tcp://{advertise}:{net.port}"
     lobby = JoinerLobby(code, authoring.SeatSecrets.generate(2), name, endpoint, watch=True)
-    state = _Watch(lobby, _Screen(out or sys.stdout, quiet), replay, name, (host_ip, host_port))
+    screen = shown if shown is not None else _Screen(out or sys.stdout, quiet)
+    state = _Watch(lobby, screen, replay, name, (host_ip, host_port))
     follower = state.follower
     state.screen.say(f"Connecting to {host_ip}:{host_port} to watch…")
     start = time.monotonic()
@@ -219,6 +317,9 @@ def watch(
                     continue
                 applied += follower.receive(item.payload, now)
                 state.write()
+            if shown is not None and shown.left():  # its leave key, or Ctrl-C there
+                state.write()
+                return WatchResult(LEFT, state.path, "you stopped watching")
             limits = (connect_timeout, silent_timeout)
             result = _verdict(state, applied, now, now - start, limits)
             if result is not None:
@@ -266,7 +367,9 @@ def _verdict(
     return None
 
 
-def _tell_comeback(screen: _Screen, follower: Follower, told: tuple[int, bool]) -> tuple[int, bool]:
+def _tell_comeback(
+    screen: _Screen | _FullScreen, follower: Follower, told: tuple[int, bool]
+) -> tuple[int, bool]:
     """One line when the host goes quiet (we knock again), one when it is back."""
     rejoined, quiet = told
     if follower.rejoined > rejoined:

@@ -45,7 +45,14 @@ def measure(folder: Path, args: argparse.Namespace) -> list[list[str]]:
     cmd += ["--seats", args.seats, "--think", args.think, "--game", args.game]
     out = subprocess.run(cmd, cwd=folder, check=True, capture_output=True, text=True).stdout
     rows = [line.split() for line in out.splitlines()]
-    return [fields for fields in rows if fields and fields[0].isdigit()]
+    table = [fields for fields in rows if fields and fields[0].isdigit()]
+    # A hidden-hand game's "ready for the first move ... p50 N ms", after its row.
+    for n, line in enumerate(out.splitlines()):
+        if "ready for the first move" in line and table:
+            ready = line.split(" p50 ")[1].split()[0]
+            seats = [f for f in rows[: n + 1] if f and f[0].isdigit()][-1][0]
+            table = [[*f, f"ready={ready}"] if f[0] == seats else f for f in table]
+    return table
 
 
 def main() -> None:
@@ -60,6 +67,8 @@ def main() -> None:
     args = parser.parse_args()
     revs = (args.rev_a, args.rev_b)
     series: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    meshes: dict[tuple[str, str], list[float]] = {}  # the baseline, where a revision has it
+    readies: dict[tuple[str, str], list[float]] = {}  # hidden hands: genesis to every hand
     with tempfile.TemporaryDirectory(prefix="p2ptable-ab-") as tmp:
         folders = {rev: checkout(rev, Path(tmp)) for rev in revs}
         try:
@@ -68,9 +77,17 @@ def main() -> None:
                     for row in measure(folders[rev], args):
                         seats, move, chance = row[0], float(row[1]), float(row[3])
                         series.setdefault((rev, seats), []).append((move, chance))
+                        mesh = ""
+                        if len(row) > 7 and row[6].replace(".", "", 1).isdigit():  # mesh p50
+                            meshes.setdefault((rev, seats), []).append(float(row[6]))
+                            mesh = f", durable signed mesh p50 {float(row[6]):.2f} ms"
+                        ready = [f[6:] for f in row if f.startswith("ready=")]
+                        if ready:
+                            readies.setdefault((rev, seats), []).append(float(ready[0]))
+                            mesh += f", ready for the first move {float(ready[0]):.0f} ms"
                         print(
                             f"run {run + 1} {rev:>12}  {seats} peers: move p50 {move:.2f} ms, "
-                            f"chance p50 {chance:.2f} ms",
+                            f"chance p50 {chance:.2f} ms{mesh}",
                             flush=True,
                         )
         finally:
@@ -86,9 +103,19 @@ def main() -> None:
     ):
         move = statistics.median(v[0] for v in values)
         chance = statistics.median(v[1] for v in values)
+        mesh = meshes.get((rev, seats))
+        against = (
+            f", {move / statistics.median(mesh):.2f}x the mesh ({statistics.median(mesh):.2f} ms)"
+            if mesh
+            else ""
+        )
+        ready = readies.get((rev, seats))
+        if ready:
+            against += f"; ready for the first move {statistics.median(ready):.0f} ms"
+            against += f" ({', '.join(f'{r:.0f}' for r in ready)})"
         print(
             f"  {seats} peers {rev:>12}: move {move:.2f} ms, chance {chance:.2f} ms "
-            f"({len(values)} runs: {', '.join(f'{v[0]:.2f}' for v in values)})"
+            f"({len(values)} runs: {', '.join(f'{v[0]:.2f}' for v in values)}){against}"
         )
 
 

@@ -23,6 +23,13 @@ Prints, per table size:
   * ready for the first move (a game with hidden hands): from the genesis to the
     set-up deal applied at every peer (the first player's roll, every seat's
     proved shuffle, every hand dealt);
+  * the baseline, measured in the same run with as many peers: a *durable signed
+    mesh* (:func:`run_mesh`), the least a move can cost with p2ptable's
+    guarantees and none of its code: the mover signs a 150-byte record with
+    Ed25519, appends it to a log file, fdatasyncs and sends it to every other
+    peer over ZeroMQ; every peer verifies the signature and appends the record to
+    its own log; the next peer in turn moves when it has it (after the same think
+    time).  Every figure is printed next to it as a ratio;
   * for a game with hidden hands (``--game vorsicht-lehrer``), the sealed deck:
     the shuffle phase (every seat's proved shuffle, each verified by every peer,
     from the entry before the first shuffle to the last shuffle applied at every
@@ -34,7 +41,9 @@ this measures a saturated machine) or after a short think time, which is what a
 person at the table meets: each move arrives at an idle machine.
 
 Timestamps come from each peer's ``--stats`` file (CLOCK_MONOTONIC, which all
-processes on one Linux machine share).  Usage: scripts/bench_latency.py [--games N]
+processes on one Linux machine share).  The speed check (a fixed pure-Python loop)
+is printed before and after the run.
+Usage: scripts/bench_latency.py [--games N] [--mesh-rounds N]
 """
 
 from __future__ import annotations
@@ -92,6 +101,88 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+# -- the baseline: a durable signed mesh ---------------------------------------------
+
+
+def mesh_seed(seat: int) -> bytes:
+    return bytes([seat + 1]) * 32  # every peer of the mesh knows every key
+
+
+def mesh_peer(seat: int, ports: list[int], rounds: int, think: float, folder: Path) -> None:
+    """One process of the mesh: moves when its turn comes (round % peers), checks and
+    appends every other move; prints its times as JSON when every round is done."""
+    import zmq
+    from nacl.bindings import crypto_sign, crypto_sign_open, crypto_sign_seed_keypair
+
+    peers = len(ports)
+    publics = [crypto_sign_seed_keypair(mesh_seed(s))[0] for s in range(peers)]
+    secret = crypto_sign_seed_keypair(mesh_seed(seat))[1]
+    ctx = zmq.Context()
+    inbox = ctx.socket(zmq.ROUTER)
+    inbox.setsockopt(zmq.LINGER, 0)
+    inbox.bind(f"tcp://127.0.0.1:{ports[seat]}")
+    links = []
+    for other, port in enumerate(ports):
+        if other != seat:
+            link = ctx.socket(zmq.DEALER)
+            link.setsockopt(zmq.LINGER, 0)
+            link.connect(f"tcp://127.0.0.1:{port}")
+            links.append(link)
+    log = os.open(folder / f"mesh-{seat}.log", os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND)
+    moved: dict[int, float] = {}
+    done: dict[int, float] = {}
+    time.sleep(0.3)  # every connection up before the first move (a DEALER queues until then)
+    for r in range(rounds):
+        mover = r % peers
+        if mover == seat:
+            time.sleep(think)
+            start = time.monotonic()
+            # An action entry's size: index, previous hash, seat, action text.
+            body = r.to_bytes(4, "big") + os.urandom(32) + bytes([seat]) + b"play 3 " * 16
+            record = crypto_sign(body, secret)  # signature || body
+            os.write(log, len(record).to_bytes(4, "big") + record)
+            os.fdatasync(log)  # on disk before it leaves
+            for link in links:
+                link.send(record)
+            moved[r] = start
+            done[r] = time.monotonic()
+        else:  # the next move expected is this round's
+            while r not in done:
+                record = inbox.recv_multipart()[1]
+                got = int.from_bytes(record[64:68], "big")
+                crypto_sign_open(record, publics[got % peers])  # raises if forged
+                os.write(log, len(record).to_bytes(4, "big") + record)
+                done[got] = time.monotonic()
+    os.close(log)
+    print(json.dumps({"moved": moved, "done": done}))
+    time.sleep(0.5)  # the last move reaches everyone before the sockets close
+    ctx.destroy(linger=0)
+
+
+def run_mesh(seats: int, rounds: int, think: float, folder: Path) -> list[float]:
+    """Per move of the mesh: from the mover starting to the last peer having it."""
+    ports = [free_port() for _ in range(seats)]
+    cmd = [sys.executable, __file__, "--mesh-peer", "{seat}", "--mesh-ports"]
+    cmd += [",".join(map(str, ports)), "--mesh-rounds", str(rounds), "--think", str(think)]
+    cmd += ["--mesh-dir", str(folder)]
+    procs = [
+        subprocess.Popen([a.replace("{seat}", str(s)) for a in cmd], stdout=subprocess.PIPE)
+        for s in range(seats)
+    ]
+    try:
+        times = [json.loads(proc.communicate(timeout=120 + rounds * think)[0]) for proc in procs]
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    out = []
+    for r in range(rounds):
+        start = times[r % seats]["moved"][str(r)]
+        out.append(max(t["done"][str(r)] for t in times) - start)
+    return out
 
 
 def run_game(seats: int, workdir: Path, game: str, delay: float) -> list[list[dict]]:
@@ -250,12 +341,22 @@ def main() -> None:
         default="0.02,0",
         help="bot think times in seconds to run (0: moves back to back, CPU saturated)",
     )
+    parser.add_argument(
+        "--mesh-rounds", type=int, default=120, help="moves of the baseline mesh per size"
+    )
+    parser.add_argument("--mesh-peer", type=int, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--mesh-ports", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--mesh-dir", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.mesh_peer is not None:
+        ports = [int(p) for p in args.mesh_ports.split(",")]
+        mesh_peer(args.mesh_peer, ports, args.mesh_rounds, float(args.think), Path(args.mesh_dir))
+        return
     print(f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, ", end="")
     print(f"{os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}")
     print(f"speed check: a 10^6-step Python loop takes {speed_check() * 1000:.0f} ms here now")
     print(f"{'peers':>5} {'move p50':>9} {'move p99':>9} {'chance p50':>11} {'chance p99':>11}"
-          f" {'game wall':>10}  (ms; game in s)")  # fmt: skip
+          f" {'game wall':>10} {'mesh p50':>9} {'mesh p99':>9}  (ms; game in s)")  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp:
         for think in (float(t) for t in args.think.split(",")):
             print(f"-- bots think {think * 1000:.0f} ms before each move")
@@ -270,6 +371,7 @@ def main() -> None:
                 windows: list[float] = []
                 picks: list[float] = []
                 ready: list[float] = []
+                mesh = run_mesh(seats, args.mesh_rounds, think, Path(tmp))
                 for _ in range(args.games):
                     run = run_game(seats, Path(tmp), args.game, think)
                     m, c, w, (p, u, d, t, r, k, y) = measure(run, think)
@@ -286,8 +388,22 @@ def main() -> None:
                 print(
                     f"{seats:>5} {ms(moves, 0.5):>9} {ms(moves, 0.99):>9} {ms(chance, 0.5):>11}"
                     f" {ms(chance, 0.99):>11} {statistics.median(walls):>10.2f}"
-                    f"   ({len(moves)} moves, {len(chance)} chance steps, {args.games} games)"
+                    f" {ms(mesh, 0.5):>9} {ms(mesh, 0.99):>9}"
+                    f"   ({len(moves)} moves, {len(chance)} chance steps, {args.games} games,"
+                    f" {len(mesh)} mesh moves)"
                 )
+                base = statistics.median(mesh)
+                line = f"{'':>5} against the durable signed mesh's p50 ({base * 1000:.2f} ms):"
+                if moves:
+                    line += f" move p50 {statistics.median(moves) / base:.2f}x (target <= 1.5x)"
+                    p99 = float(ms(moves, 0.99)) / float(ms(mesh, 0.99))
+                    line += f", move p99 {p99:.2f}x the mesh's p99"
+                if chance:
+                    line += f", chance p50 {statistics.median(chance) / base:.2f}x"
+                if chance and moves:
+                    ratio = statistics.median(chance) / statistics.median(moves)
+                    line += f" ({ratio:.2f}x a move: target <= 1x)"
+                print(line)
                 if picks:
                     print(
                         f"{'':>5} blind pick (steal applied -> give applied everywhere)"
@@ -322,6 +438,7 @@ def main() -> None:
                         f" {ms(setups, 0.5)} ms, one refill p50 {ms(deals, 0.5)}"
                         f" p99 {ms(deals, 0.99)} ms ({len(deals)} refills)"
                     )
+    print(f"speed check after the run: {speed_check() * 1000:.0f} ms")
 
 
 if __name__ == "__main__":

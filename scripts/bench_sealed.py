@@ -11,12 +11,13 @@ sealed book (replay/sealed_book.py), entries written as a seat writes them
     signature, every point, the proof: ``Ledger.append``), for each of the 6 seats
     in turn;
   * set-up deal: Vorsicht Lehrer!'s own (4 cards to each seat, one ``open``):
-    every seat's signed part made, one part checked as it arrives
-    (``evidence.part_problem``), the bundle appended (every part's signature and
-    proofs again, the peer's own hand read);
+    every seat's signed part made, each other seat's part checked as it arrives
+    (``evidence.part_problem``), then the bundle appended (every part's signature
+    and proofs again, the peer's own hand read), as seat 0's peer does live;
   * deal of 42: 7 cards to each of the 6 seats as one open, on the same shuffled
-    deck, through the sealed book: every seat's part (shares with proofs) made, one
-    part checked, the whole open checked and applied (one reader's hand read);
+    deck, through the sealed book: every seat's part (shares with proofs) made,
+    each other part checked as it arrives, then the whole open checked and
+    applied (one reader's hand read);
   * reveal: the proof of one hand card made, and checked (``SealedBook``).
 
 Every figure is the median over ``--repeat`` rounds (the shuffle figures over 6
@@ -119,8 +120,9 @@ class Round:
             lambda: {s: authoring.part_entry(ledger, s, self.seats[s]) for s in range(SEATS)},
             make,
         )
-        problem = timed(lambda: part_problem(ledger, 1, parts[1].body["msg"]), check)
-        assert problem is None, problem
+        for seat in range(1, SEATS):  # as seat 0's peer: every other part on arrival
+            problem = timed(lambda s=seat: part_problem(ledger, s, parts[s].body["msg"]), check)
+            assert problem is None, problem
         bundle = authoring.bundle_entry(ledger, parts).encode()
         timed(lambda: ledger.append(Entry.decode(bundle)), append)
         return len(expected.targets)
@@ -143,7 +145,8 @@ class Round:
             ],
             make,
         )
-        timed(lambda: book.check_part("open", to, 1, parts[1]), check)
+        for seat in range(1, SEATS):  # as seat 0's peer: every other part on arrival
+            timed(lambda s=seat: book.check_part("open", to, s, parts[s]), check)
         book, _ = timed(lambda: book.apply_open(to, parts), apply)
         assert len(book.hand(0)) == HAND
         return book
@@ -210,9 +213,14 @@ def main() -> None:
     deal_cpu = SEATS * (
         med["deal-make"] / SEATS + (SEATS - 1) * med["deal-check"] + med["deal-apply"]
     )
+    setup_cpu = SEATS * (
+        med["setup-make"] / SEATS + (SEATS - 1) * med["setup-check"] + med["setup-append"]
+    )
     print("CPU of a 6-peer table (every peer checks every entry and every part):")
     for label, cpu in (
         ("shuffle phase: 6 proofs, 36 checks", shuffle_cpu),
+        (f"set-up deal {setup_cards}: 6 parts, 30 checks, 6 opens", setup_cpu),
+        ("ready for the first move: the two above", shuffle_cpu + setup_cpu),
         (f"deal {SEATS * HAND}: 6 parts, 30 checks, 6 opens", deal_cpu),
     ):
         print(f"  {label:<44} {cpu * 1000:8.1f} ms  {cpu / base:7.1f} x check")

@@ -34,6 +34,15 @@ def _bell_option(f: Callable) -> Callable:
     )(f)
 
 
+def _plain_option(f: Callable) -> Callable:
+    return click.option(
+        "--plain",
+        is_flag=True,
+        help="The line mode: the screen printed line by line, no full-screen table "
+        "(chosen by itself when the output is not a terminal or TERM=dumb).",
+    )(f)
+
+
 def _name_option(f: Callable) -> Callable:
     return click.option(
         "--name", default=None, help="Your name at the table (default: your login name)."
@@ -139,6 +148,12 @@ def _table_and_code(
     return address, code, listed
 
 
+# A wrong code typed at the question is asked again this many times in all: each
+# try is a knock the host counts (five a minute from one address, wire.md 3.3).
+CODE_TRIES = 3
+WRONG_CODE = "wrong join code"
+
+
 def ask_code() -> str:
     """The join code, asked for until one is well formed (a typo is said, and asked
     again, instead of ending the command)."""
@@ -233,10 +248,19 @@ def _finish(result, quiet: bool = False) -> None:  # noqa: ANN001 - a play.PlayR
     default=None,
     help="Which bot fills the --bots seats (default: the game's best opponent for a person).",
 )
+@click.option(
+    "--keep-going/--no-keep-going",
+    default=False,
+    show_default=True,
+    help="Escrow every deck secret among the other seats, so the table could go on "
+    "without a player who leaves; then all the other players together could read a hand "
+    "(hidden hands, 3 seats or more).",
+)
 @_replay_option
 @_quiet_option
 @_bot_options()
 @_bell_option
+@_plain_option
 def host(
     game,
     seats,
@@ -251,12 +275,14 @@ def host(
     spectators,
     bots,
     opponents,
+    keep_going,
     replay,
     quiet,
     bot,
     bot_delay,
     stats,
     no_bell,
+    plain,
 ):  # noqa: ANN001, ANN201
     """Open a table for GAME and print what the others must type."""
     from p2ptable import play
@@ -279,8 +305,10 @@ def host(
         listed=not no_announce,
         spectators=spectators,
         bell=not no_bell,
+        plain=plain,
         bots=bots,
         bot_kind=opponents,
+        keep_going=keep_going,
     )
     _finish(result, quiet)
 
@@ -306,6 +334,7 @@ def host(
 @_quiet_option
 @_bot_options()
 @_bell_option
+@_plain_option
 @click.option(
     "--lifeline", is_flag=True, hidden=True, help="Leave when stdin closes (play's bots)."
 )
@@ -323,6 +352,7 @@ def join(
     bot_delay,
     stats,
     no_bell,
+    plain,
     lifeline,
     wait,
     interfaces,
@@ -335,24 +365,36 @@ def join(
 
     name = _login_name() if name is None else name
     _call(play.check_name, name)  # before listening or asking: a typo is said at once
+    asked = code is None
     address, code, listed = _table_and_code(address, code, wait, interfaces, watching=False)
-    result = _call(
-        play.join,
-        address,
-        code,
-        name,
-        listed_table=listed,
-        bot=bot,
-        replay=replay,
-        quiet=quiet,
-        bot_delay=bot_delay,
-        stats=stats,
-        port=port,
-        connect_timeout=timeout,
-        lifeline=lifeline,
-        say=click.echo,
-        bell=not no_bell,
-    )
+    for tries in range(1, CODE_TRIES + 1):
+        try:
+            result = _call(
+                play.join,
+                address,
+                code,
+                name,
+                listed_table=listed,
+                bot=bot,
+                replay=replay,
+                quiet=quiet,
+                bot_delay=bot_delay,
+                stats=stats,
+                port=port,
+                connect_timeout=timeout,
+                lifeline=lifeline,
+                say=click.echo,
+                bell=not no_bell,
+                plain=plain,
+            )
+            break
+        except click.ClickException as exc:
+            # A code typed at the question and refused by the host is asked
+            # again, as a code of the wrong form is; given on the line, it ends.
+            if not asked or tries == CODE_TRIES or not exc.message.startswith(WRONG_CODE):
+                raise
+            click.echo(f"Error: {exc.message}", err=True)
+            code = ask_code()
     _finish(result, quiet)
 
 
@@ -378,6 +420,7 @@ def join(
 @_quiet_option
 @_bot_options(delay=0.5)
 @_bell_option
+@_plain_option
 def play_cmd(
     game,
     bots,
@@ -392,6 +435,7 @@ def play_cmd(
     bot_delay,
     stats,
     no_bell,
+    plain,
 ):  # noqa: ANN001, ANN201
     """Play GAME against local bot peers (separate processes on loopback).
 
@@ -410,6 +454,7 @@ def play_cmd(
         quiet=quiet,
         bot_delay=bot_delay,
         bell=not no_bell,
+        plain=plain,
     )
     _finish(result, quiet)
 
@@ -425,10 +470,11 @@ def play_cmd(
 @_quiet_option
 @_bot_options()
 @_bell_option
+@_plain_option
 @click.option(
     "--lifeline", is_flag=True, hidden=True, help="Leave when stdin closes (play's bots)."
 )
-def resume(file, port, quiet, bot, bot_delay, stats, no_bell, lifeline):  # noqa: ANN001, ANN201
+def resume(file, port, quiet, bot, bot_delay, stats, no_bell, plain, lifeline):  # noqa: ANN001, ANN201
     """Rejoin a running game from your replay FILE after your process died.
 
     A game started with `play` comes back with its bots."""
@@ -438,6 +484,7 @@ def resume(file, port, quiet, bot, bot_delay, stats, no_bell, lifeline):  # noqa
         play.resume, file, bot=bot, quiet=quiet, bot_delay=bot_delay, port=port,
         lifeline=lifeline, announce=(lambda _: None) if quiet else click.echo,
         bell=not no_bell,
+        plain=plain,
     )  # fmt: skip
     _finish(result, quiet)
 
@@ -457,7 +504,8 @@ def resume(file, port, quiet, bot, bot_delay, stats, no_bell, lifeline):  # noqa
 @_quiet_option
 @wait_option
 @interface_option
-def watch(address, code, name, timeout, replay, quiet, wait, interfaces):  # noqa: ANN001, ANN201
+@_plain_option
+def watch(address, code, name, timeout, replay, quiet, wait, interfaces, plain):  # noqa: ANN001, ANN201
     """Watch the game at ADDRESS without a seat, checking every move as it happens.
 
     The table must be opened with `host --spectators`. You see what everyone may
@@ -479,6 +527,7 @@ def watch(address, code, name, timeout, replay, quiet, wait, interfaces):  # noq
         replay=replay,
         quiet=quiet,
         connect_timeout=timeout,
+        full_screen=play.full_screen(plain, person=True),
     )
     if result.status == watching.LEFT:
         click.echo("\nYou stopped watching.", err=quiet)

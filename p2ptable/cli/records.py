@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -89,6 +91,12 @@ def _longer_than_terminal(page: str) -> bool:
     metavar="KIND,...",
     help="Bot per seat, comma-separated: random or greedy (default greedy for all).",
 )
+@click.option(
+    "--keep-going",
+    is_flag=True,
+    help="Escrow every seat's deck secret, as a table that goes on without a leaver does "
+    "(hidden hands, 3 seats or more).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
 def sim(
     game: str,
@@ -100,6 +108,7 @@ def sim(
     option: tuple[str, ...],
     force: bool,
     bots: str | None,
+    keep_going: bool,
     quiet: bool,
 ) -> None:
     """Simulate a whole game of GAME between bots and write its signed replay.
@@ -125,6 +134,7 @@ def sim(
             bots=bot_kinds,
             on_entry=show,
             force=force,
+            keep_going=keep_going,
         )
     except (RulesError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
@@ -148,16 +158,85 @@ def _cannot_write(path: Path, exc: OSError) -> str:
 
 
 @main.command()
-@click.argument("file", type=click.Path())
+@click.argument("files", nargs=-1, required=True, type=click.Path(), metavar="FILE...")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON report (also for a bad FILE).")
 @click.option("--events", is_flag=True, help="Also list every verified entry.")
-def verify(file: str, as_json: bool, events: bool) -> None:
-    """Re-check every signature, random value and rule in a replay FILE.
+def verify(files: tuple[str, ...], as_json: bool, events: bool) -> None:
+    """Re-check every signature, random value and rule in each replay FILE.
 
-    Exit status 0 when the file is valid, 1 when it is not.  The table's talk
-    and its agreed break beside it (FILE.talk, FILE.break) are checked too and
-    said under the verdict, which they never change.
+    Several files are checked at once, one per core, and reported in the order
+    given (with --json: a list of reports, each naming its file).  Exit status 0
+    when every file is valid, 1 when one is not.  The table's talk and its agreed
+    break beside a file (FILE.talk, FILE.break) are checked too and said under
+    its verdict, which they never change.
     """
+    if len(files) == 1:
+        lines, err, valid = _verify_rendered(files[0], as_json, events)
+        if err:
+            raise click.ClickException(err)
+        for line in lines:  # one at a time: a reader that leaves ends us at once
+            click.echo(line)
+        sys.exit(0 if valid else 1)
+    every_valid = True
+    if as_json:
+        click.echo("[")
+    for n, (lines, err, valid) in enumerate(_verify_each(files, as_json, events)):
+        every_valid = every_valid and valid
+        if err:  # a file that could not be read: said, and the others still checked
+            click.echo(f"Error: {err}", err=True)
+            continue
+        if as_json and n < len(files) - 1:
+            lines[-1] += ","
+        for line in lines:
+            click.echo(line)
+    if as_json:
+        click.echo("]")
+    sys.exit(0 if every_valid else 1)
+
+
+def _verify_each(
+    files: tuple[str, ...], as_json: bool, events: bool
+) -> Iterator[tuple[list[str], str, bool]]:
+    """Each file's rendered report, in the files' order, checked in worker processes
+    (one per core: a replay's check is all CPU, and files are independent)."""
+    import multiprocessing
+    import threading
+    from concurrent.futures import ProcessPoolExecutor
+
+    import p2ptable.replay.verify  # noqa: F401 - imported once here, not in every worker
+
+    # Forking a process that runs threads can copy a lock another thread holds; the
+    # command runs none, but a caller (a test runner) may: then start them afresh.
+    method = "fork" if threading.active_count() == 1 and hasattr(os, "fork") else "spawn"
+    context = multiprocessing.get_context(method)
+    pool = ProcessPoolExecutor(max_workers=min(len(files), _cores()), mp_context=context)
+    done = False
+    try:
+        yield from pool.map(
+            partial(_verify_rendered, as_json=as_json, events=events, several=True), files
+        )
+        done = True
+    finally:
+        # Every file checked: the workers are joined (not joining them left the pool's
+        # wake-up pipe to be closed under Python's exit).  Stopped early (Ctrl-C, a
+        # closed pipe): the files not yet begun are dropped and nothing waits.
+        pool.shutdown(wait=done, cancel_futures=not done)
+
+
+def _cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _verify_rendered(
+    file: str, as_json: bool, events: bool, several: bool = False
+) -> tuple[list[str], str, bool]:
+    """``verify`` of one file, as text: (the lines to print, the error if it could
+    not be read, whether it is valid).  Runs in a worker process when there are
+    several."""
     from p2ptable.replay.verify import unreadable, unreadable_report, verify_file
 
     try:
@@ -165,7 +244,7 @@ def verify(file: str, as_json: bool, events: bool) -> None:
     except OSError as exc:
         # No file to judge: an error in words, or the JSON report of an invalid file.
         if not as_json:
-            raise click.ClickException(unreadable(file, exc)) from None
+            return [], unreadable(file, exc), False
         report = unreadable_report(file, exc)
     side = None
     if report.ledger is not None:  # the talk and the break beside it (replay/side_records.py)
@@ -176,16 +255,16 @@ def verify(file: str, as_json: bool, events: bool) -> None:
         data = report.to_json()
         if side is not None:
             data.update(side.to_json())
-        click.echo(json.dumps(data, indent=2, sort_keys=True))
-    else:
-        if events and report.ledger is not None:
-            names = [s.name for s in report.ledger.seats]
-            for applied in report.events:
-                click.echo(event_line(applied, names))
-        click.echo(text.verify_summary(file, report))
-        for line in side.lines() if side is not None else []:
-            click.echo(line)
-    sys.exit(0 if report.valid else 1)
+        if several:
+            data = {"file": file, **data}
+        return [json.dumps(data, indent=2, sort_keys=True)], "", report.valid
+    lines = []
+    if events and report.ledger is not None:
+        names = [s.name for s in report.ledger.seats]
+        lines += [event_line(applied, names) for applied in report.events]
+    lines.append(text.verify_summary(file, report))
+    lines += side.lines() if side is not None else []
+    return lines, "", report.valid
 
 
 STEP_KEYS = "Enter/n next, b back, q quit"
@@ -213,8 +292,16 @@ STEP_KEYS = "Enter/n next, b back, q quit"
     is_flag=True,
     help=f"Page through the entries from --at (or the start): {STEP_KEYS}.",
 )
-def show(file: Path, at: int | None, seat: str | None, step: bool) -> None:
-    """Replay viewer: the table after any entry of a replay FILE (re-checked as it goes)."""
+@click.option(
+    "--plain",
+    is_flag=True,
+    help="Print the table as text, no full-screen stepping (chosen by itself when the "
+    "output is not a terminal or TERM=dumb).",
+)
+def show(file: Path, at: int | None, seat: str | None, step: bool, plain: bool) -> None:
+    """Replay viewer: the table after any entry of a replay FILE (re-checked as it goes).
+
+    On a terminal it opens the full-screen table at that entry: the arrows step."""
     from p2ptable.replay.verify import unreadable
     from p2ptable.ui.replay_viewer import ReplayError, Viewer, seat_index
     from p2ptable.ui.style import color_enabled
@@ -240,6 +327,14 @@ def show(file: Path, at: int | None, seat: str | None, step: bool) -> None:
             f"{at} is past the end: the last entry of {file} is {viewer.last}", param_hint="--at"
         )
     target = viewer.last if at is None else at
+    from p2ptable.play import full_screen
+
+    if not step and full_screen(plain, person=True):
+        from p2ptable.ui.tui.replay import ReplayApp
+
+        app = ReplayApp(viewer, target, index)
+        app.run()
+        sys.exit(app.return_code or 0)
     try:
         if step:
             _step(viewer, index, at or 0)

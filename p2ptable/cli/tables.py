@@ -93,6 +93,7 @@ def _as_dict(table) -> dict:  # noqa: ANN001 - a HeardTable
         "seats_taken": ad.taken,
         "seats": ad.seats,
         "spectators": ad.watch,
+        "keep_going": ad.keep,
         "address": table.where,
         "table": ad.table_id,
         "heard_after": round(table.heard_after, 4),

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from p2ptable.net.wire import RemoteProtocolError
+from p2ptable.replay import escrow_entries
 from p2ptable.replay.entries import Entry, bundled_parts, unsigned_bundle
 from p2ptable.replay.kinds import AUTHORED_KINDS, BUNDLE_KINDS, AbortBody, Kind, Reason
 from p2ptable.replay.ledger import InvalidEntry
@@ -34,6 +35,7 @@ from p2ptable.replay.ledger import InvalidEntry
 if TYPE_CHECKING:
     from p2ptable.replay.ledger import Ledger
 
+_SEALED = (Kind.SHUFFLE, Kind.ESCROW)  # entries that are only sealed-deck content
 PING_EVERY = 1.0
 ALIVE = 3 * PING_EVERY  # a seat heard from this recently is in contact
 
@@ -96,10 +98,18 @@ def cheat(ledger: Ledger, me: int, entry: Entry, refused: InvalidEntry) -> Accus
     cheating, not a slip: the accusation with it as evidence.  (An illegal move
     without sealed content is only rejected: the seat may still send a legal one.)"""
     body = entry.body
-    sealed = body["t"] == Kind.SHUFFLE or "reveal" in body or "transfer" in body
+    sealed = body["t"] in _SEALED or "reveal" in body or "transfer" in body
     if not sealed or refused.culprit is None or refused.culprit != body.get("seat"):
         return None
     evidence = [entry.encode()]
+    if body["t"] == Kind.ESCROW and refused.reason.startswith(escrow_entries.FALSE_SHARE):
+        # Only we can tell our share is false: our complaint proves it to all.
+        assert ledger.book is not None
+        secret = ledger.book.readers[me]
+        complaint = escrow_entries.complaint_evidence(
+            ledger.game_id, ledger.book, entry, me, secret
+        )
+        evidence.append(complaint)
     try:
         ledger.check_cheat(refused.culprit, evidence, me)
     except InvalidEntry:

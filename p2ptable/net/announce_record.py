@@ -17,6 +17,9 @@ record says what it is, one ``key=value`` string per item:
     watch=1                   the table admits spectators (host --spectators);
                               absent otherwise.  Such a table stays announced
                               when it is full, for `p2ptable watch`
+    keep=1                    the table keeps going without a player who leaves
+                              (host --keep-going: escrowed deck secrets); absent
+                              otherwise
 
 Never the join code: the listing is only a hint that a table is there.  Anyone
 on the LAN can announce anything, so what this module reads is a stranger's
@@ -82,6 +85,7 @@ class Announcement:
     seats: int
     port: int
     watch: bool = False  # spectators admitted (host --spectators)
+    keep: bool = False  # goes on without a leaver (host --keep-going, issue 27)
 
     @property
     def open(self) -> bool:
@@ -101,6 +105,7 @@ class Announcement:
             "seats": f"{self.taken}/{self.seats}",
             "port": str(self.port),
             **({"watch": "1"} if self.watch else {}),
+            **({"keep": "1"} if self.keep else {}),
         }
 
     def instance_name(self) -> str:
@@ -115,12 +120,13 @@ class Announcement:
 
 def announcement(
     table: bytes, game: str, options: Mapping[str, str], host: str, taken: int, seats: int,
-    port: int, watch: bool = False,
+    port: int, watch: bool = False, keep: bool = False,
 ) -> Announcement:  # fmt: skip
     """The announcement of a table (``table``: the lobby's table id)."""
     return Announcement(
-        table[:8].hex(), game, tuple(sorted(options.items())), host, taken, seats, port, watch
-    )
+        table[:8].hex(), game, tuple(sorted(options.items())), host, taken, seats, port, watch,
+        keep,
+    )  # fmt: skip
 
 
 def parse_txt(properties: Mapping[bytes, bytes | None]) -> Announcement:
@@ -154,8 +160,8 @@ def parse_txt(properties: Mapping[bytes, bytes | None]) -> Announcement:
         raise RecordError(f"port {port}")
     host = printable(items.get("host", ""), MAX_NAME) or "?"
     options = _options(items.get("opts", ""))
-    watch = items.get("watch") == "1"
-    return Announcement(table_id, game, options, host, taken, seats, port, watch)
+    watch, keep = items.get("watch") == "1", items.get("keep") == "1"
+    return Announcement(table_id, game, options, host, taken, seats, port, watch, keep)
 
 
 def _options(text: str) -> tuple[tuple[str, str], ...]:

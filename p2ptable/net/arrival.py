@@ -32,6 +32,7 @@ from p2ptable.net import lobby as lobbies
 from p2ptable.net.gallery import Gallery
 from p2ptable.net.genesis_round import GenesisRound
 from p2ptable.net.listing import picked_mismatch
+from p2ptable.net.lobby_frames import KEEP_GOING_WORDS
 from p2ptable.net.peers import boot_bytes
 from p2ptable.net.pending_genesis import PendingGenesis
 from p2ptable.net.transport import GAME, LOBBY, Transport
@@ -106,6 +107,7 @@ class Arrival:
         self._roster_told: tuple[int, bool] | None = None
         self._under_way = False  # a resumed game: the lobby only serves spectators
         self._listed_table = ""  # the id the LAN's list announced for the table picked
+        self._told_keep_going = False  # a joiner is told once, before it sits down
 
     def say(self, text: str) -> None:
         self.events.append(Said(text))
@@ -202,6 +204,9 @@ class Arrival:
                 if words:
                     self.say(words)
                     self.note(words)
+            if lobby.keep_going and not self._told_keep_going:
+                self._told_keep_going = True
+                self.say(f"{KEEP_GOING_WORDS}.")
             watchers = tuple(lobby.watchers)
             if lobby.members and (lobby.members != self.members or watchers != self._watchers):
                 self.members = list(lobby.members)

@@ -342,7 +342,7 @@ def announce_lobby(peer: Peer, address: str, say: Callable[[str], None]) -> Anno
             announcer.publish(
                 announcement(
                     lobby.table, lobby.game, lobby.options, lobby.name, taken,
-                    lobby.seats, port, watch,
+                    lobby.seats, port, watch, lobby.keep_going,
                 )
             )  # fmt: skip
         for line in announcer.take_notes():

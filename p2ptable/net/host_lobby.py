@@ -62,6 +62,7 @@ class HostLobby:
     limiter: KnockLimiter = field(default_factory=KnockLimiter)
     tally: StrangerTally = field(default_factory=StrangerTally)
     spectators: bool = False  # host --spectators: watchers may follow the log
+    keep_going: bool = False  # host --keep-going: every seat escrows its deck secret
 
     def __post_init__(self) -> None:
         check_host_code(self.code)
@@ -111,6 +112,7 @@ class HostLobby:
             endpoint,
             table=info.nonce,
             spectators=True,
+            keep_going=info.keep_going,
         )
         lobby.members = list(members)
         lobby.genesis = genesis.body_bytes
@@ -264,6 +266,7 @@ class HostLobby:
             "proof": join_code.proof(confirm, b"host"),
             "spectators": self.gallery is not None,
             "bind": BIND_VERSION,  # what follows the handshake is bound to it
+            **({"keep_going": True} if self.keep_going else {}),
         }
         self.outgoing.append((endpoint, seal_lobby("challenge", reply, self.me)))
 
@@ -366,7 +369,12 @@ class HostLobby:
         self._answered.add(key)
         if len(self._answered) == self.seats - 1:
             self.genesis = genesis_for(
-                self.game, self.options, self.members, self.me.chain.length, self.table
+                self.game,
+                self.options,
+                self.members,
+                self.me.chain.length,
+                self.table,
+                self.keep_going,
             )
             self._heard.clear()  # from here on the genesis round waits for every seat
             self._send_roster()

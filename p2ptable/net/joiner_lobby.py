@@ -59,6 +59,7 @@ class JoinerLobby:
         self.table: bytes | None = None
         self.game: str | None = None
         self.options: dict = {}
+        self.keep_going = False  # the host's --keep-going, from its challenge
         self.members: list[Member] = []
         self.genesis: bytes | None = None
         self._version = 0  # the number of the last roster taken
@@ -220,6 +221,7 @@ class JoinerLobby:
         self.refusal = None
         self.host_key, self.table, self.game, self.options = key, table, game, options
         self.spectators = data.get("spectators") is True
+        self.keep_going = data.get("keep_going") is True
         if self.watch:
             answer = {
                 "name": self.name,
@@ -252,7 +254,12 @@ class JoinerLobby:
             ]
         if genesis:
             expected = genesis_for(
-                self.game or "", self.options, members, self.me.chain.length, self.table or b""
+                self.game or "",
+                self.options,
+                members,
+                self.me.chain.length,
+                self.table or b"",
+                self.keep_going,
             )
             if genesis != expected:
                 raise LobbyError("the host's genesis does not match the roster")

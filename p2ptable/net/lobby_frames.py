@@ -133,7 +133,12 @@ def _hidden_hands(game: str) -> bool:
 
 
 def genesis_for(
-    game: str, options: dict, members: list[Member], chain_len: int, nonce: bytes
+    game: str,
+    options: dict,
+    members: list[Member],
+    chain_len: int,
+    nonce: bytes,
+    keep_going: bool = False,
 ) -> bytes:
     decks = [m.deck or {} for m in members] if _hidden_hands(game) else None
     return authoring.genesis_body(
@@ -146,7 +151,19 @@ def genesis_for(
         chain_len,
         nonce,
         decks,
+        keep_going,
     )
+
+
+# What a joiner is told, and the LAN's list shows, of a table with host
+# --keep-going, before anyone sits down (the coalition bound of issue 27).
+KEEP_GOING_WORDS = (
+    "This table keeps going without a player who leaves: each deck secret is escrowed "
+    "among the other seats, so all the other players together could read a hand"
+)
+
+
+NO_ESCROW = "--keep-going applies only to games with hidden hands and 3 seats or more"
 
 
 def _own_endpoint(endpoint: str) -> None:

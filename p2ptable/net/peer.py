@@ -120,6 +120,7 @@ class Peer:
                     config.name,
                     self.endpoint,
                     spectators=config.spectators,
+                    keep_going=config.keep_going,
                 )
             )
         else:

@@ -29,4 +29,5 @@ class PeerConfig:
     withhold_timeout: float = 20.0
     abandon_timeout: float = 300.0
     spectators: bool = False  # host --spectators: watchers may follow the log (gallery.py)
+    keep_going: bool = False  # host --keep-going: escrowed deck secrets (issue 27)
     listed_table: str = ""  # a joiner's table id as the LAN's list announced it, if picked

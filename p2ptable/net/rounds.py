@@ -16,6 +16,9 @@ action         ActionRound        the seat to move: its signed  its author (``su
 shuffle        ShuffleRound       the seat to shuffle: its      its author, at once (on
                                   proved shuffle                top of the previous one
                                                                 before verifying it)
+escrow         EscrowRound        the seat to escrow: its deck  its author, at once
+                                  secret shared among the       (each holder's ledger
+                                  others (keep_going tables)    checks its own share)
 chance         ChanceRound        every seat: its next chain    the collector (the last
                                   value, to the collector       mover), or everyone
                                   (``reveal``)                  after ``RELAY_WAIT``
@@ -97,6 +100,7 @@ __all__ = [
     "ChanceRound",
     "ChoicesRound",
     "CommitsRound",
+    "EscrowRound",
     "Idle",
     "PartsRound",
     "ResultRound",
@@ -185,6 +189,24 @@ class ShuffleRound(Round):
         if early is not None:
             self._early = early
             table.send(ALL, "entry", {"entry": early.encode()})
+
+
+class EscrowRound(Round):
+    """Each seat's escrow of its deck secret, in seat order, made at once
+    (replay/escrow_entries.py).  Our ledger opens our share of each escrow as
+    it arrives and refuses a false one; catch-up then stops the game with the
+    escrow and our complaint as proof (net/accusations.py, ``cheat``)."""
+
+    def step(self, table: RoundSession, expected: Expected, now: float) -> bool:
+        if expected.seat != table.seat:
+            return False  # the dealer's entry message brings it
+        entry = authoring.escrow_entry(table.ledger, table.seat, table.secrets)
+        table.append(entry)
+        table.send(ALL, "entry", {"entry": entry.encode()})
+        return True
+
+    def awaited(self, table: RoundSession, expected: Expected) -> set[int]:
+        return {expected.seat} if expected.seat is not None else set()
 
 
 class ChanceRound(Gathering[tuple[bytes, bytes, int]]):  # (pre, prev, step)
@@ -346,6 +368,7 @@ def make_rounds() -> dict[Kind, Round]:
     made: dict[Live, Round] = {
         Live.MOVE: ActionRound(),
         Live.SHUFFLE: ShuffleRound(),
+        Live.ESCROW: EscrowRound(),
         Live.CHANCE: ChanceRound(),
         Live.PARTS: SealedPartsRound(parts, Kind.OPEN, Kind.SECRETS),
         Live.COMMITS: commits,

@@ -79,13 +79,15 @@ def consider(log: StoppingSession, entry: Entry) -> None:
         # signed reveal for it that opens nothing is proof enough by itself, and
         # the other half of no equivocation (our entry holds no signature).
         opened = unsigned_bundle(ledger.entries[position].body)
-        if body["reason"] == Reason.CHEATED and log.stopped is None and not opened:
+        complaint = escrow_complaint_cuts(ledger, entry, position, ours)
+        if body["reason"] == Reason.CHEATED and log.stopped is None and not (opened or complaint):
             # A message we took a different one from, for that position: the two
             # together prove equivocation (accusations.conflicting_entry).
             accuse(log, accusations.conflicting_entry(ledger, log.seat, position, entry))
             return
         proof_cuts = body["reason"] == Reason.EQUIVOCATION and holds_half_of(ledger, entry)
         proof_cuts = proof_cuts or (body["reason"] == Reason.CHEATED and opened)
+        proof_cuts = proof_cuts or complaint
         if not proof_cuts and not nobody_chose(ledger, position, ours):
             raise RemoteProtocolError(f"an abort for entry {position}, which we hold")
     if log.stopped is not None:
@@ -108,6 +110,21 @@ def nobody_chose(ledger: Ledger, start: int, end: int) -> bool:
 
 
 _NOBODY_CHOSE = (Kind.CHANCE, Kind.OPEN, Kind.SECRETS)
+
+
+def escrow_complaint_cuts(ledger: Ledger, abort: Entry, start: int, end: int) -> bool:
+    """Whether ``abort`` is a holder's proof that our escrow entry ``start`` gave
+    it a false share (only it could tell: replay/escrow_entries.py) and our
+    entries since are all made by the sessions at once, none by a person's
+    choice: the holder never took the escrow, so nothing after it is agreed."""
+    evidence = abort.body["evidence"]
+    mine = ledger.entries[start]
+    if mine.kind != Kind.ESCROW or len(evidence) != 2 or evidence[0] != mine.encode():
+        return False
+    return all(e.kind in _MADE_AT_ONCE for e in ledger.entries[start:end])
+
+
+_MADE_AT_ONCE = (Kind.ESCROW, Kind.SHUFFLE, Kind.CHANCE, Kind.OPEN)
 
 
 def holds_half_of(ledger: Ledger, abort: Entry) -> bool:

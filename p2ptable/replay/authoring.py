@@ -15,7 +15,7 @@ from typing import Any, Protocol
 from p2ptable.engine.api import Action, Game, normalize_options
 from p2ptable.games import get_game
 from p2ptable.randomness.derive import derive_outcome
-from p2ptable.replay import choices
+from p2ptable.replay import choices, escrow_entries
 from p2ptable.replay.entries import (
     PROTOCOL,
     Entry,
@@ -24,12 +24,13 @@ from p2ptable.replay.entries import (
     sign_body,
     signed_message,
 )
-from p2ptable.replay.genesis import SeatInfo, sealed_rules
+from p2ptable.replay.genesis import SeatInfo, escrows_at, sealed_rules
 from p2ptable.replay.kinds import (
     ActionBody,
     ChanceBody,
     ChoicesBody,
     CommitsBody,
+    EscrowBody,
     GenesisBody,
     Kind,
     OpenBody,
@@ -83,16 +84,19 @@ def genesis_body(
     chain_len: int,
     nonce: bytes,
     decks: Sequence[dict[str, Any]] | None = None,
+    keep_going: bool = False,
 ) -> bytes:
     """``decks``: each seat's deck key field (``SeatSecrets.deck_key``), for games
-    with hidden hands only."""
+    with hidden hands only.  ``keep_going``: the table's wish to go on without a
+    seat that leaves, written only where it applies (``escrows_at``)."""
     seats: list[dict[str, Any]] = [
         {"name": name, "key": key, "chain": head, "link": link}
         for name, key, head, link in zip(names, keys, chain_heads, links, strict=True)
     ]
     for seat, deck_key in zip(seats, decks or (), strict=decks is not None):
         seat["deck"] = deck_key
-    return GenesisBody(PROTOCOL, game, dict(options), seats, chain_len, nonce).encode()
+    keeps = True if keep_going and escrows_at(get_game(game), len(seats)) else None
+    return GenesisBody(PROTOCOL, game, dict(options), seats, chain_len, nonce, keeps).encode()
 
 
 def local_genesis(
@@ -102,6 +106,7 @@ def local_genesis(
     seats: Sequence[SeatSecrets],
     chain_len: int,
     nonce: bytes,
+    keep_going: bool = False,
 ) -> Entry:
     """The genesis of a table whose every seat's secrets are here (simulations and
     tests), signed by all; deck keys are included when the game has hidden hands."""
@@ -117,6 +122,7 @@ def local_genesis(
         chain_len,
         nonce,
         [s.deck_key(nonce) for s in seats] if hidden else None,
+        keep_going,
     )
     return assemble_genesis(body, [sign_genesis(body, s) for s in seats])
 
@@ -165,6 +171,19 @@ def shuffle_entry(ledger: Log, seat: int, secrets: SeatSecrets) -> Entry:
     else:
         msg = ledger.book.make_shuffle(seat, _rand(ledger, secrets, "shuffle"))
     body = ShuffleBody(ledger.next_index, ledger.head, seat, msg)
+    return sign_body(ledger.game_id, body.encode(), {seat: secrets.key})
+
+
+def escrow_entry(ledger: Log, seat: int, secrets: SeatSecrets) -> Entry:
+    """Our escrow of our deck secret among the other seats, when the ledger
+    expects it (replay/escrow_entries.py)."""
+    expected = ledger.expected()
+    if expected.kind != Kind.ESCROW or expected.seat != seat or ledger.book is None:
+        raise ValueError(f"seat {seat} is not to escrow (expected {expected.kind})")
+    msg = escrow_entries.make_escrow_msg(
+        ledger.game_id, ledger.book, seat, secrets.deck, ledger.head
+    )
+    body = EscrowBody(ledger.next_index, ledger.head, seat, msg)
     return sign_body(ledger.game_id, body.encode(), {seat: secrets.key})
 
 
@@ -357,6 +376,12 @@ def author_shuffle(ledger: Log, seats: Sequence[SeatSecrets], choose: Choose) ->
     seat = ledger.expected().seat
     assert seat is not None
     return shuffle_entry(ledger, seat, seats[seat])
+
+
+def author_escrow(ledger: Log, seats: Sequence[SeatSecrets], choose: Choose) -> Entry:
+    seat = ledger.expected().seat
+    assert seat is not None
+    return escrow_entry(ledger, seat, seats[seat])
 
 
 def author_bundle(ledger: Log, seats: Sequence[SeatSecrets], choose: Choose) -> Entry:

@@ -15,7 +15,9 @@ equivocation    two different bodies signed by the culprit for one position (sam
 cheated         one body signed by the culprit for *this* position that fails its
                 check: an entry the ledger refuses with the culprit named (an
                 illegal move, a bad shuffle, a false reveal), or a ``part`` of an
-                ``open``/``secrets`` entry whose share proof or secret is wrong.
+                ``open``/``secrets`` entry whose share proof or secret is wrong;
+                or a seat's escrow entry for this position with its holder's
+                complaint proving that holder's share false (replay/escrow_entries.py).
 ==============  ===================================================================
 
 Withholding and abandoning carry no evidence (absence cannot be signed): they are
@@ -28,16 +30,19 @@ ledger.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from p2ptable.crypto.signing import verify_signature
+from p2ptable.replay import escrow_entries
 from p2ptable.replay.entries import Entry, MalformedEntry, signed_message
 from p2ptable.replay.errors import InvalidEntry
+from p2ptable.replay.escrow_entries import FALSE_SHARE
 from p2ptable.replay.genesis import SeatInfo
 from p2ptable.replay.kinds import SIGNED_KINDS, Kind
 from p2ptable.replay.position import Expected
 from p2ptable.replay.sealed_book import SealedBook
+from p2ptable.sealed import escrow as vss
 from p2ptable.sealed.errors import SealedDeckError
 
 
@@ -123,6 +128,8 @@ def check_cheat(
     def bad(why: str) -> InvalidEntry:
         return InvalidEntry(index, f"cheating evidence rejected: {why}", detector)
 
+    if len(evidence) == 2 and all(isinstance(e, bytes) for e in evidence):
+        return _check_complaint(ledger, culprit, evidence, bad)
     if len(evidence) != 1 or not isinstance(evidence[0], bytes):
         raise bad("needs one encoded entry")
     try:
@@ -144,8 +151,39 @@ def check_cheat(
     else:
         refused = ledger.rejection(entry)
         why = refused.reason if refused is not None and refused.culprit == culprit else None
+        if why is not None and body["t"] == Kind.ESCROW and why.startswith(FALSE_SHARE):
+            raise bad("a false share is proved by its holder's complaint, not by the escrow alone")
     if why is None:
         raise bad("the evidence checks out: it proves nothing against the seat")
+
+
+def _check_complaint(
+    ledger: LogView, culprit: int, evidence: list[Any], bad: Callable[[str], InvalidEntry]
+) -> None:
+    """A false escrow share: the dealer's signed escrow entry for this position
+    and its holder's complaint, which proves the share wrong
+    (replay/escrow_entries.py)."""
+    try:
+        entry = Entry.decode(evidence[0])
+    except MalformedEntry as exc:
+        raise bad(str(exc)) from None
+    body = entry.body
+    expected = ledger.expected()
+    if body["t"] != Kind.ESCROW or body["seat"] != culprit:
+        raise bad("a complaint's evidence is the accused seat's escrow entry")
+    if body["i"] != ledger.next_index or body["prev"] != ledger.head:
+        raise bad("the escrow must be for the position the game stopped at")
+    if expected.kind != Kind.ESCROW or expected.seat != culprit or ledger.book is None:
+        raise bad(f"no escrow by seat {culprit} is expected here")
+    if not _signed_by(ledger, entry, culprit):
+        raise bad("the escrow is not signed by the accused seat")
+    try:
+        msg = vss.decode_escrow(body["msg"], ledger.book.seats, culprit)
+        at_fault = escrow_entries.judge(ledger.game_id, ledger.book, msg, evidence[1])
+    except (SealedDeckError, ValueError) as exc:
+        raise bad(str(exc)) from None
+    if at_fault != culprit:
+        raise bad("the complaint proves the share right: it names the complainer")
 
 
 def part_problem(ledger: LogView, seat: int, msg: object) -> str | None:

@@ -15,7 +15,7 @@ and :func:`check_signed_by` is the check of an entry that one seat alone signs.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol, cast
 
 from p2ptable.crypto.links import is_usable_link
@@ -35,6 +35,7 @@ from p2ptable.replay.entries import (
 from p2ptable.replay.errors import InvalidEntry
 from p2ptable.replay.kinds import Kind
 from p2ptable.replay.sealed_book import SealedBook, parse_deck_key
+from p2ptable.sealed.escrow import MIN_SEATS as ESCROW_SEATS
 
 MAX_SEAT_NAME = 32
 MAX_CHAIN_LEN = 1 << 16
@@ -62,6 +63,9 @@ class GenesisInfo:
     nonce: bytes
     game_id: bytes
     protocol: str = PROTOCOL
+    # Every seat escrows its deck secret among the others, so the table can go
+    # on without a seat that left (issue 27; sealed-decks.md section 15).
+    keep_going: bool = False
 
     @property
     def signed_choices(self) -> bool:
@@ -128,10 +132,31 @@ def read_genesis(genesis: Entry) -> GenesisInfo:
         raise _genesis_error(f"chain_len must be 1..{MAX_CHAIN_LEN}")
     if len(body["nonce"]) != 16:
         raise _genesis_error("nonce must be 16 bytes")
+    keep_going = body.get("keep_going")
+    if keep_going is not None and not (keep_going is True and escrows_at(game, n)):
+        raise _genesis_error(
+            "keep_going is written only as true, at a table with hidden hands and "
+            f"{ESCROW_SEATS} seats or more"
+        )
     game_id = game_id_of(genesis.body_bytes)
     return GenesisInfo(
-        game, seats, options, state, body["chain_len"], body["nonce"], game_id, body["protocol"]
+        game,
+        seats,
+        options,
+        state,
+        body["chain_len"],
+        body["nonce"],
+        game_id,
+        body["protocol"],
+        keep_going is True,
     )
+
+
+def escrows_at(game: Game[Any], seats: int) -> bool:
+    """Whether a table of ``game`` with ``seats`` seats may go on without a seat
+    (escrow its deck secrets): hidden hands, and at least one seat besides the
+    leaver and the holder (with two, the one holder would hold the secret)."""
+    return bool(getattr(game, "hidden_hands", False)) and seats >= ESCROW_SEATS
 
 
 class ShufflesHands(Protocol):
@@ -177,9 +202,10 @@ def sealed_book_for(info: GenesisInfo, readers: Mapping[int, int] | None) -> Sea
         except ValueError as exc:
             raise _genesis_error(f"seat {number} deck key: {exc}") from None
     try:
-        return SealedBook.new(info.game_id, keys, readers)
+        book = SealedBook.new(info.game_id, keys, readers)
     except ValueError as exc:
         raise _genesis_error(str(exc)) from None
+    return replace(book, escrows=()) if info.keep_going else book
 
 
 def check_genesis_signatures(genesis: Entry, info: GenesisInfo) -> None:

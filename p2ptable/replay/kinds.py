@@ -49,6 +49,7 @@ class Kind(str, Enum):
     ACTION = "action"
     CHANCE = "chance"
     SHUFFLE = "shuffle"
+    ESCROW = "escrow"
     OPEN = "open"
     SECRETS = "secrets"
     COMMITS = "commits"
@@ -98,9 +99,9 @@ KIND_OF: dict[str, Kind] = {kind.value: kind for kind in Kind}
 # Entries that bundle one signed ``part`` per contributing seat.
 BUNDLE_KINDS = frozenset({Kind.OPEN, Kind.SECRETS, Kind.COMMITS, Kind.CHOICES})
 # Bodies one seat signs alone for a position: what equivocation and cheating prove.
-SIGNED_KINDS = (Kind.ACTION, Kind.SHUFFLE, Kind.PART)
+SIGNED_KINDS = (Kind.ACTION, Kind.SHUFFLE, Kind.ESCROW, Kind.PART)
 # Entries one seat signs alone: what its ``entry`` message carries (wire.md).
-AUTHORED_KINDS = (Kind.ACTION, Kind.SHUFFLE)
+AUTHORED_KINDS = (Kind.ACTION, Kind.SHUFFLE, Kind.ESCROW)
 
 
 _new = object.__new__
@@ -188,6 +189,9 @@ class GenesisBody(Body):
     seats: list[Any]
     chain_len: int
     nonce: bytes
+    # The table goes on without a seat that left (issue 27): written only as
+    # True, at a table with hidden hands and 3 seats or more; absent as before.
+    keep_going: bool | None = None
 
 
 @_body(Kind.ACTION)
@@ -205,6 +209,17 @@ class ActionBody(Body):
 @_body(Kind.SHUFFLE)
 @dataclass(frozen=True)
 class ShuffleBody(Body):
+    i: int
+    prev: bytes
+    seat: int
+    msg: dict[str, Any]
+
+
+@_body(Kind.ESCROW)
+@dataclass(frozen=True)
+class EscrowBody(Body):
+    """A seat's escrow of its deck secret among the others (sealed/escrow.py)."""
+
     i: int
     prev: bytes
     seat: int

@@ -14,6 +14,7 @@ rules say               next entry                                   signed by
                         seat's signed part, replay/choices.py)       the parts' seats
 ``Chance(step)``        ``chance`` with every seat's next preimage   nobody (chains)
 ``GameOver``            ``result`` with the scores and winners       every seat
+(``keep_going``)        first an ``escrow`` by each seat in order    that seat
 after ``result``        nothing                                      -
 ======================  ===========================================  ==============
 
@@ -51,7 +52,7 @@ from typing import Any
 
 from p2ptable.engine.api import Chance, Game, GameOver, Outcome, Simultaneous, Turn
 from p2ptable.engine.frozen import replace
-from p2ptable.replay import choices, rows, sealed_entries
+from p2ptable.replay import choices, escrow_entries, rows, sealed_entries
 from p2ptable.replay import evidence as evidence_rules
 from p2ptable.replay.entries import Entry, MalformedEntry
 from p2ptable.replay.errors import InvalidEntry
@@ -167,6 +168,12 @@ class Ledger:
     def _compute_expected(self, position: Position) -> Expected:
         if position.result is not None or position.stopped is not None:
             return _NOTHING
+        book = position.book
+        if book is not None and book.escrows is not None:
+            # A table that goes on without a leaver: every seat's escrow first.
+            dealer = escrow_entries.next_dealer(book)
+            if dealer is not None:
+                return Expected(Kind.ESCROW, seat=dealer)
         game = self.game
         decision = game.pending(position.state)
         if isinstance(decision, Turn):
@@ -177,7 +184,6 @@ class Ledger:
             # Committed first, all at once, then revealed (replay/choices.py).
             kind = _COMMITS if position.commits is None else _CHOICES
             return Expected(kind, targets=tuple(sorted(decision.seats)))
-        book = position.book
         if isinstance(decision, Chance):
             step = decision.step
             if book is not None and step.kind == "pick" and step.seat is not None:

@@ -17,6 +17,7 @@ genesis   GenesisBody     starts a ledger (genesis)  -              the genesis 
 action    ActionBody      moves.action               author_action  MOVE: its seat, chosen
 chance    ChanceBody      moves.chance               author_chance  CHANCE: every chain
 shuffle   ShuffleBody     sealed_entries.shuffle     author_shuffle SHUFFLE: its seat, at once
+escrow    EscrowBody      escrow_entries.escrow      author_escrow  ESCROW: its seat, at once
 open      OpenBody        sealed_entries.open_cards  author_bundle  PARTS: every seat's part
 secrets   SecretsBody     sealed_entries.secrets     author_bundle  PARTS: every seat's part
 commits   CommitsBody     choices.commits            author_commits COMMITS: the asked, chosen
@@ -44,7 +45,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from p2ptable.replay import authoring, choices, moves, sealed_entries
+from p2ptable.replay import authoring, choices, escrow_entries, moves, sealed_entries
 from p2ptable.replay.entries import Entry
 from p2ptable.replay.genesis import GenesisInfo
 from p2ptable.replay.kinds import (
@@ -54,6 +55,7 @@ from p2ptable.replay.kinds import (
     ChanceBody,
     ChoicesBody,
     CommitsBody,
+    EscrowBody,
     GenesisBody,
     Kind,
     OpenBody,
@@ -78,6 +80,7 @@ class Live(Enum):
 
     MOVE = "the seat to move signs it when its player chooses; the others wait for it"
     SHUFFLE = "the seat to shuffle signs it at once"
+    ESCROW = "the seat to escrow its deck secret signs it at once"
     CHANCE = "every seat's next chain value, gathered by a collector or all"
     PARTS = "every seat's signed part, bundled by every peer"
     COMMITS = "every asked seat's signed commit, when its player chooses, bundled"
@@ -139,6 +142,14 @@ ROWS: Mapping[Kind, Row] = {
             authoring.author_shuffle,
             Live.SHUFFLE,
             Words("shuffle", actor=True),
+        ),
+        Row(
+            Kind.ESCROW,
+            EscrowBody,
+            escrow_entries.escrow,
+            authoring.author_escrow,
+            Live.ESCROW,
+            Words("escrow", actor=True),
         ),
         Row(
             Kind.OPEN,

@@ -78,6 +78,7 @@ from p2ptable.sealed import deck, elgamal
 from p2ptable.sealed.dealing import Targets, add_shares, begin_open, finish_open, make_shares
 from p2ptable.sealed.deck import SealedState, Table
 from p2ptable.sealed.errors import SealedDeckError, SealedUsageError
+from p2ptable.sealed.escrow import EscrowMessage
 from p2ptable.sealed.group import GroupError, Point, Rand, SeededRandom, decode_point, scalar_bytes
 from p2ptable.sealed.messages import (
     RevealMessage,
@@ -147,6 +148,9 @@ class SealedBook:
     secrets: tuple[int, ...] | None = None  # once the secrets entry is in
     # Seats whose hand order only they know: shuffled by them, nothing added since.
     fresh: frozenset[int] = frozenset()
+    # The seats' escrows in seat order (replay/escrow_entries.py); None: no
+    # escrow at this table (the genesis does not keep going).
+    escrows: tuple[EscrowMessage, ...] | None = None
 
     @classmethod
     def new(

@@ -19,10 +19,18 @@ The three statements (``x`` and ``s`` are the witnesses):
 
 A recomputed commitment that is the identity makes the proof fail: honest nonces
 never give one, and the identity has no encoding to hash.
+
+A proof that verified is remembered by a hash of its label, context, statement
+and answer (:class:`KnownGood`): the same check again (a decryption share checked
+when its part arrives and again when the open is appended, every proof of a log
+in ``verify``'s second pass) is a lookup.  Only proofs that passed are stored, and
+the hash covers everything the verification reads, so a lookup answers exactly
+what the arithmetic would.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -37,12 +45,62 @@ from p2ptable.sealed.group import (
     base_mul,
     decode_scalar,
     hash_to_scalar,
+    mul_add_base,
     point_sum,
     random_scalar,
     scalar_bytes,
+    transcript,
 )
 
 Context = Sequence[Any]
+
+
+class KnownGood:
+    """Fingerprints of checks that passed in this process, the oldest dropped first."""
+
+    def __init__(self, limit: int) -> None:
+        self._seen: dict[bytes, None] = {}
+        self._limit = limit
+
+    @staticmethod
+    def fingerprint(label: str, context: Context, points: Sequence[Point], scalars: Any) -> bytes:
+        """What a check reads: its kind, context, points (33 bytes each, so their
+        count and order are unambiguous) and scalars (32 bytes each)."""
+        h = hashlib.sha256(transcript("known-good/" + label, [list(context), len(points)]))
+        h.update(b"".join([p.to_bytes() for p in points]))
+        h.update(b"".join([scalar_bytes(k) for k in scalars]))
+        return h.digest()
+
+    def __contains__(self, fingerprint: bytes) -> bool:
+        return fingerprint in self._seen
+
+    def add(self, fingerprint: bytes) -> None:
+        if len(self._seen) >= self._limit:
+            self._seen.pop(next(iter(self._seen)))
+        self._seen[fingerprint] = None
+
+    def clear(self) -> None:
+        self._seen.clear()
+
+
+# A deal of 42 cards at six seats is 210 share proofs, each checked twice.
+KNOWN_GOOD = KnownGood(8192)
+
+
+def _checked(
+    label: str, context: Context, points: list[Point], proof: SigmaProof, holds: Any
+) -> bool:
+    """``holds()``, or True at once if this very proof of this statement held before."""
+    try:
+        fingerprint = KnownGood.fingerprint(label, context, points, (proof.c, *proof.z))
+    except GroupError:  # an identity in the statement: never remembered, never honest
+        return bool(holds())
+    if fingerprint in KNOWN_GOOD:
+        return True
+    if not holds():
+        return False
+    KNOWN_GOOD.add(fingerprint)
+    return True
 
 
 @dataclass(frozen=True)
@@ -84,8 +142,12 @@ def prove_key(context: Context, secret: int, rand: Rand) -> SigmaProof:
 
 def verify_key(context: Context, key: Point, proof: SigmaProof) -> bool:
     (z,) = proof.z
-    t = point_sum((base_mul(z), (-proof.c) * key))
-    return _challenge("schnorr", context, [G, key], [t]) == proof.c
+
+    def holds() -> bool:
+        t = mul_add_base(-proof.c, key, z)
+        return _challenge("schnorr", context, [G, key], [t]) == proof.c
+
+    return _checked("schnorr", context, [key], proof, holds)
 
 
 def prove_dleq(
@@ -101,9 +163,13 @@ def prove_dleq(
 def verify_dleq(context: Context, key: Point, base: Point, share: Point, proof: SigmaProof) -> bool:
     (z,) = proof.z
     c = proof.c
-    t1 = point_sum((base_mul(z), (-c) * key))
-    t2 = point_sum((z * base, (-c) * share))
-    return _challenge("dleq", context, [G, key, base, share], [t1, t2]) == c
+
+    def holds() -> bool:
+        t1 = mul_add_base(-c, key, z)
+        t2 = point_sum((z * base, (-c) * share))
+        return _challenge("dleq", context, [G, key, base, share], [t1, t2]) == c
+
+    return _checked("dleq", context, [key, base, share], proof, holds)
 
 
 def _transfer_statement(
@@ -141,9 +207,13 @@ def verify_transfer(
 ) -> bool:
     z1, z2 = proof.z
     c = proof.c
-    t1 = point_sum((base_mul(z1), (-c) * key_from))
-    t2 = point_sum((base_mul(z2), (-c) * ct_to.a))
-    diff = ct_from.b - ct_to.b
-    t3 = point_sum((z1 * ct_from.a, (-z2) * key_to, (-c) * diff))
     statement = _transfer_statement(key_from, ct_from, key_to, ct_to)
-    return _challenge("transfer", context, statement, [t1, t2, t3]) == c
+
+    def holds() -> bool:
+        t1 = mul_add_base(-c, key_from, z1)
+        t2 = mul_add_base(-c, ct_to.a, z2)
+        diff = ct_from.b - ct_to.b
+        t3 = point_sum((z1 * ct_from.a, (-z2) * key_to, (-c) * diff))
+        return _challenge("transfer", context, statement, [t1, t2, t3]) == c
+
+    return _checked("transfer", context, statement, proof, holds)

@@ -28,6 +28,8 @@ from typing import Any
 from p2ptable.engine.api import Action
 from p2ptable.games.pet_quartet.view import letter
 from p2ptable.games.words import a
+from p2ptable.ui import menu
+from p2ptable.ui.screens import Panes
 from p2ptable.ui.style import (  # noqa: F401  (RECENT_LINES: the tests read it here)
     RECENT_LINES,
     Style,
@@ -68,7 +70,9 @@ def _table_header(view: dict[str, Any]) -> str:
     return " | ".join(parts)
 
 
-def _conductor_lines(view: dict[str, Any], names: Sequence[str], st: Style) -> list[str]:
+def _conductor_lines(
+    view: dict[str, Any], names: Sequence[str], st: Style, width: int = WIDTH
+) -> list[str]:
     tile_kind = "Duet tile" if view["variant"] == "duet" else None
     lines = [st.bold("Conductors")]
     for index, conductor in enumerate(view["conductors"]):
@@ -77,7 +81,7 @@ def _conductor_lines(view: dict[str, Any], names: Sequence[str], st: Style) -> l
             # A taken Conductor keeps its cards only while its tile is being resolved.
             held = " ".join(str(c) for c in conductor["cards"])
             taken = f"taken by {pronoun_name(view, names, conductor['taken_by'])}"
-            lines.append(st.dim(fit(label + taken + (f", with {held}" if held else ""), WIDTH)))
+            lines.append(st.dim(fit(label + taken + (f", with {held}" if held else ""), width)))
             continue
         cards = [str(c) for c in conductor["cards"]]
         slots = " ".join(f"{c:>2}" for c in cards + ["."] * (conductor["limit"] - len(cards)))
@@ -103,7 +107,7 @@ def _conductor_lines(view: dict[str, Any], names: Sequence[str], st: Style) -> l
         gone.append("returned to the box " + " ".join(str(c) for c in view["returned_cards"]))
     text = "Out of play: " + "; ".join(gone)
     return lines + (
-        textwrap.wrap(text, WIDTH, initial_indent="  ", subsequent_indent="    ") if gone else []
+        textwrap.wrap(text, width, initial_indent="  ", subsequent_indent="    ") if gone else []
     )
 
 
@@ -126,6 +130,7 @@ def _player_table(
     statuses: Sequence[str],
     scores: Sequence[int],
     st: Style,
+    width: int = WIDTH,
 ) -> list[str]:
     """One row per seat in ``order``: marker, name, status, points, collection."""
     labels = [
@@ -135,7 +140,8 @@ def _player_table(
     status_w = max([len(s) for s in statuses] + [0])
     indent = 2 + name_w + 2 + (status_w + 2 if status_w else 0) + 6 + 2
     head = "  " + "Players".ljust(name_w) + "  " + (" " * (status_w + 2) if status_w else "")
-    lines = [st.bold(head + "points  collection (* scores)")]
+    scoring = "collection (* scores)" if len(head) + 29 <= width else "collection"
+    lines = [st.bold(head + "points  " + scoring)]
     for seat in order:
         marker = "> " if seat == view["turn_of"] and view["phase"] != "over" else "  "
         label = labels[seat]
@@ -151,7 +157,8 @@ def _player_table(
             paint = ("yellow", "bold") if status in ("to play", "winner") else ("dim",)
             row += st.paint(status, *paint) + " " * (status_w - len(status) + 2)
         row += f"{scores[seat]:>6}  "
-        collection = wrap_tokens(_collection_tokens(view["collections"][seat], st), WIDTH - indent)
+        tokens = _collection_tokens(view["collections"][seat], st)
+        collection = wrap_tokens(tokens, max(12, width - indent))
         lines.append(row + collection[0])
         lines.extend(" " * indent + more for more in collection[1:])
     return lines
@@ -166,17 +173,17 @@ def _status(view: dict[str, Any], seat: int) -> str:
     return ""
 
 
-def _final_turns(view: dict[str, Any], names: Sequence[str]) -> list[str]:
+def _final_turns(view: dict[str, Any], names: Sequence[str], width: int = WIDTH) -> list[str]:
     final = view["final_turns"]
     if not final["triggered"] or view["phase"] == "over":
         return []
     drawer = pronoun_name(view, names, final["triggered_by"])
     still = ", ".join(pronoun_name(view, names, s) for s in final["remaining"])
     lines = textwrap.wrap(
-        f"End of the game: {drawer} drew the last card; everyone takes one last turn.", WIDTH
+        f"End of the game: {drawer} drew the last card; everyone takes one last turn.", width
     )
     if final["remaining"]:
-        lines += textwrap.wrap(f"Still to play: {still}.", WIDTH)
+        lines += textwrap.wrap(f"Still to play: {still}.", width)
     return lines
 
 
@@ -217,8 +224,10 @@ def render(
     status: Sequence[str] = (),
     color: bool = False,
     rows: int | None = None,
+    width: int = WIDTH,
 ) -> str:
-    """The live table as ``view``'s seat sees it (no trailing newline).
+    """The live table as ``view``'s seat sees it (no trailing newline), at most
+    ``width`` columns wide.
 
     ``recent`` is the event lines, oldest first; ``rows`` the terminal lines the
     screen may use: the table first, then as many of the latest events as fit (at
@@ -226,19 +235,40 @@ def render(
     :data:`~p2ptable.ui.style.RECENT_LINES`).
     """
     st = Style(color)
-    top = [st.bold(_table_header(view)), "-" * WIDTH]
-    top += _conductor_lines(view, names, st)
+    top = [st.bold(fit(_table_header(view), width)), "-" * width]
+    top += _conductor_lines(view, names, st, width)
     top.append("")
     statuses = [_status(view, seat) for seat in range(view["seats"])]
-    top += _player_table(view, names, range(view["seats"]), statuses, view["scores"], st)
-    final = _final_turns(view, names)
+    top += _player_table(view, names, range(view["seats"]), statuses, view["scores"], st, width)
+    final = _final_turns(view, names, width)
     if final:
         top += ["", *(st.yellow(line) for line in final)]
-    bottom = ["", *(st.bold(line) for line in textwrap.wrap(_now(view, names), WIDTH))]
-    bottom += [st.yellow(fit(line, WIDTH)) for line in status]
+    bottom = ["", *(st.bold(line) for line in textwrap.wrap(_now(view, names), width))]
+    bottom += [st.yellow(fit(line, width)) for line in status]
     room = recent_room(rows, top, bottom)
-    middle = recent_block(recent, lambda r: name_seats(r, names), st, WIDTH, room)
+    middle = recent_block(recent, lambda r: name_seats(r, names), st, width, room)
     return "\n".join(top + middle + bottom)
+
+
+def panes(
+    view: dict[str, Any], names: Sequence[str], color: bool, width: int, large: bool
+) -> Panes:
+    """The table in panes for the full-screen table (``ui/tui/``): the board (the
+    conductors and their cards, the drawn card, the last turns), the players with
+    their collections, your own collection as your hand, and what happens now."""
+    st = Style(color)
+    board = _conductor_lines(view, names, st, width)
+    final = _final_turns(view, names, width)
+    board += [st.yellow(line) for line in final]
+    statuses = [_status(view, seat) for seat in range(view["seats"])]
+    players = _player_table(view, names, range(view["seats"]), statuses, view["scores"], st, width)
+    you = view["you"]
+    hand = []
+    if you is not None:
+        tokens = _collection_tokens(view["collections"][you], st)
+        hand = [st.bold("Your collection (* scores)")]
+        hand += ["  " + line for line in wrap_tokens(tokens, width - 2)]
+    return Panes(_table_header(view), board, players, hand, _now(view, names))
 
 
 def render_final(view: dict[str, Any], names: Sequence[str], color: bool = False) -> str:
@@ -295,6 +325,19 @@ def describe_action_for_menu(
     if verb == "pass":
         return "pass (take nothing on your last turn)"
     return action.text
+
+
+def arrange_for_menu(
+    view: dict[str, Any], action: Action, words: str, names: Sequence[str]
+) -> menu.Placed | None:
+    """Where ``action`` goes on the menu (``ui/menu.py``): the conductors a card
+    can go under, and those that can be taken, each under one heading."""
+    if action.verb == "place":
+        head = f"place the {view['last_card']} under conductor"
+        return menu.Placed(head, words.removeprefix(head + " "))
+    if action.verb == "take":
+        return menu.Placed("take conductor", words.removeprefix("take conductor "))
+    return menu.Placed("", words)
 
 
 HELP = """\

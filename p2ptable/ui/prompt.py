@@ -2,27 +2,31 @@
 
 How it works
 ------------
-:func:`menu_lines` numbers the legal actions from 1, worded by the game's menu
-describer (``ui/screens.py``).  :func:`parse_choice` reads one line typed by the
-player and returns the chosen :class:`~p2ptable.engine.api.Action`, :class:`Help`
-for ``?``/``help``, :class:`Recent` for ``r`` (every event since the last choice,
-which a short terminal cannot show at once), :class:`Talk` for a line begun with
-``'`` or ``say`` (table talk, net/sideline.py), :class:`Break` for ``break``
-(a proposed break, or agreeing to one), or :class:`Invalid` with a message
-saying what to type instead.  A choice may be typed as its number, as the action's
-text (``take 1``, the form the log uses) or as its menu wording.  Nothing here
-reads input or prints: the caller does, so every case is testable with plain
-strings.
+:func:`menu_for` groups a seat's legal actions into the game's menu
+(``ui/menu.py``: headings, one line per distinct choice, numbered from 1), worded
+by the game's menu describer (``ui/screens.py``); :func:`menu_lines` numbers a
+plain list.  :func:`parse_choice` reads one line typed by the player and returns
+the chosen :class:`~p2ptable.engine.api.Action`, :class:`Help` for ``?``/``help``,
+:class:`Recent` for ``r`` (every event since the last choice, which a short
+terminal cannot show at once), :class:`Talk` for a line begun with ``'`` or
+``say`` (table talk, net/sideline.py), :class:`Break` for ``break`` (a proposed
+break, or agreeing to one), or :class:`Invalid` with a message saying what to
+type instead.  A choice may be typed as its number, as the action's text (``take
+1``, the form the log uses; any legal action, also one the menu leaves off) or as
+its menu wording.  Nothing here reads input or prints: the caller does, so every
+case is testable with plain strings.
 """
 
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from p2ptable.engine.api import Action
-from p2ptable.ui.screens import screens_for
+from p2ptable.ui.menu import Menu, build
+from p2ptable.ui.screens import View, screens_for
 
 HELP_WORDS = frozenset({"?", "h", "help"})
 RECENT_WORDS = frozenset({"r", "recent"})
@@ -67,6 +71,12 @@ def menu_lines(actions: Sequence[Action], describe: Callable[[Action], str]) -> 
     return [f"{n:>{width}}) {describe(a)}" for n, a in enumerate(actions, start=1)]
 
 
+def menu_for(game_name: str, view: View, actions: Sequence[Action], names: Sequence[str]) -> Menu:
+    """The grouped menu of ``actions`` for the seat whose ``view`` this is."""
+    screens = screens_for(game_name)
+    return build(view, actions, lambda a: screens.describe(view, a, names), names, screens.arrange)
+
+
 def _normal(text: str) -> str:
     return " ".join(text.split()).lower()
 
@@ -91,8 +101,10 @@ def parse_choice(
     line: str,
     actions: Sequence[Action],
     describe: Callable[[Action], str] | None = None,
+    legal: Sequence[Action] = (),
 ) -> Choice:
-    """What the typed ``line`` chooses among ``actions`` (the menu, in order)."""
+    """What the typed ``line`` chooses among ``actions`` (the menu, in order);
+    an action's text may also name one of ``legal`` the menu leaves off."""
     said = talk_of(line)
     if said is not None:
         return Talk(said) if said else Invalid("type your line after the ' (or after say)")
@@ -113,7 +125,7 @@ def parse_choice(
         if 1 <= number <= len(actions):
             return actions[number - 1]
         return Invalid(f"there is no choice {number}: {hint}")
-    for action in actions:
+    for action in (*actions, *legal):
         if action.text == typed:
             return action
     if describe is not None:
@@ -143,7 +155,21 @@ At the table
               continues it where it stopped."""
 
 
-def help_text(game_name: str) -> str:
-    """How to use the screen and the menu, and the game's turn in a nutshell."""
+def help_text(game_name: str, width: int = 80) -> str:
+    """How to use the screen and the menu, and the game's turn in a nutshell; a
+    line longer than ``width`` is wrapped between words, under its own indent."""
     game_help = screens_for(game_name).help
-    return _GENERAL_HELP + ("\n" + game_help if game_help else "")
+    text = _GENERAL_HELP + ("\n" + game_help if game_help else "")
+    return "\n".join(rewrap(text, width))
+
+
+def rewrap(text: str, width: int) -> list[str]:
+    """``text``'s lines, each longer than ``width`` wrapped between words."""
+    out: list[str] = []
+    for line in text.splitlines():
+        if len(line) <= width:
+            out.append(line)
+            continue
+        indent = " " * (len(line) - len(line.lstrip()))
+        out += textwrap.wrap(line, width, initial_indent="", subsequent_indent=indent) or [""]
+    return out

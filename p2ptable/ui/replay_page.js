@@ -160,7 +160,7 @@
       const sigs = outer[1];
       const seats = sigs.map((s) => s[0]);
       const all = Array.from({ length: n }, (_, k) => k);
-      const want = { genesis: all, result: all, action: [body.get("seat")], shuffle: [body.get("seat")] }[kind];
+      const want = { genesis: all, result: all, action: [body.get("seat")], shuffle: [body.get("seat")], escrow: [body.get("seat")] }[kind];
       if (want && !same(seats, want)) return fail(`signed by seats [${seats}], not [${want}]`);
       if (!want && kind !== "abort" && sigs.length) return fail(`a ${kind} entry carries no signature`);
       const message = cat(SIG_DOMAIN, gameId, outer[0]);

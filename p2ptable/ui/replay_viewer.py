@@ -159,14 +159,26 @@ class Viewer:
             raise IndexError(f"entry {index} is not in the file (0..{self.last})")
         if seat is not None and not 0 <= seat < len(self.names):
             raise IndexError(f"no seat index {seat}")
+        view, recent, finished = self.view_at(index, seat)
+        if finished:
+            return self._screens.render_final(view, self.names, self.color)
+        return self._screens.render(view, self.names, recent, (), self.color)
+
+    def view_at(
+        self, index: int, seat: int | None = None
+    ) -> tuple[dict[str, Any], list[str], bool]:
+        """What the screen after entry ``index`` is drawn from: the view (everyone's,
+        or ``seat``'s), the event lines up to it, and whether the game was over;
+        checks every entry up to it first (ReplayError at the first bad one)."""
         while len(self._moments) <= index:
             self._check_next()
         moment = self._moments[index]
         view = self._ledger.game.view(moment.state, seat)
-        if moment.finished:
-            return self._screens.render_final(view, self.names, self.color)
-        recent = self._recent[: moment.recent]
-        return self._screens.render(view, self.names, recent, (), self.color)
+        return view, self._recent[: moment.recent], moment.finished
+
+    @property
+    def game_name(self) -> str:
+        return self._ledger.game.name
 
     def check_tail(self) -> None:
         """ReplayError if the file goes on past its last intact entry (torn, damaged)."""

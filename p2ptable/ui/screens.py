@@ -2,8 +2,9 @@
 
 How it works
 ------------
-A game's terminal presentation is four things: the live screen, the final screen,
-how to word an action for the menu, and a few lines of help, held in a
+A game's terminal presentation is five things: the live screen, the final screen,
+how to word an action for the menu, how to group the menu (``ui/menu.py``), and a
+few lines of help, held in a
 :class:`GameScreens`.  Each game's are registered here by its name
 (:data:`SCREENS`, each module imported on first use); a game that has none gets the
 generic one, which pretty-prints the view and shows actions by their text.  The
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from p2ptable.engine.api import Action
+from p2ptable.ui.menu import Arranger
 from p2ptable.ui.style import Style, fit, recent_block, recent_room
 from p2ptable.ui.text import name_seats
 
@@ -28,11 +30,12 @@ View = dict[str, Any]
 
 
 class ScreenRenderer(Protocol):
-    """Renders the live table: ``render(view, names, recent, status, color, rows)``.
+    """Renders the live table: ``render(view, names, recent, status, color, rows, width)``.
 
     ``recent`` is the event lines, oldest first (the caller may pass many: every
     event since the seat's last turn); ``status`` lines go at the bottom; ``rows``
-    is how many terminal lines the screen may use.  The screen draws its fixed
+    is how many terminal lines the screen may use, ``width`` how many columns (the
+    terminal's, in the line mode: never hard-wrapped at 80).  The screen draws its fixed
     parts, then as many of the latest ``recent`` lines as fit in ``rows`` (never
     fewer than ``style.MIN_RECENT_LINES``; with ``rows=None`` the last
     ``style.RECENT_LINES``).
@@ -46,6 +49,7 @@ class ScreenRenderer(Protocol):
         status: Sequence[str] = (),
         color: bool = False,
         rows: int | None = None,
+        width: int = WIDTH,
     ) -> str: ...
 
 
@@ -53,6 +57,27 @@ class FinalRenderer(Protocol):
     """Renders the end of the game: ``render_final(view, names, color)``."""
 
     def __call__(self, view: View, names: Sequence[str], color: bool = False) -> str: ...
+
+
+@dataclass(frozen=True)
+class Panes:
+    """One table in the panes of the full-screen table (``ui/tui/``), each a list
+    of lines (styled when asked for colour) at most the width asked for."""
+
+    title: str
+    board: list[str]
+    players: list[str]
+    hand: list[str]
+    now: str  # what happens now, in words
+
+
+class PaneRenderer(Protocol):
+    """``panes(view, names, color, width, large)``: ``large`` when the terminal
+    has room for a bigger board (120 x 40 and up)."""
+
+    def __call__(
+        self, view: View, names: Sequence[str], color: bool, width: int, large: bool
+    ) -> Panes: ...
 
 
 #: Words an action for the menu: ``describe(view, action, names)``.
@@ -67,6 +92,11 @@ class GameScreens:
     render_final: FinalRenderer
     describe: MenuDescriber
     help: str
+    #: groups the menu and leaves off what changes nothing (ui/menu.py); None: one
+    #: line per distinct wording, under no heading
+    arrange: Arranger | None = None
+    #: the table in panes for the full-screen table; None: the live screen in one pane
+    panes: PaneRenderer | None = None
 
 
 def render_generic(
@@ -76,15 +106,16 @@ def render_generic(
     status: Sequence[str] = (),
     color: bool = False,
     rows: int | None = None,
+    width: int = WIDTH,
 ) -> str:
     """Any game: its view pretty-printed, then recent events and status lines."""
     st = Style(color)
     title = str(view.get("game", "game"))
-    top = [st.bold(title), "-" * WIDTH]
-    top += [fit(line, WIDTH) for line in pprint.pformat(view, width=WIDTH).splitlines()]
-    bottom = [st.yellow(fit(line, WIDTH)) for line in status]
+    top = [st.bold(title), "-" * width]
+    top += [fit(line, width) for line in pprint.pformat(view, width=width).splitlines()]
+    bottom = [st.yellow(fit(line, width)) for line in status]
     room = recent_room(rows, top, bottom)
-    middle = recent_block(recent, lambda r: name_seats(r, names), st, WIDTH, room)
+    middle = recent_block(recent, lambda r: name_seats(r, names), st, width, room)
     return "\n".join(top + middle + bottom)
 
 
@@ -120,7 +151,12 @@ def _screens_of(module_name: str) -> Callable[[], GameScreens]:
 
         screen = import_module(f"p2ptable.ui.{module_name}")
         return GameScreens(
-            screen.render, screen.render_final, screen.describe_action_for_menu, screen.HELP
+            screen.render,
+            screen.render_final,
+            screen.describe_action_for_menu,
+            screen.HELP,
+            getattr(screen, "arrange_for_menu", None),
+            getattr(screen, "panes", None),
         )
 
     return load

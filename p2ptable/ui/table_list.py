@@ -57,6 +57,8 @@ def describe(table: HeardTable) -> str:
     game = _title(ad.game) + (f" ({options})" if options else "")
     seats = f"{ad.taken} of {ad.seats} seats taken" if ad.open else "full"
     watch = ", spectators welcome" if ad.watch else ""
+    if ad.keep:  # the coalition bound, before anyone sits down (issue 27)
+        watch += ", keeps going without a player who leaves"
     conflict = ""
     if table.conflicts:
         more = len(table.conflicts) - MAX_CONFLICTS_SHOWN

@@ -70,6 +70,8 @@ CLEAR = "\x1b[2J\x1b[H"
 SILENT_AFTER = 3.0
 RECENT_KEPT = 200  # event lines kept for the screen, which shows what fits
 CLOCK = 1.0  # seconds between redraws of the status lines
+WIDTH = 80  # columns on a pipe; on a terminal, its own
+MIN_WIDTH = 40  # narrower than this, lines are cut rather than wrapped into nonsense
 INPUT_CLOSED = "input closed"
 # How a seat's leaving is said, by the reason its bye gave (net/events.py).
 LEFT_WORDS = {"input closed": ": input closed", "interrupted": " (interrupted)", "": ""}
@@ -198,11 +200,14 @@ class TerminalFrontend:
         screens = screens_for(session.game.name)
         view = session.view()
         names = session.names
-        choice = prompt.parse_choice(line, actions, lambda a: screens.describe(view, a, names))
+        shown = prompt.menu_for(session.game.name, view, actions, names).actions
+        choice = prompt.parse_choice(
+            line, shown, lambda a: screens.describe(view, a, names), legal=actions
+        )
         self._last_screen = ""  # redraw even if the screen is the same
         self._message_for = tuple(actions)  # said about this menu, and gone with it
         if isinstance(choice, prompt.Help):
-            self.message = prompt.help_text(session.game.name)
+            self.message = prompt.help_text(session.game.name, self._width())
         elif isinstance(choice, prompt.Recent):
             self.message = self._since_choice()
         elif isinstance(choice, prompt.Invalid):
@@ -241,39 +246,7 @@ class TerminalFrontend:
         return session.legal_actions()
 
     def status_lines(self, session: Session, now: float) -> list[str]:
-        names = self._names(session)
-        lines = []
-        mine, others, chosen = session.secret_choice()
-        if mine is not None and others:
-            said = screens_for(session.game.name).describe(session.view(), mine, names)
-            who = listed([names[s] for s in others])
-            lines.append(f"waiting for {who} to choose; you chose: {said} (secret until then)")
-        elif mine is None and chosen:
-            who = listed([names[s] for s in chosen])
-            lines.append(f"{who} chose already (nobody sees what until everyone has)")
-        for seat, why in session.left_seats().items():
-            said = LEFT_WORDS.get(why, "")
-            lines.append(f"{names[seat]} left{said}; waiting for {names[seat]} to resume")
-        proposal = session.sideline.proposal(session.ledger)
-        if proposal is not None and proposal.waiting_for:
-            waiting = listed([names[s] for s in proposal.waiting_for])
-            if session.seat in proposal.waiting_for:
-                signed = [n for s, n in enumerate(names) if s not in proposal.waiting_for]
-                lines.append(f"a break: {listed(signed)} agreed; type break to agree, or play on")
-            else:
-                lines.append(f"a break: waiting for {waiting} to agree (type break)")
-        behind = session.resume_waiting_on()
-        if behind:
-            who = listed([names[s] for s in behind])
-            lines.append(f"resumed: waiting for {who} to say where the game stands")
-        for seat, quiet in session.silent_peers(now, SILENT_AFTER):
-            if quiet is None:
-                lines.append(f"waiting for {names[seat]} (not connected yet)")
-            else:
-                # On a pipe, count in tens so the log gets a line per 10 s, not per second.
-                shown = int(quiet) if self.tty else int(quiet) // 10 * 10
-                lines.append(f"waiting for {names[seat]} (no contact for {shown} s)")
-        return lines
+        return status_lines(session, now, exact=self.tty)
 
     def screen(self, session: Session, now: float) -> str:
         screens = screens_for(session.game.name)
@@ -285,7 +258,8 @@ class TerminalFrontend:
             self.message = None  # the help or the hint was about a menu that is gone
         if actions:
             below.append("")
-            below += prompt.menu_lines(actions, lambda a: screens.describe(view, a, names))
+            menu = prompt.menu_for(session.game.name, view, actions, names)
+            below += menu.lines(self._width())
             if session.choosing_together():
                 below.append("Everyone chooses at once: nobody sees your choice until all have.")
             below.append("Your choice (number, or ? for help):")
@@ -299,8 +273,17 @@ class TerminalFrontend:
         # shows what fits and says how many earlier ones it does not.
         since = max(self._told - self._chose_at, RECENT_LINES)
         recent = self.recent[-since:]
-        top = screens.render(view, names, recent, status, self.color, rows=rows)
+        top = screens.render(
+            view, names, recent, status, self.color, rows=rows, width=self._width()
+        )
         return "\n".join([top, *below])
+
+    def _width(self) -> int:
+        """The terminal's columns (80 on a pipe): the screen is never wider, and
+        never hard-wrapped at 80 on a wider or narrower terminal."""
+        if not self.tty:
+            return WIDTH
+        return max(MIN_WIDTH, shutil.get_terminal_size((WIDTH, 40)).columns)
 
     def redraw(self, session: Session, now: float) -> None:
         if session.finished or session.stopped is not None:
@@ -325,3 +308,41 @@ class TerminalFrontend:
             ("\n" if not self.tty else CLEAR)
             + screens.render_final(view, self._names(session), self.color)
         )
+
+
+def status_lines(session: Session, now: float, exact: bool = True) -> list[str]:
+    """What the table waits for, in words: secret choices, seats that left or are
+    silent, a break proposed.  Silences count seconds when ``exact``, else tens (a log on a pipe
+    gets a line per 10 s, not per second)."""
+    names = session.names
+    lines = []
+    mine, others, chosen = session.secret_choice()
+    if mine is not None and others:
+        said = screens_for(session.game.name).describe(session.view(), mine, names)
+        who = listed([names[s] for s in others])
+        lines.append(f"waiting for {who} to choose; you chose: {said} (secret until then)")
+    elif mine is None and chosen:
+        who = listed([names[s] for s in chosen])
+        lines.append(f"{who} chose already (nobody sees what until everyone has)")
+    for seat, why in session.left_seats().items():
+        said = LEFT_WORDS.get(why, "")
+        lines.append(f"{names[seat]} left{said}; waiting for {names[seat]} to resume")
+    proposal = session.sideline.proposal(session.ledger)
+    if proposal is not None and proposal.waiting_for:
+        if session.seat in proposal.waiting_for:
+            signed = [n for s, n in enumerate(names) if s not in proposal.waiting_for]
+            lines.append(f"a break: {listed(signed)} agreed; type break to agree, or play on")
+        else:
+            waiting = listed([names[s] for s in proposal.waiting_for])
+            lines.append(f"a break: waiting for {waiting} to agree (type break)")
+    behind = session.resume_waiting_on()
+    if behind:
+        who = listed([names[s] for s in behind])
+        lines.append(f"resumed: waiting for {who} to say where the game stands")
+    for seat, quiet in session.silent_peers(now, SILENT_AFTER):
+        if quiet is None:
+            lines.append(f"waiting for {names[seat]} (not connected yet)")
+        else:
+            shown = int(quiet) if exact else int(quiet) // 10 * 10
+            lines.append(f"waiting for {names[seat]} (no contact for {shown} s)")
+    return lines

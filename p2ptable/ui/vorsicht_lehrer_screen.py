@@ -35,11 +35,13 @@ from typing import Any
 
 from p2ptable.engine.api import Action
 from p2ptable.games.vorsicht_lehrer.view import card_numbers
+from p2ptable.ui.screens import Panes
 from p2ptable.ui.style import Style, fit, recent_block, recent_room
 from p2ptable.ui.text import name_seats, plural, possessive_name, pronoun_name, short_name
 
 WIDTH = 80
 TRACK_CELLS = 50
+HAND_NAME = 30  # a card's name in the hand, at most
 PAWN_LABEL = "  Pawn   "  # the labels of the two track lines; the scale above them is
 TOKENS_LABEL = "  Tokens "  # indented as much
 LABEL = PAWN_LABEL
@@ -68,14 +70,15 @@ def _header(view: View) -> str:
     return " | ".join(parts)
 
 
-def _scale(view: View) -> int:
-    return max(1, -(-view["track"] // TRACK_CELLS))  # fields per cell, rounded up
+def _scale(view: View, cells: int = TRACK_CELLS) -> int:
+    return max(1, -(-view["track"] // cells))  # fields per cell, rounded up
 
 
-def _track_lines(view: View, st: Style) -> list[str]:
+def _track_lines(view: View, st: Style, cells: int = TRACK_CELLS) -> list[str]:
     """The scale (0, markers, end), then the compact track twice: with the patience
-    pawn alone, so no token ever hides it, and with the players' tokens."""
-    track, scale = view["track"], _scale(view)
+    pawn alone, so no token ever hides it, and with the players' tokens (in about
+    ``cells`` characters)."""
+    track, scale = view["track"], _scale(view, cells)
     cells = track // scale + (1 if track % scale else 0)  # the last cell is the end field
     board = ["."] * (cells + 1)
     for marker in view["markers"]:
@@ -177,20 +180,24 @@ def _player_lines(
     return lines
 
 
-def _hand_lines(view: View, st: Style) -> list[str]:
+def _hand_lines(view: View, st: Style, width: int = WIDTH) -> list[str]:
     hand = view["hand"]
     if hand is None:
         return []
-    lines = [st.bold("Your hand") + st.dim("  (patience, negative points, risk throw)")]
+    name_w = max(12, min(HAND_NAME, width - 16))  # the numbers take 14, the indent 2
+    what = (
+        "  (patience, negative points, risk throw)" if width >= 52 else "  (patience, points, risk)"
+    )
+    lines = [st.bold("Your hand") + st.dim(what)]
     if not hand:
         lines.append("  (empty)")
     for card in hand:
         if card is None:
             lines.append("  (a card not known here)")
             continue
-        name = fit(card["name"], 30)
+        name = fit(card["name"], name_w)
         numbers = f"{card['patience']:>2}  {card['negative']:>2}  {card['risk']:>2}+"
-        lines.append(f"  {name:<30}  {numbers}")
+        lines.append(f"  {name:<{name_w}}  {numbers}")
     return lines
 
 
@@ -219,7 +226,7 @@ def _throw_lines(view: View, names: Sequence[str]) -> list[str]:
     return lines
 
 
-def _table_lines(view: View, names: Sequence[str]) -> list[str]:
+def _table_lines(view: View, names: Sequence[str], width: int = WIDTH) -> list[str]:
     lines = []
     played, teacher = view["played"], view["teacher"]
     if played is not None and view["turn_of"] is not None:
@@ -239,7 +246,7 @@ def _table_lines(view: View, names: Sequence[str]) -> list[str]:
     lines += _throw_lines(view, names)
     wrapped = []
     for line in lines:
-        wrapped += textwrap.wrap(line, WIDTH, subsequent_indent="  ")
+        wrapped += textwrap.wrap(line, width, subsequent_indent="  ")
     return wrapped
 
 
@@ -291,8 +298,10 @@ def render(
     status: Sequence[str] = (),
     color: bool = False,
     rows: int | None = None,
+    width: int = WIDTH,
 ) -> str:
-    """The live classroom as ``view``'s seat sees it (no trailing newline).
+    """The live classroom as ``view``'s seat sees it (no trailing newline), at
+    most ``width`` columns wide.
 
     ``recent`` is the event lines, oldest first; ``rows`` the terminal lines the
     screen may use: the classroom first, then as many of the latest events as fit (at
@@ -300,22 +309,44 @@ def render(
     :data:`~p2ptable.ui.style.RECENT_LINES`).
     """
     st = Style(color)
-    top = [st.bold(fit(_header(view), WIDTH)), "-" * WIDTH]
-    top += _track_lines(view, st)
+    top = [st.bold(fit(_header(view), width)), "-" * width]
+    top += _track_lines(view, st, _cells(width))
     top += [_pawn_line(view), ""]
     statuses = [_status(view, seat) for seat in range(view["seats"])]
     top += _player_lines(view, names, range(view["seats"]), statuses, view["tokens"], st)
-    hand = _hand_lines(view, st)
+    hand = _hand_lines(view, st, width)
     if hand:
         top += ["", *hand]
-    table = _table_lines(view, names)
+    table = _table_lines(view, names, width)
     if table:
         top += ["", *table]
-    bottom = ["", *(st.bold(line) for line in textwrap.wrap(_now(view, names), WIDTH))]
-    bottom += [st.yellow(fit(line, WIDTH)) for line in status]
+    bottom = ["", *(st.bold(line) for line in textwrap.wrap(_now(view, names), width))]
+    bottom += [st.yellow(fit(line, width)) for line in status]
     room = recent_room(rows, top, bottom)
-    middle = recent_block(recent, lambda r: name_seats(r, names), st, WIDTH, room)
+    middle = recent_block(recent, lambda r: name_seats(r, names), st, width, room)
     return "\n".join(line.rstrip() for line in top + middle + bottom)
+
+
+def _cells(width: int) -> int:
+    """The track's characters for a screen ``width`` wide: TRACK_CELLS from 61 to
+    100 columns (the track and its labels take 60), fewer when narrower, more (up
+    to one a field) when wider."""
+    if width < len(LABEL) + TRACK_CELLS + 2:
+        return max(20, width - len(LABEL) - 2)
+    return TRACK_CELLS if width < 100 else min(200, width - 20)
+
+
+def panes(view: View, names: Sequence[str], color: bool, width: int, large: bool) -> Panes:
+    """The classroom in panes for the full-screen table (``ui/tui/``): the board
+    (the track with the pawn and the tokens, the cards on the table and the last
+    throws), the players, your hand and what happens now."""
+    st = Style(color)
+    cells = _cells(width) if large or width < WIDTH - 19 else TRACK_CELLS
+    board = [*_track_lines(view, st, cells), _pawn_line(view), *_table_lines(view, names, width)]
+    statuses = [_status(view, seat) for seat in range(view["seats"])]
+    players = _player_lines(view, names, range(view["seats"]), statuses, view["tokens"], st)
+    hand = _hand_lines(view, st, width)
+    return Panes(_header(view), board, players, hand, _now(view, names))
 
 
 def render_final(view: View, names: Sequence[str], color: bool = False) -> str:

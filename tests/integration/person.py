@@ -1,9 +1,10 @@
 """A person at a terminal: a real ``p2ptable`` process on a pseudo-terminal.
 
 The process gets a pty as its controlling terminal (stdin, stdout and stderr), so
-it sees a TTY exactly as under a person's terminal emulator: it clears and
-redraws its screen, and Ctrl-C (``\\x03`` typed) sends SIGINT to its foreground
-process group, bot peers of ``play`` included.  The helper reads what the
+it sees a TTY exactly as under a person's terminal emulator: in the line mode
+(``--plain``, which this helper asks for) it clears and redraws its screen, and
+Ctrl-C (``\\x03`` typed) sends SIGINT to its foreground process group, bot peers
+of ``play`` included.  The helper reads what the
 process prints, keeps the latest screen (the text after the last clear-screen),
 and types lines.  Every wait is bounded; ``close()`` kills the whole process
 group, so no process outlives its test.
@@ -34,6 +35,10 @@ CLEAR = "\x1b[2J\x1b[H"
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 PROMPT = "Your choice (number, or ? for help):"
 MAX_OUTPUT = 8 << 20  # what a test keeps of a process's output
+# The commands that open the full-screen table on a terminal unless told --plain
+# (tests/integration/test_people_full_screen.py reads that one through a terminal
+# emulator); the line mode is what this helper reads.
+FULL_SCREEN = ("play", "host", "join", "resume", "watch")
 
 
 def _controlling_tty() -> None:  # runs in the child, before exec
@@ -51,6 +56,34 @@ def _clean(printed: str) -> str:
     return _ANSI.sub("", printed.replace(CLEAR, "\f"))
 
 
+_ENTRY = re.compile(r"(\d+)\) (.*?)(?=   \d+\) |$)")
+_HEADING = re.compile(r"^(\S.*?): (?=\d+\) )")
+
+
+def menu_entries(screen: str) -> list[tuple[str, str]]:
+    """The menu on a line-mode screen as (number, words), in order: an entry of
+    a group (``Move to: 2) the Library   3) ...``, ui/menu.py) worded with its
+    heading ("Move to the Library ...")."""
+    found: list[tuple[str, str]] = []
+    heading = None
+    for line in screen.splitlines():
+        head = _HEADING.match(line)
+        if head:
+            heading, rest = head.group(1), line[head.end() :]
+        elif heading is not None and re.match(r"^  \d+\) ", line):
+            rest = line[2:]  # a group's wrapped line
+        elif re.match(r"^ ?\d+\) ", line):
+            heading, rest = None, line.strip()
+            found.append(tuple(re.match(r"(\d+)\) (.*)", rest).groups()))  # type: ignore[union-attr, arg-type]
+            continue
+        else:
+            heading = None
+            continue
+        for number, words in _ENTRY.findall(rest):
+            found.append((number, f"{heading} {words.strip()}"))
+    return found
+
+
 class Person:
     """One ``p2ptable`` command run on a pty, read and typed like a person."""
 
@@ -62,7 +95,10 @@ class Person:
         cols: int = 100,
         env: dict | None = None,
         prefix: tuple[str, ...] = (),  # e.g. ("ip", "netns", "exec", NAME): another "laptop"
+        plain: bool = True,  # the line mode, which these helpers read (issue 25)
     ) -> None:
+        if plain and args and args[0] in FULL_SCREEN:
+            args = [args[0], "--plain", *args[1:]]
         self.args = args
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))

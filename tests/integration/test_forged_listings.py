@@ -32,6 +32,10 @@ CODE = "FRG-7QM2"
 LOOPBACK = ("--interface", "127.0.0.1")
 FORGER = "127.0.0.2"
 HOST_IP = "127.0.0.3"
+# Every test here speaks from the same two addresses (its host's, its forger's): two at
+# once would forge and withdraw each other's tables (seen on two workers: a host never
+# heard).  The tests of one file run on one worker, one after another (pyproject.toml,
+# addopts: --dist loadfile).
 
 
 class Host:

@@ -70,3 +70,28 @@ def test_the_bell_rings_at_each_turn_and_not_with_no_bell(people) -> None:
     assert printed.count("\a") >= 3 and "\a\f" in printed
     quiet = _bells(people(*common, "--no-bell"), 3)
     assert "\a" not in quiet
+
+
+def test_a_wrong_code_typed_at_the_question_is_asked_again(tmp_path, people) -> None:
+    # Found by hand: a code of the right form but not the table's ended `join`
+    # ("wrong join code") where a typo of form was asked again; a person who
+    # mistyped one letter had to start over.  Asked, it is asked again (three
+    # tries: each one is a knock the host counts); given with --code, it ends.
+    from .peers import free_port
+
+    port = free_port()
+    ana = people("host", "pet-quartet", "--seats", "2", "--name", "Ana", "--port", str(port),
+                 "--code", "BEN-CHM8", "--advertise", "127.0.0.1", "--no-announce",
+                 "--bot", "random", "--replay", str(tmp_path / "Ana.p2pt"))  # fmt: skip
+    ana.expect("Others join with")
+    cal = people("join", f"127.0.0.1:{port}", "--name", "Cal", "--code", "BEN-CHM9")
+    assert cal.wait(timeout=60) == 1  # given on the line: no one to ask
+    assert "wrong join code" in cal.text and "Join code (as" not in cal.text
+    ben = people("join", f"127.0.0.1:{port}", "--name", "Ben", "--bot", "random",
+                 "--replay", str(tmp_path / "Ben.p2pt"))  # fmt: skip
+    ben.expect(ASKED)
+    ben.type("BEN-CHM9")
+    ben.expect(re.escape("wrong join code"), timeout=30)
+    ben.expect(f"{ASKED}(.|\\n)*{ASKED}")
+    ben.type("BEN-CHM8")
+    assert ben.wait(timeout=120) == 0 and ana.wait(timeout=120) == 0

@@ -12,7 +12,6 @@ bot] on a pty".
 from __future__ import annotations
 
 import json
-import re
 import time
 
 from p2ptable.games.teachers_pet.rulings import Rulings
@@ -20,22 +19,21 @@ from p2ptable.net.local_table import record_path
 from p2ptable.replay.verify import verify_file
 
 from .peers import entries_in, free_port
-from .person import PROMPT, play_together
+from .person import PROMPT, menu_entries, play_together
 from .test_people import host_args, join_args, peers, people  # noqa: F401 - fixtures
 
 CAUGHT = "The Hall Monitor caught you: show a Hall Pass, or take the Detention?"
-MENU_LINE = re.compile(r"^ *(\d+)\) (.*)$", re.MULTILINE)
 
 
 def daring(screen: str) -> str:
     """A player who shows a Hall Pass when caught and otherwise sneaks about
     whenever a Move needs the roll (so catches come), else takes the first line."""
-    menu = MENU_LINE.findall(screen.rsplit("\n\n", 1)[-1] if PROMPT in screen else screen)
+    menu = menu_entries(screen.rsplit("\n\n", 1)[-1] if PROMPT in screen else screen)
     for number, words in menu:
         if words.startswith("Show Hall Pass") or words.startswith("Show Goody"):
             return number
     for number, words in menu:
-        if words.startswith("Move to") and "sneak roll" in words:
+        if words.startswith("Move to") and "sneak" in words:
             return number
     return "1"
 
@@ -78,14 +76,14 @@ def scoring(screen: str) -> str:
     shows a Hall Pass or Goody Two-Shoes when asked, sneaks out now and then
     (whenever a Move to the Teachers Lounge or the Library needs the roll), and
     otherwise takes the first line."""
-    menu = MENU_LINE.findall(screen.rsplit("\n\n", 1)[-1] if PROMPT in screen else screen)
+    menu = menu_entries(screen.rsplit("\n\n", 1)[-1] if PROMPT in screen else screen)
     for wanted in ("Show Hall Pass", "Show Goody", "Turn in", "Show Assignment", "Play "):
         for number, words in menu:
             if words.startswith(wanted):
                 return number
     for number, words in menu:
         if words.startswith(("Move to the Teachers Lounge", "Move to the Library")):
-            if "sneak roll" in words:
+            if "sneak" in words:
                 return number
     return "1"
 

@@ -11,6 +11,7 @@ from p2ptable.net.parts import PartsRound, SealedPartsRound
 from p2ptable.net.rounds import (
     ActionRound,
     ChanceRound,
+    EscrowRound,
     Idle,
     ResultRound,
     ShuffleRound,
@@ -42,6 +43,7 @@ def test_each_row_gets_the_round_its_live_column_names():
     kinds = {
         Kind.ACTION: ActionRound,
         Kind.SHUFFLE: ShuffleRound,
+        Kind.ESCROW: EscrowRound,
         Kind.CHANCE: ChanceRound,
         Kind.OPEN: SealedPartsRound,
         Kind.SECRETS: SealedPartsRound,

@@ -156,3 +156,35 @@ def test_a_resumed_seat_waits_for_a_peer_that_never_answers(whose_turn):
 def test_a_session_not_resumed_never_waits():
     _, sessions, _ = make_table(2, "fresh")
     assert all(s.resume_waiting_on() == [] for s in sessions.values())
+
+
+def test_a_resumed_seat_that_reached_the_host_by_another_address_is_welcomed():
+    # Found by hand: Ana hosted advertising her LAN address (192.0.2.2), Ben
+    # joined by 127.0.0.1 and so kept Ana's endpoint as tcp://127.0.0.1:47411.
+    # Every hello and ping of Ana's names tcp://192.0.2.2:47411, and Ben refused
+    # each one ("hello from another address"): harmless while the game ran, but
+    # after Ctrl-C and `resume` Ben waited for Ana's welcome for ever.  The claim
+    # of another address is not believed (no seat may point the others at another
+    # machine) but the message is still taken: only the move is refused.
+    seats, sessions, logs = make_table(2, "two-addresses")
+    endpoints = {0: "tcp://192.0.2.2:47411", 1: "tcp://127.0.0.1:47500"}
+    for session in sessions.values():
+        session.greetings.endpoints[:] = [endpoints[0], endpoints[1]]
+    sessions[1].greetings.endpoints[0] = "tcp://127.0.0.1:47411"  # how Ben reached Ana
+    net = MemoryNet(sessions, logs)
+    play_until(sessions, net, random.Random(3), lambda: sessions[0].ledger.next_index >= 6)
+    disk = list(logs[1])
+    ledger = Ledger(Entry.decode(disk[0]))
+    for payload in disk[1:]:
+        ledger.append(Entry.decode(payload))
+    net.queue = type(net.queue)(item for item in net.queue if 1 not in item[:2])
+    kept = ["tcp://127.0.0.1:47411", endpoints[1]]  # Ben's secrets file: Ana as he reached her
+    resumed = Session(ledger, 1, seats[1], net.now, boot=b"\x42" * 8, resumed=True, endpoints=kept)
+    sessions[1] = resumed
+    net.logs[1] = disk
+    for _ in range(5):
+        net.advance(1.0)
+    assert resumed.resume_waiting_on() == []
+    assert resumed.greetings.endpoints[0] == "tcp://127.0.0.1:47411"  # not moved
+    play_out(sessions, net, random.Random(4))
+    assert all(s.finished for s in sessions.values())

@@ -337,6 +337,7 @@ def entry_bodies(draw) -> dict:
         bytes: st.one_of(*[st.binary(min_size=32, max_size=32)] * 5, st.binary(max_size=40)),
         dict: st.dictionaries(st.text(max_size=4), clean_values, max_size=3),
         list: st.lists(clean_values, max_size=3),
+        bool: st.booleans(),
     }
     body: dict[str, Any] = {}
     for name, typ in shape.items():

@@ -24,9 +24,11 @@ from hypothesis import strategies as st
 from p2ptable.engine.api import Action, normalize_options
 from p2ptable.games import get_game
 from p2ptable.games.vorsicht_lehrer.state import full_school_deck
+from p2ptable.net.accusations import Accusation, abort_body
 from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry, MalformedEntry, make_body, sign_body
 from p2ptable.replay.evidence import part_problem
+from p2ptable.replay.kinds import Reason
 from p2ptable.replay.ledger import Expected, InvalidEntry, Ledger
 from p2ptable.replay.logfile import MAGIC, encode_frame, parse_frames
 from p2ptable.replay.verify import audit_states, verify_bytes, verify_file
@@ -135,7 +137,18 @@ def build(payloads: list[bytes]) -> bytes:
 
 
 def abort(ledger: Ledger, detector: int, culprit: int, reason: str, evidence: list) -> Entry:
-    """An abort as a live session writes it (net/session.py ``_stop``)."""
+    """An abort as a live session writes it today (net/stopping.py): unsigned, its
+    body made by ``accusations.abort_body`` from the accusation alone, so that
+    honest peers catching the same thing write the same bytes.  ``detector`` no
+    longer signs it; it is kept so each case still says who caught the cheat."""
+    del detector  # the evidence proves it, or nothing does
+    accusation = Accusation(Reason(reason), "spec", culprit, evidence)
+    return Entry(abort_body(ledger, accusation), ())
+
+
+def signed_abort(ledger: Ledger, detector: int, culprit: int, reason: str, evidence: list) -> Entry:
+    """An abort as protocol p2ptable/1 and /2 sessions wrote it: signed by the
+    detector (still read in old replays)."""
     fields = dict(
         t="abort",
         i=ledger.next_index,
@@ -519,17 +532,30 @@ def verified(log: list[bytes], entry: Entry):
     return report
 
 
-def test_a_signed_bad_part_proves_cheating(log):
+# Each evidence case as live sessions write the abort today (unsigned: the
+# evidence proves it, or nothing does) and as p2ptable/1 and /2 sessions did
+# (signed by the detector, who is then to blame for a false accusation).
+BUILDERS = pytest.mark.parametrize("signer", [False, True], ids=["live-unsigned", "legacy-signed"])
+
+
+def build_abort(signer: bool):  # noqa: ANN201
+    return signed_abort if signer else abort
+
+
+@BUILDERS
+def test_a_signed_bad_part_proves_cheating(log, signer):
     # "cheated: one body signed by the culprit for this position that fails its
     # check: a part of an open entry whose share proof is wrong."
     ledger = ledger_at(log, nth(log, "open", 0))
     cheat, detector = 1 - ledger.expected().seat, ledger.expected().seat
     honest = authoring.part_entry(ledger, cheat, SEATS[cheat])
     bad = signed(ledger, cheat, t="part", msg=with_bad_share(honest.body["msg"]))
-    entry = abort(ledger, detector, cheat, "cheated", [bad.encode()])
+    entry = build_abort(signer)(ledger, detector, cheat, "cheated", [bad.encode()])
+    assert (entry.sigs == ()) is not signer  # live aborts carry no signature
     ledger.append(entry)
     stopped = ledger.stopped
-    assert (stopped.culprit, stopped.detector, stopped.proved) == (cheat, detector, True)
+    expected_detector = detector if signer else None
+    assert (stopped.culprit, stopped.detector, stopped.proved) == (cheat, expected_detector, True)
     report = verified(log, entry)
     assert report.stopped["proved"] is True and report.stopped["culprit"] == cheat
     assert report.error["culprit"] == cheat
@@ -548,21 +574,27 @@ def test_a_signed_false_reveal_proves_cheating(at_play, log):
     assert report.stopped["culprit"] == seat and report.error["culprit"] == seat
 
 
-def test_evidence_that_checks_out_blames_the_accuser(log, at_play):
-    # An honest part or an honest play proves nothing: the abort is refused and its
-    # signer, who made a false accusation, is the culprit.
+@BUILDERS
+def test_evidence_that_checks_out_blames_the_accuser(log, at_play, signer):
+    # An honest part or an honest play proves nothing: the abort is refused.  A
+    # signed one blames its signer, who made a false accusation; a live one is
+    # unsigned, so it names nobody (no one signed it: the frame that carried it
+    # is refused, and the game goes on).
     ledger = ledger_at(log, nth(log, "open", 0))
+    make = build_abort(signer)
     for seat in range(PLAYERS):  # the receiver's (empty) part and the giver's
         part = authoring.part_entry(ledger, seat, SEATS[seat])
-        entry = abort(ledger, 1 - seat, seat, "cheated", [part.encode()])
-        refused(ledger, entry, "the evidence checks out: it proves nothing", culprit=1 - seat)
+        entry = make(ledger, 1 - seat, seat, "cheated", [part.encode()])
+        accuser = (1 - seat) if signer else None
+        refused(ledger, entry, "the evidence checks out: it proves nothing", culprit=accuser)
     played, seat, hand = at_play
     honest = authoring.action_entry(played, seat, SEATS[seat], Action("play", (0, hand[0])))
-    entry = abort(played, 1 - seat, seat, "cheated", [honest.encode()])
-    refused(played, entry, "proves nothing", culprit=1 - seat)
+    entry = make(played, 1 - seat, seat, "cheated", [honest.encode()])
+    refused(played, entry, "proves nothing", culprit=(1 - seat) if signer else None)
 
 
-def test_cheating_evidence_must_be_for_the_position_the_game_stopped_at(log):
+@BUILDERS
+def test_cheating_evidence_must_be_for_the_position_the_game_stopped_at(log, signer):
     # A bad part signed for an earlier position is not evidence against this one.
     index = nth(log, "open", 0)
     ledger, earlier = ledger_at(log, index), ledger_at(log, index - 1)
@@ -570,8 +602,10 @@ def test_cheating_evidence_must_be_for_the_position_the_game_stopped_at(log):
     accused = 1 - detector
     good = authoring.part_entry(ledger, accused, SEATS[accused]).body["msg"]
     stale = signed(earlier, accused, t="part", msg=with_bad_share(good))
-    entry = abort(ledger, detector, accused, "cheated", [stale.encode()])
-    refused(ledger, entry, "for the position the game stopped at", culprit=detector)
+    entry = build_abort(signer)(ledger, detector, accused, "cheated", [stale.encode()])
+    refused(
+        ledger, entry, "for the position the game stopped at", culprit=detector if signer else None
+    )
 
 
 # -- 6. one message per position ----------------------------------------------------------

@@ -37,7 +37,6 @@ from p2ptable.games.teachers_pet.cards import (
     PRINCIPALS_OFFICE,
     ROOMS,
     TEACHERS_LOUNGE,
-    set_points,
 )
 from p2ptable.games.teachers_pet.flow import (
     catch,
@@ -48,7 +47,6 @@ from p2ptable.games.teachers_pet.flow import (
     hand_of,
     is_goody,
     is_pass,
-    next_late,
     seat_name,
     show_pass,
 )
@@ -156,7 +154,7 @@ def turn_choices(s: State) -> list[Action]:
     return _open_actions(s) + plays
 
 
-def _claim(s: State, seat: int, action: Action) -> str | None:
+def claim(s: State, seat: int, action: Action) -> str | None:
     """Why the hand card ``action`` names (its first two args) cannot be at that
     slot, or None."""
     if len(action.args) < 2:
@@ -178,7 +176,7 @@ def check_turn(s: State, seat: int, action: Action) -> str | None:
         if action in _open_actions(s):
             return None
         return "legal now: " + ", ".join(a.text for a in _open_actions(s))
-    why = _claim(s, seat, action)
+    why = claim(s, seat, action)
     if why is not None:
         return why
     slot, card = action.args[:2]
@@ -256,7 +254,7 @@ def _resolve_sneak(s: State, outcome: tuple[int, ...]) -> State:
     return catch(s, (seat,), then="turn-end")
 
 
-def _discard(s: State, seat: int, slot: int, card: int) -> State:
+def discard_card(s: State, seat: int, slot: int, card: int) -> State:
     hand = s.hands[seat]
     s = s.with_hand(seat, hand[:slot] + hand[slot + 1 :])
     return replace(s, discard=tuple(sorted((*s.discard, card))))
@@ -266,7 +264,7 @@ def _work(s: State, seat: int, action: Action) -> State:
     """ "Work: Play 1 Card. Reveal the Card, ... resolve its effect, then place it
     in the Play Deck Discard Pile." """
     slot, card = action.args[:2]
-    s = _discard(s, seat, slot, card)
+    s = discard_card(s, seat, slot, card)
     kind = PLAY[card].kind
     if kind in ("art", "music", "gift"):
         return end_turn(s.with_points(seat, s.points[seat] + PLAY[card].points))
@@ -286,7 +284,7 @@ def _bully_passes(s: State, seat: int) -> State:
 
 
 def _bully_stopped(s: State, seat: int, slot: int, card: int) -> State:
-    s = _discard(replace(s, windows=(), window=""), seat, slot, card)
+    s = discard_card(replace(s, windows=(), window=""), seat, slot, card)
     return end_turn(s.told(f"{seat_name(seat)} shows Goody Two-Shoes: the Bully is cancelled"))
 
 
@@ -325,56 +323,12 @@ def _give(s: State, seat: int, action: Action) -> State:
     return _next_pick(replace(s, bully=(taker, victim, left - 1), picked=None))
 
 
-def _turn_in(s: State, seat: int, action: Action) -> State:
+def turn_in(s: State, seat: int, action: Action) -> State:
     """The first Assignment of a set shown; the rest follow one by one (``add``)."""
     slot, card = action.args
     hand = s.hands[seat]
     s = s.with_hand(seat, hand[:slot] + hand[slot + 1 :])
     return replace(s, phase="turn-in", shown=(card,), late=s.phase == "late")
-
-
-def _set_choices(s: State) -> list[Action]:
-    seat = s.current
-    assert seat is not None
-    subject = PLAY[s.shown[0]].subject
-    adds = [
-        Action("add", (slot, card))
-        for slot, card in enumerate(s.hands[seat])
-        if card is not None and PLAY[card].subject == subject
-    ]
-    return [*adds, Action("done")]
-
-
-def _check_set(s: State, seat: int, action: Action) -> str | None:
-    if action == Action("done"):
-        return None
-    why = _claim(s, seat, action)
-    if why is not None:
-        return why
-    if len(action.args) != 2:
-        return "add takes a slot and a card"
-    card = action.args[1]
-    subject = PLAY[s.shown[0]].subject
-    if PLAY[card].subject != subject:
-        return f"a set of {subject} Assignments takes no {PLAY[card].name}"
-    return None
-
-
-def _add(s: State, seat: int, action: Action) -> State:
-    slot, card = action.args
-    hand = s.hands[seat]
-    return replace(s.with_hand(seat, hand[:slot] + hand[slot + 1 :]), shown=(*s.shown, card))
-
-
-def _done(s: State, seat: int, action: Action) -> State:
-    """ "Scoring their combined Pet Point value, then putting them in the Play
-    Deck Discard Pile"; late, half of it rounded down."""
-    points = set_points(len(s.shown))
-    s = _score_late(s, seat, points) if s.late else s.with_points(seat, s.points[seat] + points)
-    s = replace(s, discard=tuple(sorted((*s.discard, *s.shown))), shown=())
-    if s.late:
-        return replace(s, phase="late", late=False)
-    return end_turn(s)
 
 
 def _cheat(s: State, seat: int, action: Action) -> State:
@@ -433,59 +387,6 @@ def _tattler_shows(s: State, seat: int, slot: int, card: int) -> State:
     return end_turn(s.told(f"{seat_name(seat)} shows a Hall Pass: the Detention is cancelled"))
 
 
-# -- after Day 5: the late plays ------------------------------------------------
-
-
-def _late_choices(s: State) -> list[Action]:
-    seat = s.current
-    assert seat is not None
-    return [
-        Action("late", (slot, card))
-        for slot, card in enumerate(s.hands[seat])
-        if card is not None and PLAY[card].kind in SCORING_KINDS
-    ] + [Action("finish")]
-
-
-def _check_late(s: State, seat: int, action: Action) -> str | None:
-    if action == Action("finish"):
-        return None
-    if action.verb != "late" or len(action.args) != 2:
-        return "after Day 5: `late <slot> <card>` or `finish`"
-    why = _claim(s, seat, action)
-    if why is not None:
-        return why
-    if PLAY[action.args[1]].kind not in SCORING_KINDS:
-        return f"{PLAY[action.args[1]].name} has no Pet Points to score late"
-    return None
-
-
-def _late(s: State, seat: int, action: Action) -> State:
-    """ "play your remaining cards from your hand 'late' to score half of the
-    number of Pet Points shown on the cards rounded down"."""
-    slot, card = action.args
-    if PLAY[card].kind == "assignment":
-        return _turn_in(s, seat, action)
-    return _score_late(_discard(s, seat, slot, card), seat, PLAY[card].points)
-
-
-def late_points(total: int, more: int, rule: str) -> int:
-    """What ``more`` Pet Points played late add to a seat's score, ``total``
-    already played late: the total is halved once, rounded down (``late=total``),
-    or each card and set on its own (``late=per-card``, the ruling before)."""
-    if rule == "per-card":
-        return more // 2
-    return (total + more) // 2 - total // 2
-
-
-def _score_late(s: State, seat: int, points: int) -> State:
-    s = s.with_points(seat, s.points[seat] + late_points(s.late_total, points, s.rulings.late))
-    return replace(s, late_total=s.late_total + points)
-
-
-def _finish(s: State, seat: int, action: Action) -> State:
-    return next_late(replace(s, turn=s.turn + 1, current=None, late_total=0))
-
-
 # -- the phases of a turn (rules.TABLE lists them) --------------------------------------
 
 
@@ -499,7 +400,7 @@ TURN = SeatPhase(
         "study": _study,
         "move": _move,
         "work": _work,
-        "turn-in": _turn_in,
+        "turn-in": turn_in,
         "cheat": _cheat,
         "tattle": _tattle,
     },
@@ -511,5 +412,3 @@ TATTLER_WINDOW = reaction_phase(_window_seat, hand_of, is_pass, _tattler_passes,
 BULLY_WINDOW = reaction_phase(_window_seat, hand_of, is_goody, _bully_passes, _bully_stopped)
 PICK = ChancePhase(_pick_step, _resolve_pick)
 GIVE = SeatPhase(_give_choices, {"give": _give}, forced=True)
-SET = SeatPhase(_set_choices, {"add": _add, "done": _done}, _check_set)
-LATE = SeatPhase(_late_choices, {"late": _late, "finish": _finish}, _check_late)

@@ -52,7 +52,7 @@ from p2ptable.engine.api import Action, ChanceStep
 from p2ptable.engine.frozen import replace
 from p2ptable.engine.phases import ChancePhase, Phase, PhaseTable, TogetherPhase
 from p2ptable.engine.reactions import reaction_phase, reaction_played
-from p2ptable.games.teachers_pet import actions, flow
+from p2ptable.games.teachers_pet import actions, flow, sets
 from p2ptable.games.teachers_pet.actions import SNEAK
 from p2ptable.games.teachers_pet.cards import HALLWAY, TEACHER
 from p2ptable.games.teachers_pet.flow import (
@@ -209,10 +209,10 @@ TABLE: dict[str, Phase] = {
     "bully-window": actions.BULLY_WINDOW,
     "pick": actions.PICK,
     "give": actions.GIVE,
-    "turn-in": actions.SET,
+    "turn-in": sets.SET,
     "monitor": ChancePhase(lambda s: ChanceStep("roll", "hall-monitor", (10,)), _resolve_monitor),
     "free-move": TogetherPhase(_still_choosing, _free_move_choices, {"go": _chose, "stay": _chose}),
-    "late": actions.LATE,
+    "late": sets.LATE,
     "over": None,
 }
 

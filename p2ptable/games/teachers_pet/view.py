@@ -23,8 +23,8 @@ from typing import Any
 
 from p2ptable.engine.api import Action, Simultaneous, Turn
 from p2ptable.games.teachers_pet import rules, scoring
-from p2ptable.games.teachers_pet.actions import late_points
 from p2ptable.games.teachers_pet.cards import HALLWAY, PLAY, ROOMS, TEACHER, set_points
+from p2ptable.games.teachers_pet.sets import late_points
 from p2ptable.games.teachers_pet.state import DAYS, TeachersPetState
 
 #: what an open reaction window asks, by kind (the same words whatever the hand)
