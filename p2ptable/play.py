@@ -37,7 +37,7 @@ from p2ptable.net.events import Stopped
 from p2ptable.net.frontend import Frontend
 from p2ptable.net.lobby_frames import KEEP_GOING_WORDS, NO_ESCROW
 from p2ptable.net.local_table import BotProcesses, read_record, write_record
-from p2ptable.net.peer import LEFT, Peer, PeerConfig
+from p2ptable.net.peer import LEFT, PAUSED, Peer, PeerConfig
 from p2ptable.net.pending_genesis import (
     PendingGenesis,
     drop_pending,
@@ -79,7 +79,7 @@ def check_stats(stats: Path | None, replay: Path | None) -> None:
 
 @dataclass(frozen=True)
 class PlayResult:
-    status: int  # FINISHED, TIMED_OUT, STOPPED, NO_ANSWER, or LEFT
+    status: int  # FINISHED, TIMED_OUT, STOPPED, NO_ANSWER, LEFT or PAUSED
     replay: Path | None
     names: tuple[str, ...] = ()
     outcome: Outcome | None = None  # a finished game's result
@@ -88,7 +88,7 @@ class PlayResult:
     already_over: bool = False  # resume found the game over: nothing was played
 
     def with_hint(self) -> PlayResult:
-        if self.status == LEFT and self.replay is not None:
+        if self.status in (LEFT, PAUSED) and self.replay is not None:
             return replace(self, resume_hint=f"p2ptable resume {self.replay}")
         return self
 
@@ -480,7 +480,7 @@ def _resume_genesis(
 
 def _end_bots(procs: BotProcesses, result: PlayResult | None) -> None:
     """Every bot process ends; their files go only when the game is over."""
-    finished = result is not None and result.status in (FINISHED, STOPPED)
+    finished = result is not None and result.status in (FINISHED, STOPPED, PAUSED)
     procs.stop(grace=3.0 if finished else 0.0)
     if result is not None and result.status == FINISHED and procs.all_done():
         procs.clean_up(result.replay)

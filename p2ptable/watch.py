@@ -37,7 +37,8 @@ from p2ptable.net.transport import LOBBY, Transport
 from p2ptable.net.zmq_transport import ZmqTransport
 from p2ptable.replay import authoring
 from p2ptable.replay.logfile import LogWriter
-from p2ptable.ui.narrative import event_line
+from p2ptable.replay.talk_file import TalkWriter
+from p2ptable.ui.narrative import event_line, talk_line
 from p2ptable.ui.screens import screens_for
 from p2ptable.ui.style import color_enabled
 from p2ptable.ui.text import name_seats
@@ -65,16 +66,23 @@ class _Screen:
         self.tty = out.isatty()
         self.color = color_enabled(os.environ, self.tty)
         self.recent: list[str] = []
+        self.dirty = False  # a line of talk came: redraw
 
     def say(self, text: str) -> None:
         if not self.quiet:
             print(text, file=self.out, flush=True)
+
+    def heard(self, line: str) -> None:
+        """A line of the table's talk (net/spectator.py), among the events."""
+        self.recent.append(line)
+        self.dirty = True
 
     def draw(self, follower: Follower, applied: list, status: list[str]) -> None:
         ledger = follower.ledger
         if ledger is None or self.quiet:
             return
         names = [s.name for s in ledger.seats]
+        self.dirty = False
         self.recent += [event_line(a, names) for a in applied]
         del self.recent[:-200]
         screens = screens_for(ledger.game.name)
@@ -105,16 +113,23 @@ class _FullScreen:
         self._game = ""
         self._view: dict[str, Any] | None = None
         self._names: tuple[str, ...] = ()
+        self.dirty = False  # a line of talk came: draw again
 
     def say(self, text: str) -> None:
         self.lines += text.strip("\n").splitlines()
         self._publish([WATCHING])
+
+    def heard(self, line: str) -> None:
+        """A line of the table's talk (net/spectator.py), among the events."""
+        self.lines.append(line)
+        self.dirty = True
 
     def draw(self, follower: Follower, applied: list, status: list[str]) -> None:
         ledger = follower.ledger
         if ledger is None:
             return
         names = [s.name for s in ledger.seats]
+        self.dirty = False
         self.lines += [name_seats(event_line(a, names), names) for a in applied]
         self._game, self._names = ledger.game.name, tuple(names)
         view = self._view = ledger.game.view(ledger.state, None)
@@ -153,6 +168,7 @@ class _Watch:
         self.follower = Follower(lobby)
         self._target, self._name = replay, name
         self.writer: LogWriter | None = None
+        self.talk: TalkWriter | None = None
         self.path: Path | None = None
         self.told = (0, False)  # (rejoined, said the host went quiet) as last told
         # The table's clock (host --clock), once the genesis says it has one.
@@ -181,6 +197,13 @@ class _Watch:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 self.writer, self.path = LogWriter(target, new=True), target
             self.writer.append(payload)
+        ledger = self.follower.ledger
+        for line, record in self.follower.take_talk():
+            assert ledger is not None and self.path is not None  # talk comes after the genesis
+            if self.talk is None:
+                self.talk = TalkWriter(self.path)
+            self.talk.append(record)  # REPLAY.talk, as a seat keeps it
+            self.screen.heard(talk_line(ledger.seats[line.seat].name, line.text))
 
     def admitted(self, now: float, listed_table: str, where: str) -> None:
         """The host's welcome: said, and the host's silence counts from now."""
@@ -202,6 +225,8 @@ class _Watch:
         return min(follower.wake_at(now), follower.heard + silent, tick)
 
     def close(self) -> None:
+        if self.talk is not None:
+            self.talk.close()
         if self.writer is not None:
             self.writer.sync()
             self.writer.close()
@@ -343,7 +368,7 @@ def _verdict(
         if line != state.clock_said and not applied and not follower.over:
             state.clock_said = line
             screen.draw(follower, [], status)  # each second: the time left
-    if applied:
+    if applied or screen.dirty:
         screen.draw(follower, applied, status)
     if follower.over:
         return WatchResult(WATCHED, state.path)

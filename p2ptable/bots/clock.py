@@ -22,8 +22,7 @@ from typing import Any
 
 from p2ptable.bots import opponent_for
 from p2ptable.bots.seat import BotPlayer
-from p2ptable.engine.api import Action
-from p2ptable.net.frontend import ClockMove, Frontend, Leave, LobbyCommand
+from p2ptable.net.frontend import Chosen, ClockMove, Frontend
 from p2ptable.net.session import Session
 from p2ptable.replay.kinds import Kind
 from p2ptable.replay.ledger import Ledger
@@ -98,9 +97,7 @@ class ClockedFrontend:
         self._observe(session, now)
         self.inner.show(session, events, now)
 
-    def choose(
-        self, session: Session | None, now: float, typed: bool
-    ) -> Action | ClockMove | LobbyCommand | Leave | None:
+    def choose(self, session: Session | None, now: float, typed: bool) -> Chosen:
         chosen = self.inner.choose(session, now, typed)
         if chosen is not None or session is None:
             return chosen

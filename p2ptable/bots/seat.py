@@ -21,6 +21,7 @@ import random
 
 from p2ptable.engine.api import Action
 from p2ptable.engine.playout import Policy
+from p2ptable.net.frontend import TakeBreak
 from p2ptable.net.session import Finished, Session, Stopped
 from p2ptable.ui.endings import stop_words
 from p2ptable.ui.text import result_lines
@@ -69,12 +70,42 @@ class BotPlayer:
         return now  # our turn: decide at once
 
 
+# How long a bot that signed a break holds its move while the others agree: a
+# move ends the proposal, and a bot without think time would always move first.
+BREAK_HOLD = 10.0
+
+
+class BreakManners:
+    """A bot agrees to every break the people at the table propose (it has no
+    evening to plan), and holds its move at that position a while for the
+    others to agree; otherwise its player moves (:meth:`choose`)."""
+
+    def __init__(self) -> None:
+        # When we first held for a break, and when we last saw one proposed: a
+        # person's wish stands from move to move, so if the others play on we
+        # hold once, not at every move (a new hold only after BREAK_HOLD with none).
+        self._since = self._seen = float("-inf")
+
+    def choose(self, session: Session, now: float, player: BotPlayer) -> Action | TakeBreak | None:
+        proposal = session.sideline.proposal(session.ledger)
+        if proposal is not None and proposal.waiting_for:
+            if session.seat in proposal.waiting_for:
+                return TakeBreak()
+            if now - self._seen > BREAK_HOLD:
+                self._since = now
+            self._seen = now
+            if now - self._since < BREAK_HOLD:
+                return None  # signed: no move while the others agree
+        return player.choose(session, now)
+
+
 class BotFrontend:
     """A bot seat that nobody watches: prints the end of the game unless quiet."""
 
     def __init__(self, player: BotPlayer, quiet: bool = False) -> None:
         self.player = player
         self.quiet = quiet
+        self.manners = BreakManners()
 
     def say(self, text: str) -> None:
         if not self.quiet:
@@ -87,8 +118,10 @@ class BotFrontend:
             elif isinstance(event, Stopped):
                 self.say(stop_words(event, session.names))
 
-    def choose(self, session: Session | None, now: float, typed: bool) -> Action | None:
-        return None if session is None else self.player.choose(session, now)
+    def choose(self, session: Session | None, now: float, typed: bool) -> Action | TakeBreak | None:
+        if session is None:
+            return None
+        return self.manners.choose(session, now, self.player)
 
     def wake_at(self, session: Session, now: float) -> float:
         return self.player.wake_at(session, now)

@@ -198,6 +198,11 @@ def _finish(result, quiet: bool = False) -> None:  # noqa: ANN001 - a play.PlayR
     from p2ptable.ui.endings import stop_words
     from p2ptable.ui.text import result_lines
 
+    if result.status == play.PAUSED:
+        click.echo("\nThe table takes a break: every seat agreed; the game is saved.", err=quiet)
+        if result.resume_hint:
+            click.echo(f"To come back: {result.resume_hint}", err=quiet)
+        sys.exit(play.PAUSED)
     if result.status == play.LEFT:
         click.echo("\nYou left the game.", err=quiet)
         if result.resume_hint:

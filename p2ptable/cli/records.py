@@ -166,7 +166,9 @@ def verify(files: tuple[str, ...], as_json: bool, events: bool) -> None:
 
     Several files are checked at once, one per core, and reported in the order
     given (with --json: a list of reports, each naming its file).  Exit status 0
-    when every file is valid, 1 when one is not.
+    when every file is valid, 1 when one is not.  The table's talk and its agreed
+    break beside a file (FILE.talk, FILE.break) are checked too and said under
+    its verdict, which they never change.
     """
     if len(files) == 1:
         lines, err, valid = _verify_rendered(files[0], as_json, events)
@@ -244,8 +246,15 @@ def _verify_rendered(
         if not as_json:
             return [], unreadable(file, exc), False
         report = unreadable_report(file, exc)
+    side = None
+    if report.ledger is not None:  # the talk and the break beside it (replay/side_records.py)
+        from p2ptable.replay.side_records import check_side_records
+
+        side = check_side_records(Path(file), report.ledger)
     if as_json:
         data = report.to_json()
+        if side is not None:
+            data.update(side.to_json())
         if several:
             data = {"file": file, **data}
         return [json.dumps(data, indent=2, sort_keys=True)], "", report.valid
@@ -254,6 +263,7 @@ def _verify_rendered(
         names = [s.name for s in report.ledger.seats]
         lines += [event_line(applied, names) for applied in report.events]
     lines.append(text.verify_summary(file, report))
+    lines += side.lines() if side is not None else []
     return lines, "", report.valid
 
 

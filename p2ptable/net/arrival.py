@@ -157,12 +157,17 @@ class Arrival:
                 self.transport.connect(member.endpoint)
         return endpoints
 
-    def feed_spectators(self, entries: Callable[[], Sequence[bytes]]) -> None:
+    def feed_spectators(
+        self,
+        entries: Callable[[], Sequence[bytes]],
+        talk: Callable[[], Sequence[bytes]] = lambda: (),
+    ) -> None:
         """What our table's spectators pull (gallery.py): ``entries`` returns our
-        log as it stands (nothing, for a table that admits none)."""
+        log as it stands (nothing, for a table that admits none), ``talk`` the
+        table's talk as we heard it."""
         gallery = self._gallery()
         if gallery is not None:
-            gallery.entries = entries
+            gallery.entries, gallery.talk = entries, talk
 
     def resume(self, pending: PendingGenesis, now: float) -> None:
         """Back in a genesis round our process left (net/pending_genesis.py)."""

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from p2ptable.engine.api import Outcome
+from p2ptable.net.pause import Agreement
+from p2ptable.net.talk import TalkLine
 from p2ptable.replay.kinds import Reason
 from p2ptable.replay.ledger import Applied
 
@@ -96,7 +98,57 @@ class Seen:
     cards: dict[int, list[int]]
 
 
-Event = Applied | Seen | Rejected | Stopped | Finished | Failed | Moved | Recovered | PeerLeft
+# -- beside the game: talk and breaks (net/sideline.py) ---------------------
+
+
+@dataclass(frozen=True)
+class Talked:
+    """A line of talk said (ours) or heard, with its record to keep (REPLAY.talk)."""
+
+    line: TalkLine
+    record: bytes
+
+
+@dataclass(frozen=True)
+class BreakNews:
+    """A seat signed the break proposed at ``at``: ``proposer`` proposed it,
+    ``waiting_for`` have not agreed yet."""
+
+    at: int
+    seat: int
+    proposer: int
+    waiting_for: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Declined:
+    """Our line or break could not go now: ``reason`` is for the person."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class BreakAgreed:
+    """Every seat signed the break: keep it and end (the peer's part)."""
+
+    agreement: Agreement
+
+
+Event = (
+    Applied
+    | Seen
+    | Rejected
+    | Stopped
+    | Finished
+    | Failed
+    | Moved
+    | Recovered
+    | PeerLeft
+    | Talked
+    | BreakNews
+    | BreakAgreed
+    | Declined
+)
 
 
 # -- what the session hands out besides events (net/session.py) --------------

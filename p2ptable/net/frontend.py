@@ -41,6 +41,24 @@ class LobbyCommand:
     line: str
 
 
+@dataclass(frozen=True)
+class Say:
+    """What ``choose`` returns when the seat's person says a line to the table
+    (net/sideline.py): it goes to every seat at once, whoever's turn it is."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class TakeBreak:
+    """What ``choose`` returns when the seat proposes a break, or agrees to the
+    one proposed (net/sideline.py)."""
+
+
+# What ``choose`` may return.
+Chosen = Action | ClockMove | LobbyCommand | Leave | Say | TakeBreak | None
+
+
 class Frontend(Protocol):
     """What sits at a seat: a person at a terminal (ui/terminal.py) or a bot
     (bots/seat.py).  The loop tells it what happened and asks it what the seat
@@ -55,13 +73,12 @@ class Frontend(Protocol):
         at the time ``wake_at`` asked for)."""
         ...
 
-    def choose(
-        self, session: Session | None, now: float, typed: bool
-    ) -> Action | ClockMove | LobbyCommand | Leave | None:
+    def choose(self, session: Session | None, now: float, typed: bool) -> Chosen:
         """The seat's move now, or None.  Asked on every pass of the loop, and
         with ``typed`` when ``input_fd`` is readable (a person typed a line;
         ``session`` is None then if the game has not started).  The loop submits
-        the action if it is still the seat's turn; :class:`Leave` ends the peer."""
+        the action if it is still the seat's turn; :class:`Leave` ends the peer;
+        :class:`Say` and :class:`TakeBreak` go beside the game at any time."""
         ...
 
     def wake_at(self, session: Session, now: float) -> float:

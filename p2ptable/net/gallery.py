@@ -30,6 +30,11 @@ Nothing a watcher does can slow the seats by more than a bounded amount:
   does not make the host queue them;
 * a watcher not heard from for :data:`WATCHER_SILENT` seconds is forgotten (its
   place freed).
+
+A ``feed`` may also ask for the table's talk (``talk``: how many lines the
+watcher holds); the answer then carries at most :data:`FEED_TALK` more records,
+each signed by its seat, as the host heard them (net/sideline.py), and how many
+the host holds (``said``).  The watcher checks each signature itself.
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ MAX_WATCHERS = 8
 FEED_INTERVAL = 0.1  # seconds between two answers to one watcher
 FEED_ENTRIES = 256
 FEED_BYTES = 128 * 1024  # an answer stays well under the largest frame (wire.MAX_FRAME)
+FEED_TALK = 32  # lines of talk in one answer: at most 32 KiB (net/talk.py's MAX_RECORD)
 WATCHER_SILENT = 30.0
 # A host that came back (resume) knows none of its spectators: they knock again
 # after KNOCK_AGAIN (3 s, net/spectator.py) of silence.  If the game ends before
@@ -104,6 +110,8 @@ class Gallery:
     seal: Callable[[str, dict], bytes]
     table: bytes
     entries: Callable[[], Sequence[bytes]] = lambda: ()
+    # The table's talk so far, as records (net/sideline.py): for a ``feed`` that asks.
+    talk: Callable[[], Sequence[bytes]] = lambda: ()
     outgoing: list[tuple[str, bytes]] = field(default_factory=list)  # (endpoint, frame)
     log: list[str] = field(default_factory=list)
 
@@ -163,6 +171,11 @@ class Gallery:
         payloads = self.entries()
         batch = feed_batch(payloads, start) if start < len(payloads) else []
         answer = {"table": self.table, "from": start, "payloads": batch, "have": len(payloads)}
+        heard = data.get("talk")  # a spectator that reads the talk asks for it (wire.md 3.5)
+        if type(heard) is int and heard >= 0:
+            records = self.talk()
+            answer["talk"] = list(records[heard : heard + FEED_TALK])
+            answer["said"] = len(records)
         bound = watcher.binding.bind("entries", answer)
         self.outgoing.append((watcher.endpoint, self.seal("entries", bound)))
         return True

@@ -28,8 +28,9 @@ from pathlib import Path
 
 from p2ptable.net import lobby as lobbies
 from p2ptable.net.arrival import Arrival, Noted, RosterChanged, Said, SeatSet
+from p2ptable.net.beside_resume import take_back
 from p2ptable.net.delivery import deliver
-from p2ptable.net.frontend import ClockMove, Frontend, Leave, LobbyCommand
+from p2ptable.net.frontend import ClockMove, Frontend, Leave, LobbyCommand, Say, TakeBreak
 from p2ptable.net.gallery import COMEBACK_WAIT, EncodedLog
 from p2ptable.net.peer_config import PeerConfig
 from p2ptable.net.peer_log import PeerLog
@@ -46,12 +47,13 @@ from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry, game_id_of
 from p2ptable.replay.ledger import Ledger
 
-__all__ = ["FAILED", "LEFT", "NO_ANSWER", "Frontend", "Peer", "PeerConfig", "deliver"]
+__all__ = ["FAILED", "LEFT", "NO_ANSWER", "PAUSED", "Frontend", "Peer", "PeerConfig", "deliver"]
 
 LINGER_SECONDS = 5.0
 LEFT = 130  # exit status when the player interrupts (Ctrl-C), as shells report SIGINT
 NO_ANSWER = 4  # exit status of a joiner whose host never answered
 FAILED = 70  # exit status when a bug of ours stopped the session (EX_SOFTWARE)
+PAUSED = 5  # exit status when the table agreed to a break (REPLAY.break kept)
 CLOSE_LINGER_MS = 1000
 
 
@@ -190,7 +192,7 @@ class Peer:
         self._save_secrets([m.endpoint for m in self.members], self.files.boots)
         now = time.monotonic()
         self._open_session(ledger, now, seq=round_.seq, peers=round_.peers)
-        self.arrival.feed_spectators(self._log_so_far)
+        self.arrival.feed_spectators(self._log_so_far, self._talk_so_far)
         if self.arrival.dropped():
             self.note(
                 f"before the genesis: dropped {self.arrival.dropped()} game frames that "
@@ -207,6 +209,9 @@ class Peer:
         ledger the session holds (an agreed abort may replace it)."""
         assert self.session is not None  # spectators come once a game is on
         return EncodedLog(self.session.ledger.entries)
+
+    def _talk_so_far(self) -> list[bytes]:
+        return [] if self.session is None else self.session.sideline.records
 
     def _resume(self, resume: Resume) -> None:
         ledger, arrival = resume.ledger, self.arrival
@@ -229,10 +234,13 @@ class Peer:
                 arrival.members,
             )  # fmt: skip
             arrival.serve_spectators(lobby)
-            arrival.feed_spectators(self._log_so_far)
+            arrival.feed_spectators(self._log_so_far, self._talk_so_far)
             self._comeback_until = time.monotonic() + COMEBACK_WAIT
             self.ui.say("Spectators may watch again (the same code).")
         assert self.session is not None  # _open_session opened it
+        problem, _ = take_back(self.session, resume.replay)  # REPLAY.talk, REPLAY.break
+        if problem is not None:
+            self.ui.say(f"Note: {problem}: ignored (it is not every seat's agreement).")
         self.ui.show(self.session, list(resume.applied), now)  # the story so far
         self.shell.flush(now)
 
@@ -375,6 +383,8 @@ class Peer:
         assert session is not None
         if session.failed is not None:
             return FAILED
+        if session.sideline.agreed is not None:
+            return PAUSED  # every seat signed the break, and REPLAY.break is kept
         lingered = since is not None and now - since > LINGER_SECONDS
         length = session.ledger.next_index
         # Spectators still pulling the end are waited for too (at most as long),
@@ -399,7 +409,10 @@ class Peer:
             self.arrival.command(action.line, now, self.on_bots)
             self._take_arrival_events()
             return None
-        if action is not None and self.session is not None and self.session.my_turn():
+        if isinstance(action, Say | TakeBreak):
+            if self.session is not None:
+                self.shell.beside(action, now)
+        elif action is not None and self.session is not None and self.session.my_turn():
             if isinstance(action, ClockMove):
                 self.shell.submit(action.action, now, clock=True)
             else:

@@ -20,12 +20,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from p2ptable.net.choice_file import ChoiceKeeper, choice_path
+from p2ptable.net.pause import Agreement
 from p2ptable.net.pending_genesis import drop_pending, save_pending
 from p2ptable.net.persistence import save_secrets
 from p2ptable.net.seat_lock import SeatLock, hold_seat_lock
 from p2ptable.net.session import Choice
 from p2ptable.replay import authoring
+from p2ptable.replay.break_file import keep_agreement
 from p2ptable.replay.logfile import LogWriter
+from p2ptable.replay.talk_file import TalkWriter
 
 
 class SeatFiles:
@@ -46,6 +49,7 @@ class SeatFiles:
         self.lock: SeatLock | None = None
         self.boots: dict[int, int] = {}  # the other seats' start counters, as saved
         self._choices: ChoiceKeeper | None = None  # REPLAY.choice, at our first secret choice
+        self._talk: TalkWriter | None = None  # REPLAY.talk, at the first line said or heard
 
     def seat_is_set(
         self, path: Path, seat: int, boot: int, endpoints: list[str], body: bytes
@@ -94,6 +98,19 @@ class SeatFiles:
             self._choices = ChoiceKeeper(self.path)
         self._choices.keep(choice)
 
+    def keep_talk(self, record: bytes) -> None:
+        """A line said or heard, beside the replay (not synced: a line lost in a
+        power cut is a line, never a move; replay/talk_file.py)."""
+        assert self.path is not None
+        if self._talk is None:
+            self._talk = TalkWriter(self.path)
+        self._talk.append(record)
+
+    def keep_break(self, agreement: Agreement) -> None:
+        """The table's agreed break, durably, before we end (replay/break_file.py)."""
+        assert self.path is not None
+        keep_agreement(self.path, agreement)
+
     def log_path(self) -> Path | None:
         """The peer's diagnostic log, next to the replay (NAME.p2pt.peer.log)."""
         return None if self.path is None else self.path.with_name(self.path.name + ".peer.log")
@@ -105,5 +122,7 @@ class SeatFiles:
             self.lock.release()
         if self._choices is not None:
             self._choices.close()
+        if self._talk is not None:
+            self._talk.close()
         if over and self.path is not None:
             choice_path(self.path).unlink(missing_ok=True)

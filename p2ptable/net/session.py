@@ -66,6 +66,8 @@ from p2ptable.net.greetings import Greetings
 from p2ptable.net.outbox import Outbox
 from p2ptable.net.peers import PeerStates, link_keys
 from p2ptable.net.rounds import ALL, CommitsRound, PartsRound, Round, each_round, make_rounds
+from p2ptable.net.sideline import HANDLERS as SIDELINE
+from p2ptable.net.sideline import Sideline
 from p2ptable.net.stopping import LocalProtocolError
 from p2ptable.net.waiting import Waiting
 from p2ptable.net.wire import Message, RemoteProtocolError, open_frame, seal_many
@@ -142,6 +144,8 @@ class Session:
         self._commits: CommitsRound = self.rounds[Kind.COMMITS]  # type: ignore[assignment]
         self._parts: PartsRound = self._commits.parts
         self.outbox = Outbox(seat)  # what we hand out, in order (net/outbox.py)
+        # Talk and breaks, beside the game: never in a move's way (net/sideline.py).
+        self.sideline = Sideline(ledger.game_id, self.keys, seat)
         if choice is not None:  # a hint, read from our choice file (see PartsRound)
             self._commits.remember(choice.index, Action.parse(choice.action), from_file=True)
         self.stopped: Stopped | None = None
@@ -199,6 +203,8 @@ class Session:
     def my_turn(self) -> bool:
         if self._own is not None or self.failed is not None:
             return False  # our move is made, only not yet applied (see submit)
+        if self.sideline.agreed is not None:
+            return False  # the table takes a break here: nobody moves
         if self._catching_up():
             return False  # resumed: a peer may hold our move here already
         expected = self.ledger.expected()
@@ -295,6 +301,15 @@ class Session:
         if advance:
             self.advance(now)
 
+    def say(self, text: str, now: float) -> None:
+        """Our line of talk to every seat (net/sideline.py; TalkRefused says why not)."""
+        self.sideline.say(self, text, now)
+
+    def propose_break(self) -> None:
+        """Our signature on a break here: a proposal, or our agreement to one
+        (net/sideline.py; BreakRefused says why not)."""
+        self.sideline.propose(self)
+
     def leave(self, reason: str) -> None:
         """Our seat leaves, to be resumed: a ``bye`` for every other seat, so their
         screens can say why we are silent (wire.md 6.13).  Nothing else: the log,
@@ -342,6 +357,10 @@ class Session:
         if greet is not None:
             greet(self.greetings, self, message, now)
             return
+        beside = SIDELINE.get(message.kind)
+        if beside is not None:
+            beside(self.sideline, self, message, now)
+            return
         catch_up = CATCH_UP.get(message.kind)
         if catch_up is not None:
             catch_up(self.catch_up, self, message)
@@ -368,6 +387,7 @@ class Session:
             self.waiting.skip_absence(now, self.peers)
             self._settle()
             self.greetings.tick(self, now)
+            self.sideline.tick(self)  # a break we asked for, where the game stands now
             for round_ in self._each_round:
                 round_.tick(self, now)
             self._check_accusations(now)

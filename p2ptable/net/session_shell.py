@@ -23,7 +23,7 @@ from p2ptable.engine.api import Action
 from p2ptable.net.arrival import Arrival
 from p2ptable.net.delivery import deliver
 from p2ptable.net.events import Recovered
-from p2ptable.net.frontend import Frontend
+from p2ptable.net.frontend import Frontend, Say, TakeBreak
 from p2ptable.net.peer_log import seats_named
 from p2ptable.net.seat_files import SeatFiles
 from p2ptable.net.session import (
@@ -35,6 +35,7 @@ from p2ptable.net.session import (
     Session,
     Stopped,
 )
+from p2ptable.net.sideline import BreakAgreed, Talked
 from p2ptable.net.transport import Transport
 from p2ptable.replay.ledger import Applied
 
@@ -75,6 +76,15 @@ class SessionShell:
         session.submit(action, now, advance=False, clock=clock)
         self.flush(now)  # the move leaves before anything that follows it
         self.advance(now)
+
+    def beside(self, wish: Say | TakeBreak, now: float) -> None:
+        """A line of talk, or our signature on a break: sent at once, whoever's
+        turn it is (net/sideline.py); what the session reports comes in flush."""
+        if isinstance(wish, Say):
+            self.session.say(wish.text, now)
+        else:
+            self.session.propose_break()
+        self.flush(now)
 
     def leave(self, why: str) -> None:
         """We leave during the game: the others are told, with a bye and nothing
@@ -139,6 +149,11 @@ class SessionShell:
         elif isinstance(event, Recovered):
             self.note(event.text)
             self.ui.say(f"Note: {event.text}.")
+        elif isinstance(event, Talked):
+            self.files.keep_talk(event.record)
+        elif isinstance(event, BreakAgreed):
+            self.files.keep_break(event.agreement)
+            self.note(f"the table agreed to a break at entry {event.agreement.position.at}")
         elif isinstance(event, PeerLeft):
             self.note(f"{self.name(event.seat)} left ({event.reason or 'no reason'})")
 

@@ -27,18 +27,25 @@ does not check is the host feeding a false log (the seats' logs are all the
 same and each entry is signed by its seats): the follower stops with that
 entry's reason, keeping every entry before it.
 
+Beside the log it reads the table's talk (``feed`` asks ``talk`` from the count
+it has read; the host's answer carries the next records): each line is checked
+with its seat's key from the genesis, so the host can withhold a line but never
+make or change one, and handed out by ``take_talk``.
+
 What it produces is handed out as the session's is (net/session.py):
-``take_outgoing`` the frames for the host, ``take_writes`` each accepted entry's
-bytes, in order, the genesis first (the caller appends them to the replay file;
-after a FeedError, the entries accepted before it are still there to take).
+``take_outgoing`` the frames for the host, ``take_talk`` the lines of talk kept,
+``take_writes`` each accepted entry's bytes, in order, the genesis first (the
+caller appends them to the replay file; after a FeedError, the entries accepted
+before it are still there to take).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from p2ptable.net.gallery import FEED_ENTRIES, JUST_AFTER
+from p2ptable.net.gallery import FEED_ENTRIES, FEED_TALK, JUST_AFTER
 from p2ptable.net.lobby import JoinerLobby, LobbyError, LobbyIgnored, open_lobby
+from p2ptable.net.talk import MAX_LINES, TalkLine, TalkRejected, open_record
 from p2ptable.net.wire import MAX_FRAME
 from p2ptable.replay.entries import Entry, MalformedEntry
 from p2ptable.replay.errors import InvalidEntry
@@ -74,10 +81,23 @@ class Follower:
         self._next_knock = float("-inf")
         self.rejoined = 0  # times a host that came back admitted us again
         self.refused: str | None = None  # why the last knock again was refused
+        # The table's talk, pulled with the log (wire.md 3.5): how many of the
+        # host's records we have read, the highest n kept per seat, and the
+        # lines kept and not yet taken, each with its record.
+        self.talk_from = 0
+        self._talk_last: dict[int, int] = {}
+        self._talk: list[tuple[TalkLine, bytes]] = []
+        self.talk_kept = 0
 
     def take_outgoing(self) -> list[bytes]:
         """Frames for the host, in order."""
         out, self.outgoing = self.outgoing, []
+        return out
+
+    def take_talk(self) -> list[tuple[TalkLine, bytes]]:
+        """The lines of talk kept since the last call, each with its record (for
+        the screen and ``REPLAY.talk``), in the order the host heard them."""
+        out, self._talk = self._talk, []
         return out
 
     def take_writes(self) -> list[bytes]:
@@ -102,7 +122,8 @@ class Follower:
             self.heard = now  # admitted: the host's silence counts from here
         if now >= self._next_pull:
             self._next_pull = now + PULL_EVERY
-            self.outgoing.append(self.lobby.seal_bound("feed", {"from": self.have}))
+            ask = {"from": self.have, "talk": self.talk_from}
+            self.outgoing.append(self.lobby.seal_bound("feed", ask))
         if now - self.heard > KNOCK_AGAIN and now >= self._next_knock:
             self._next_knock = now + KNOCK_AGAIN
             old = self.lobby
@@ -160,9 +181,39 @@ class Follower:
         self.heard = now
         accepted = [self._accept(payload) for payload in payloads]
         applied = [a for a in accepted if a is not None]
+        more_talk = self._read_talk(data)
         if len(payloads) == FEED_ENTRIES or (payloads and data.get("have", 0) > self.have):
             self._next_pull = now  # more is waiting: ask again at once
+        elif more_talk:
+            self._next_pull = now
         return applied
+
+    def _read_talk(self, data: dict) -> bool:
+        """The talk in the host's answer, each line checked with its seat's key
+        from the genesis (the host only passes lines on: it cannot make one);
+        True when the host holds more.  A line that does not check is dropped
+        and counted, never a reason to stop: talk is not the game."""
+        records, said = data.get("talk"), data.get("said")
+        ledger = self.ledger
+        if ledger is None or not isinstance(records, list) or type(said) is not int:
+            return False
+        if len(records) > FEED_TALK:
+            self.dropped += 1
+            return False
+        keys = [seat.key for seat in ledger.seats]
+        for record in records:
+            try:
+                line = open_record(record, ledger.game_id, keys)
+            except TalkRejected:
+                self.dropped += 1
+                continue
+            if line.n <= self._talk_last.get(line.seat, 0) or self.talk_kept >= MAX_LINES:
+                continue  # heard before (the host resumed), or talk is closed
+            self._talk_last[line.seat] = line.n
+            self.talk_kept += 1
+            self._talk.append((line, record))
+        self.talk_from += len(records)
+        return said > self.talk_from
 
     def _answer(self, kind: str, key: bytes, data: dict) -> list[bytes] | None:
         """The entries of the host's answer to our request, or None (dropped and

@@ -9,7 +9,8 @@ withholding; one out of contact for ``abandon_timeout`` (5 minutes: time enough
 to resume after a crash) of abandoning (``accusation``).  A seat that restarts,
 says bye, or is heard again after a silence gets the whole timeout again
 (``restart``), and time our own process did not run (the machine slept) counts
-for nobody (``skip_absence``).  Whom we wait on is the round's to say; this
+for nobody (``skip_absence``), nor does an absence since an agreed break
+(``spared``).  Whom we wait on is the round's to say; this
 module keeps only the time.
 """
 
@@ -38,6 +39,10 @@ class Waiting:
         self.since: float | None = None  # when the withholdable wait began
         self.started = now  # a seat never heard from is silent since then
         self._last_tick: float | None = None
+        # Seats absent since an agreed break (replay/break_file.py): never named
+        # as having abandoned the game for that absence, however long it lasts;
+        # once heard from, they count as anyone does.
+        self.spared: frozenset[int] = frozenset()
 
     def begin(self, now: float) -> None:
         """A round that may be withheld is under way: its clock starts, once."""
@@ -87,7 +92,10 @@ class Waiting:
             found = accusations.withholding(awaited, contacts, index, now)
             if found is not None:
                 return found
-        return accusations.abandonment(awaited, contacts, self.started, now, self.abandon_timeout)
+        away = {seat for seat in self.spared if contacts.get(seat) is None}
+        return accusations.abandonment(
+            awaited - away, contacts, self.started, now, self.abandon_timeout
+        )
 
     def wake_at(self, wake: float, now: float) -> float:
         """``wake``, or sooner the end of the withholding timeout if still ahead."""

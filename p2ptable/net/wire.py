@@ -43,6 +43,10 @@ KINDS: dict[str, dict[str, type]] = {
     "stop": {"entry": bytes},
     "gsig": {"sig": bytes},
     "bye": {"why": str},
+    # Beside the game (net/sideline.py): a signed line of talk, and one seat's
+    # signature on a break (its own, or relayed: ``seat`` says whose).
+    "talk": {"line": bytes},
+    "break": {"at": int, "head": bytes, "sig": bytes, "seat": int},
 }
 
 

@@ -31,7 +31,9 @@ class TalkReport:
     """What a talk file holds: the lines kept, and each record refused."""
 
     lines: list[TalkLine] = field(default_factory=list)
+    records: list[bytes] = field(default_factory=list)  # the kept lines' records, as sent
     problems: list[str] = field(default_factory=list)
+    culprits: list[int | None] = field(default_factory=list)  # by problem: the seat, if known
     torn: bool = False  # the last frame was cut short (a crash mid-write): skipped
 
     @property
@@ -49,28 +51,34 @@ def read_talk(path: Path, game_id: bytes, keys: Sequence[bytes], log_length: int
         report.torn = True
     elif read.error is not None:
         report.problems.append(f"talk file: {read.error.reason} (frames after it are not read)")
+        report.culprits.append(None)
     last: dict[int, int] = {}
     for index, record in enumerate(read.payloads):
         where = f"talk line {index + 1}"
         if len(report.lines) >= MAX_LINES:
             report.problems.append(f"{where}: more than {MAX_LINES} lines")
+            report.culprits.append(None)
             break
         try:
             line = open_record(record, game_id, keys)
         except TalkRejected as exc:
             by = f" (seat {exc.seat})" if exc.seat is not None else ""
             report.problems.append(f"{where}{by}: {exc.reason}")
+            report.culprits.append(exc.seat)
             continue
         if line.n <= last.get(line.seat, 0):
             report.problems.append(f"{where} (seat {line.seat}): its n {line.n} does not rise")
+            report.culprits.append(line.seat)
             continue
         if line.at > log_length:
             report.problems.append(
                 f"{where} (seat {line.seat}): said at entry {line.at}, past the log"
             )
+            report.culprits.append(line.seat)
             continue
         last[line.seat] = line.n
         report.lines.append(line)
+        report.records.append(record)
     return report
 
 

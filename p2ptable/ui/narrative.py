@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from p2ptable.replay.kinds import Kind
 from p2ptable.replay.rows import ROWS
-from p2ptable.ui.text import name_seats
+from p2ptable.ui.text import Verbatim, name_seats
 
 if TYPE_CHECKING:
     from p2ptable.replay.ledger import Applied
@@ -89,6 +89,12 @@ def event_line(
     as for :func:`entry_words`, the hidden cards this reader may know it moved)."""
     words = entry_words(applied, names, seen)
     return f"{words.index:5d}  {words.column:<9} {words.phrase}"
+
+
+def talk_line(name: str, text: str) -> str:
+    """A line of talk in the columns of :func:`event_line`, unnumbered: it is
+    beside the log, not in it (net/sideline.py)."""
+    return Verbatim(f"{'':5}  {'talk':<9} {name} says: {text}")
 
 
 def card_names(game: object, cards: Mapping[int, Sequence[int]]) -> dict[int, list[str]]:

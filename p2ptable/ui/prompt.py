@@ -8,7 +8,9 @@ by the game's menu describer (``ui/screens.py``); :func:`menu_lines` numbers a
 plain list.  :func:`parse_choice` reads one line typed by the player and returns
 the chosen :class:`~p2ptable.engine.api.Action`, :class:`Help` for ``?``/``help``,
 :class:`Recent` for ``r`` (every event since the last choice, which a short
-terminal cannot show at once), or :class:`Invalid` with a message saying what to
+terminal cannot show at once), :class:`Talk` for a line begun with ``'`` or
+``say`` (table talk, net/sideline.py), :class:`Break` for ``break`` (a proposed
+break, or agreeing to one), or :class:`Invalid` with a message saying what to
 type instead.  A choice may be typed as its number, as the action's text (``take
 1``, the form the log uses; any legal action, also one the menu leaves off) or as
 its menu wording.  Nothing here reads input or prints: the caller does, so every
@@ -41,13 +43,26 @@ class Recent:
 
 
 @dataclass(frozen=True)
+class Talk:
+    """The player says ``text`` to the table (a line begun with ' or "say ")."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Break:
+    """The player proposes a break, or agrees to the one proposed ("break")."""
+
+
+@dataclass(frozen=True)
 class Invalid:
     """The line is not a choice; ``message`` says what to type instead."""
 
     message: str
 
 
-Choice = Action | Help | Recent | Invalid
+Choice = Action | Help | Recent | Talk | Break | Invalid
+BREAK_WORDS = frozenset({"break", "pause"})
 
 
 def menu_lines(actions: Sequence[Action], describe: Callable[[Action], str]) -> list[str]:
@@ -71,6 +86,17 @@ def _hint(count: int) -> str:
     return f"choose {numbers}, or ? for help"
 
 
+def talk_of(line: str) -> str | None:
+    """The words of a line of talk (``'good luck`` or ``say good luck``), or None
+    when ``line`` is not talk.  Any prompt takes it, also while others play."""
+    stripped = line.strip()
+    if stripped.startswith("'"):
+        return stripped[1:].strip()
+    if stripped.lower().startswith("say ") or stripped.lower() == "say":
+        return stripped[3:].strip()
+    return None
+
+
 def parse_choice(
     line: str,
     actions: Sequence[Action],
@@ -79,7 +105,12 @@ def parse_choice(
 ) -> Choice:
     """What the typed ``line`` chooses among ``actions`` (the menu, in order);
     an action's text may also name one of ``legal`` the menu leaves off."""
+    said = talk_of(line)
+    if said is not None:
+        return Talk(said) if said else Invalid("type your line after the ' (or after say)")
     typed = _normal(line)
+    if typed in BREAK_WORDS:
+        return Break()
     if typed in HELP_WORDS:
         return Help()
     if typed in RECENT_WORDS:
@@ -116,6 +147,10 @@ At the table
   ? or help   show this help
   r           list every event since your last choice (the "Recent" list
               shows the latest that fit, and says how many earlier it hides)
+  'words      say a line to the table (or: say words), at any moment, also
+              while others play; every seat reads it with your name
+  break       propose a break; when every seat has typed break, every
+              peer saves and ends, printing the command that comes back
   Ctrl-C      leave the game; the log is kept, and `p2ptable resume FILE`
               continues it where it stopped."""
 

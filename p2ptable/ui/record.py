@@ -32,6 +32,7 @@ import shlex
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
+from pathlib import Path
 from typing import Any
 
 from p2ptable.engine.api import Game
@@ -41,6 +42,7 @@ from p2ptable.replay.kinds import Kind
 from p2ptable.replay.ledger import Ledger
 from p2ptable.replay.logfile import parse_frames
 from p2ptable.replay.seen_cards import moved_cards
+from p2ptable.replay.side_records import check_side_records
 from p2ptable.replay.verify import VerifyReport, secrets_in_log, verify_bytes
 from p2ptable.ui.narrative import EntryWords, entry_words, genesis_words
 from p2ptable.ui.seat_secret import NoOwnSecret, own_deck_secret
@@ -136,6 +138,23 @@ class Line:
 
 
 @dataclass(frozen=True)
+class Said:
+    """A line of talk beside the log (replay/side_records.py), said when the log
+    held ``at`` entries: it is shown after entry ``at - 1``."""
+
+    at: int
+    seat: int
+    name: str
+    text: str
+
+    def to_text(self) -> str:
+        return f"   ({self.name} says: {self.text})"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"at": self.at, "seat": self.seat, "name": self.name, "text": self.text}
+
+
+@dataclass(frozen=True)
 class Record:
     """A game in words: the header's facts and one :class:`Line` per entry."""
 
@@ -150,6 +169,7 @@ class Record:
     verify: str
     hidden: str
     lines: tuple[Line, ...]
+    talk: tuple[Said, ...] = ()  # the table's talk that checks, from REPLAY.talk
 
     def tags(self) -> list[tuple[str, str]]:
         """The header as tag pairs, in order."""
@@ -170,7 +190,14 @@ class Record:
 
     def to_text(self) -> str:
         header = [f'[{tag} "{_escaped(value)}"]' for tag, value in self.tags()]
-        return "\n".join([*header, "", *(line.to_text() for line in self.lines)])
+        body = []
+        talk = sorted(self.talk, key=lambda said: said.at)  # stable: each seat's order kept
+        for line in self.lines:
+            body.append(line.to_text())
+            while talk and talk[0].at <= line.index + 1:
+                body.append(talk.pop(0).to_text())
+        body += [said.to_text() for said in talk]
+        return "\n".join([*header, "", *body])
 
     def to_json(self) -> dict[str, Any]:
         header = {
@@ -188,7 +215,11 @@ class Record:
             "hidden": self.hidden,
             "note": NOTE,
         }
-        return {"header": header, "entries": [line.to_json() for line in self.lines]}
+        entries = [line.to_json() for line in self.lines]
+        data: dict[str, Any] = {"header": header, "entries": entries}
+        if self.talk:
+            data["talk"] = [said.to_json() for said in self.talk]
+        return data
 
 
 def _escaped(value: str) -> str:
@@ -230,7 +261,15 @@ def record(checked: Checked, seat: int | None = None) -> Record:
         verify=f"p2ptable verify {shlex.quote(checked.path)}",
         hidden=hidden,
         lines=tuple(lines),
+        talk=_talk(checked, ledger),
     )
+
+
+def _talk(checked: Checked, ledger: Ledger) -> tuple[Said, ...]:
+    """The lines of talk beside the replay that check (``verify`` names the rest)."""
+    names = checked.names
+    side = check_side_records(Path(checked.path), ledger)
+    return tuple(Said(x.at, x.seat, names[x.seat], x.text) for x in side.talk)
 
 
 def _line(words: EntryWords, moment: str | None, action: str | None) -> Line:

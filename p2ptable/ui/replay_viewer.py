@@ -32,9 +32,10 @@ from p2ptable.replay.entries import Entry, MalformedEntry
 from p2ptable.replay.ledger import InvalidEntry, Ledger
 from p2ptable.replay.logfile import parse_frames
 from p2ptable.replay.seen_cards import moved_cards
+from p2ptable.replay.talk_file import read_talk, talk_path
 from p2ptable.replay.verify import secrets_in_log
 from p2ptable.sealed.errors import SealedUsageError
-from p2ptable.ui.narrative import card_names, event_line
+from p2ptable.ui.narrative import card_names, event_line, talk_line
 from p2ptable.ui.screens import screens_for
 from p2ptable.ui.seat_secret import NoOwnSecret, own_deck_secret
 
@@ -102,8 +103,18 @@ class Viewer:
         self.color = color
         self._screens = screens_for(ledger.game.name)
         self._recent: list[str] = []
-        self._moments = [_Moment(ledger.state, ledger.finished, 0)]
         self._path = Path(path)
+        # The table's talk beside the replay, by the log length it was said at:
+        # shown after entry at - 1 (replay/side_records.py; verify names a bad line).
+        talk = read_talk(talk_path(self._path), ledger.game_id, [s.key for s in ledger.seats],
+                         len(read.payloads))  # fmt: skip
+        self._talk: dict[int, list[str]] = {}
+        for line in talk.lines:
+            self._talk.setdefault(max(line.at, 1), []).append(
+                talk_line(self.names[line.seat], line.text)
+            )
+        self._recent += self._talk.get(1, [])
+        self._moments = [_Moment(ledger.state, ledger.finished, len(self._recent))]
         self._reader: int | None = None  # the seat whose own cards the lines name
 
     def read_as(self, seat: int) -> str | None:
@@ -128,7 +139,7 @@ class Viewer:
                 f"(every seat publishes its own at the end of the game), and {exc}"
             )
         self._ledger = Ledger(Entry.decode(self._payloads[0]), readers={seat: deck})
-        self._moments = [_Moment(self._ledger.state, self._ledger.finished, 0)]
+        self._moments = [_Moment(self._ledger.state, self._ledger.finished, len(self._recent))]
         return None
 
     @property
@@ -192,4 +203,5 @@ class Viewer:
             seen = moved_cards(book, ledger.book, own, entry, applied.seat)
         cards = card_names(ledger.game, seen)
         self._recent.append(event_line(applied, [s.name for s in ledger.seats], cards))
+        self._recent += self._talk.get(index + 1, [])  # said when the log held this entry
         self._moments.append(_Moment(ledger.state, ledger.finished, len(self._recent)))

@@ -47,15 +47,17 @@ import textwrap
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
+from p2ptable.bots.seat import BreakManners
 from p2ptable.engine.api import Action
 from p2ptable.net.events import Seen
-from p2ptable.net.frontend import Leave, LobbyCommand
+from p2ptable.net.frontend import Chosen, Leave, LobbyCommand, Say, TakeBreak
 from p2ptable.net.session import Finished, Session, Stopped
+from p2ptable.net.sideline import BreakAgreed, BreakNews, Declined, Talked
 from p2ptable.replay.ledger import Applied
 from p2ptable.ui import prompt
 from p2ptable.ui.bell import BELL, rings
 from p2ptable.ui.endings import stop_words
-from p2ptable.ui.narrative import card_names, event_line
+from p2ptable.ui.narrative import card_names, event_line, talk_line
 from p2ptable.ui.screen_writer import ScreenWriter
 from p2ptable.ui.screens import screens_for
 from p2ptable.ui.style import RECENT_LINES, color_enabled
@@ -75,6 +77,18 @@ INPUT_CLOSED = "input closed"
 LEFT_WORDS = {"input closed": ": input closed", "interrupted": " (interrupted)", "": ""}
 
 
+def beside_line(event: Talked | BreakNews, names: Sequence[str]) -> str:
+    """A line of talk, or a seat's signature on a break, as the events list says
+    it: in the columns of the entries' lines (ui/narrative.py), with no number,
+    since it is beside the log, not in it."""
+    if isinstance(event, Talked):
+        return talk_line(names[event.line.seat], event.line.text)
+    # Who proposed is not for us to know (signatures may arrive in any order):
+    # each seat that signed wants the break.
+    said = f"{names[event.seat]} wants a break (when every seat types break, we stop)"
+    return f"{'':5}  {'break':<9} {said}"
+
+
 class TerminalFrontend:
     def __init__(
         self,
@@ -87,6 +101,8 @@ class TerminalFrontend:
         self.out = stdout or sys.stdout
         self.writer = ScreenWriter(self.out)  # never blocks the peer (ui/screen_writer.py)
         self.bot = bot
+        self._manners = BreakManners()  # a bot at our seat agrees to breaks
+        self._wanting: set[int] = set()  # seats whose wish for a break was said
         self.tty = self.out.isatty()
         self.color = color_enabled(os.environ, self.tty)
         self.recent: list[str] = []
@@ -129,9 +145,21 @@ class TerminalFrontend:
         # The hidden cards our own ledger read as an entry moved them (ours only).
         seen = {e.index: e.cards for e in events if isinstance(e, Seen)}
         for event in events:
+            line = None
             if isinstance(event, Applied):
                 cards = card_names(session.game, seen.get(event.index, {}))
-                self.recent.append(event_line(event, session.names, cards))
+                line = event_line(event, session.names, cards)
+            elif isinstance(event, Talked):
+                line = beside_line(event, session.names)
+            elif isinstance(event, BreakNews) and event.seat not in self._wanting:
+                # A wish stands from move to move: said once, then in the status lines.
+                self._wanting.add(event.seat)
+                line = beside_line(event, session.names)
+            elif isinstance(event, Declined):
+                self.message, self._message_for = event.reason, tuple(self._actions(session))
+                self._last_screen = ""
+            if line is not None:
+                self.recent.append(line)
                 self._told += 1
         del self.recent[:-RECENT_KEPT]
         if not events and now - self._last_clock < CLOCK:
@@ -143,18 +171,20 @@ class TerminalFrontend:
                 self.final(session)
             elif isinstance(event, Stopped):
                 self.say("\n" + stop_words(event, self._names(session)))
+            elif isinstance(event, BreakAgreed):
+                self.say(f"\nEvery seat agreed to a break at entry {event.agreement.position.at}.")
 
     def wake_at(self, session: Session, now: float) -> float:
         clock = self._last_clock + CLOCK
         return clock if self.bot is None else min(clock, self.bot.wake_at(session, now))
 
-    def choose(
-        self, session: Session | None, now: float, typed: bool
-    ) -> Action | LobbyCommand | Leave | None:
+    def choose(self, session: Session | None, now: float, typed: bool) -> Chosen:
         """The action chosen now: a bot's, or what the person just typed; or
         :class:`Leave` once the person's input has ended (see the module docstring)."""
         if self.bot is not None:
-            return None if session is None else self.bot.choose(session, now)
+            if session is None:
+                return None
+            return self._manners.choose(session, now, self.bot)
         line = None
         if typed and not self.stdin_closed:
             line = self.stdin.readline()
@@ -184,6 +214,12 @@ class TerminalFrontend:
             self.message = self._since_choice()
         elif isinstance(choice, prompt.Invalid):
             self.message = choice.message
+        elif isinstance(choice, prompt.Talk):
+            self.message = None
+            return Say(choice.text)  # the screen shows it once it is said
+        elif isinstance(choice, prompt.Break):
+            self.message = None
+            return TakeBreak()
         else:
             self.message = None
             self._chose_at = self._told  # the events since this choice are the new ones
@@ -281,7 +317,7 @@ class TerminalFrontend:
 
 def status_lines(session: Session, now: float, exact: bool = True) -> list[str]:
     """What the table waits for, in words: secret choices, seats that left or are
-    silent.  Silences count seconds when ``exact``, else tens (a log on a pipe
+    silent, a break proposed.  Silences count seconds when ``exact``, else tens (a log on a pipe
     gets a line per 10 s, not per second)."""
     names = session.names
     lines = []
@@ -296,6 +332,14 @@ def status_lines(session: Session, now: float, exact: bool = True) -> list[str]:
     for seat, why in session.left_seats().items():
         said = LEFT_WORDS.get(why, "")
         lines.append(f"{names[seat]} left{said}; waiting for {names[seat]} to resume")
+    proposal = session.sideline.proposal(session.ledger)
+    if proposal is not None and proposal.waiting_for:
+        if session.seat in proposal.waiting_for:
+            signed = [n for s, n in enumerate(names) if s not in proposal.waiting_for]
+            lines.append(f"a break: {listed(signed)} agreed; type break to agree, or play on")
+        else:
+            waiting = listed([names[s] for s in proposal.waiting_for])
+            lines.append(f"a break: waiting for {waiting} to agree (type break)")
     behind = session.resume_waiting_on()
     if behind:
         who = listed([names[s] for s in behind])

@@ -74,10 +74,17 @@ def result_lines(outcome: Outcome, names: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
+class Verbatim(str):
+    """A line shown as it is: what a person said (table talk), never reworded."""
+
+
 def name_seats(textline: str, names: Sequence[str]) -> str:
     """``textline`` with every "seat N" (N from 0) replaced by that seat's name; a
     number that is no seat here becomes "seat N+1" all the same, never a 0-based
-    number a person would misread."""
+    number a person would misread.  A :class:`Verbatim` line is left as it is:
+    "seat 2, your move" said at the table is not the log's "seat 2"."""
+    if isinstance(textline, Verbatim):
+        return textline
 
     def named(match: re.Match[str]) -> str:
         seat = int(match.group(1))

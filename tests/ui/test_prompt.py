@@ -6,6 +6,7 @@ import pytest
 
 from p2ptable.engine.api import Action
 from p2ptable.games.pet_quartet import GAME
+from p2ptable.ui import prompt
 from p2ptable.ui.pet_quartet_screen import describe_action_for_menu
 from p2ptable.ui.prompt import Help, Invalid, help_text, menu_lines, parse_choice
 
@@ -135,3 +136,45 @@ def test_r_asks_for_the_events_since_the_last_choice(line):
 
     assert parse_choice(line, ACTIONS) == Recent()
     assert parse_choice(line, ()) == Recent()  # also while others play
+
+
+# Issue 26: "A seat types a short line ... every seat and spectator sees it";
+# "Any seat can propose a break".  Talk is a line begun with ' or "say ", taken
+# at any prompt, also when there is nothing to choose.
+@pytest.mark.parametrize(
+    "line, said",
+    [
+        ("'good luck all\n", "good luck all"),
+        ("  ' well played ", "well played"),
+        ("say nice move\n", "nice move"),
+        ("SAY Hi\n", "Hi"),
+    ],
+)
+def test_a_line_of_talk_is_taken_at_any_prompt(line: str, said: str) -> None:
+    assert prompt.parse_choice(line, []) == prompt.Talk(said)
+    assert prompt.parse_choice(line, [Action.parse("draw")]) == prompt.Talk(said)
+
+
+def test_an_empty_line_of_talk_says_how_to_talk() -> None:
+    choice = prompt.parse_choice("'   \n", [])
+    assert isinstance(choice, prompt.Invalid) and "after the '" in choice.message
+
+
+def test_break_proposes_or_agrees_at_any_prompt() -> None:
+    assert prompt.parse_choice("break\n", []) == prompt.Break()
+    assert prompt.parse_choice(" Break ", [Action.parse("draw")]) == prompt.Break()
+
+
+def test_the_help_says_how_to_talk_and_take_a_break() -> None:
+    text = prompt.help_text("pet-quartet")
+    assert "'words" in text and "break" in text
+
+
+def test_a_line_of_talk_is_shown_as_it_was_said_never_reworded() -> None:
+    # The screens name "seat N" of the log's phrases; a person's words are theirs.
+    from p2ptable.ui.narrative import talk_line
+    from p2ptable.ui.text import name_seats
+
+    line = talk_line("Ben", "seat 0, your move")
+    assert name_seats(line, ["Ana", "Ben"]) == line
+    assert line.endswith("Ben says: seat 0, your move")
