@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pyte
 
-from .person import _controlling_tty
+from .person import AGAIN, _controlling_tty
 
 ENTER, CTRL_C = b"\r", b"\x03"
 DOWN = b"\x1b[B"
@@ -144,10 +144,17 @@ class ScreenPerson:
 
     # -- ending ------------------------------------------------------------------------
 
-    def wait(self, timeout: float = 60.0) -> int:
+    def wait(self, timeout: float = 60.0, again: bytes = b"n") -> int:
+        """The exit status; the question at the end of a finished game ("Play
+        again at this table?", asked after the full-screen table closed) is
+        answered ``again`` (no, unless a test says otherwise)."""
         end = time.monotonic() + timeout
+        answered = False
         while self.proc.poll() is None and time.monotonic() < end:
             self.pump(0.1)
+            if not answered and AGAIN in self.display:
+                answered = True
+                self.key(again, ENTER)
         for _ in range(50):  # what is left to read, bounded
             if self.eof:
                 break
