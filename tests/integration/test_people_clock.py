@@ -14,30 +14,14 @@ import subprocess
 import sys
 import time
 
-import pytest
-
 from .peers import free_port
-from .person import AGAIN, Person, _pump_any
-from .test_people import assert_one_valid_replay, host_args, join_args
+from .person import AGAIN, _pump_any
+from .test_people import assert_one_valid_replay, host_args, join_args, people  # noqa: F401 - fixtures
 
 CLOCK = 2  # seconds: enough for the test to answer Ana's menus at once
 
 
-@pytest.fixture
-def people(tmp_path):
-    started: list[Person] = []
-
-    def start(*args: str) -> Person:
-        person = Person(list(args), tmp_path)
-        started.append(person)
-        return person
-
-    yield start
-    for person in started:
-        person.close()
-
-
-def test_the_clock_moves_for_a_person_who_never_answers(tmp_path, people):
+def test_the_clock_moves_for_a_person_who_never_answers(tmp_path, people):  # noqa: F811 - fixtures
     port = free_port()
     ana = people(
         *host_args(tmp_path, "Ana", "vorsicht-lehrer", 2, port),

@@ -7,30 +7,14 @@ addresses or codes again".  Its test: "a rematch played to its end".
 
 from __future__ import annotations
 
-import pytest
-
 from p2ptable.replay.verify import verify_file
 
 from .peers import free_port
-from .person import AGAIN, Person, play_together
-from .test_people import assert_one_valid_replay, host_args, join_args
+from .person import AGAIN, play_together
+from .test_people import assert_one_valid_replay, host_args, join_args, people  # noqa: F401 - fixtures
 
 
-@pytest.fixture
-def people(tmp_path):
-    started: list[Person] = []
-
-    def start(*args: str) -> Person:
-        person = Person(list(args), tmp_path)
-        started.append(person)
-        return person
-
-    yield start
-    for person in started:
-        person.close()
-
-
-def test_a_rematch_is_played_to_its_end_without_typing_a_code(tmp_path, people):
+def test_a_rematch_is_played_to_its_end_without_typing_a_code(tmp_path, people):  # noqa: F811 - fixtures
     port = free_port()
     ana = people(*host_args(tmp_path, "Ana", "pet-quartet", 2, port), "--no-announce")
     ana.expect("Others join with")
@@ -61,7 +45,7 @@ def test_a_rematch_is_played_to_its_end_without_typing_a_code(tmp_path, people):
     assert one.game == two.game
 
 
-def test_a_seat_declines_and_the_host_fills_it_with_a_bot(tmp_path, people):
+def test_a_seat_declines_and_the_host_fills_it_with_a_bot(tmp_path, people):  # noqa: F811 - fixtures
     port = free_port()
     ana = people(*host_args(tmp_path, "Ana", "pet-quartet", 2, port), "--no-announce")
     ana.expect("Others join with")

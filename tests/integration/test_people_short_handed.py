@@ -9,35 +9,12 @@ exits non-zero".
 
 from __future__ import annotations
 
-import pytest
-
-from .peers import Peers, free_port
-from .person import Person, play_together
-from .test_people import assert_one_valid_replay, host_args, join_args
+from .peers import free_port
+from .person import play_together
+from .test_people import assert_one_valid_replay, host_args, join_args, peers, people  # noqa: F401 - fixtures
 
 
-@pytest.fixture
-def peers(tmp_path):
-    group = Peers(tmp_path)
-    yield group
-    group.close()
-
-
-@pytest.fixture
-def people(tmp_path):
-    started: list[Person] = []
-
-    def start(*args: str) -> Person:
-        person = Person(list(args), tmp_path)
-        started.append(person)
-        return person
-
-    yield start
-    for person in started:
-        person.close()
-
-
-def test_the_host_removes_a_joiner_then_starts_with_two_of_four(tmp_path, peers, people):
+def test_the_host_removes_a_joiner_then_starts_with_two_of_four(tmp_path, peers, people):  # noqa: F811 - fixtures
     port = free_port()
     ana = people(*host_args(tmp_path, "Ana", "pet-quartet", 4, port))
     ana.expect("Others join with")
