@@ -18,7 +18,7 @@ from p2ptable.bots import BOT_KINDS
 from p2ptable.cli.app import Seconds, _game_name, _options, main
 from p2ptable.cli.tables import interface_option, pick_table, wait_option
 from p2ptable.engine.api import RulesError
-from p2ptable.net.lobby import LobbyError
+from p2ptable.net.lobby import LobbyError, WrongCode
 from p2ptable.net.persistence import ResumeError
 
 USER_ERRORS = (RulesError, ValueError, LobbyError, ResumeError)
@@ -151,7 +151,6 @@ def _table_and_code(
 # A wrong code typed at the question is asked again this many times in all: each
 # try is a knock the host counts (five a minute from one address, wire.md 3.3).
 CODE_TRIES = 3
-WRONG_CODE = "wrong join code"
 
 
 def ask_code() -> str:
@@ -416,8 +415,7 @@ def join(
     address, code, listed = _table_and_code(address, code, wait, interfaces, watching=False)
     for tries in range(1, CODE_TRIES + 1):
         try:
-            result = _call(
-                play.join,
+            result = play.join(
                 address,
                 code,
                 name,
@@ -435,13 +433,15 @@ def join(
                 plain=plain,
             )
             break
-        except click.ClickException as exc:
+        except WrongCode as exc:
             # A code typed at the question and refused by the host is asked
             # again, as a code of the wrong form is; given on the line, it ends.
-            if not asked or tries == CODE_TRIES or not exc.message.startswith(WRONG_CODE):
-                raise
-            click.echo(f"Error: {exc.message}", err=True)
+            if not asked or tries == CODE_TRIES:
+                raise click.ClickException(str(exc)) from None
+            click.echo(f"Error: {exc}", err=True)
             code = ask_code()
+        except USER_ERRORS as exc:
+            raise click.ClickException(str(exc)) from None
     while _again_wanted(result, quiet, bot):  # the rematch (p2ptable/rematch.py)
         click.echo("Waiting for the host to open the table again...")
         result = _call(

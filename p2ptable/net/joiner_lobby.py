@@ -22,6 +22,7 @@ from p2ptable.net.lobby_frames import (
     LobbyError,
     LobbyIgnored,
     Member,
+    WrongCode,
     _hidden_hands,
     _own_endpoint,
     _printable_name,
@@ -231,7 +232,7 @@ class JoinerLobby:
             raise LobbyError(f"malformed challenge from the host: {exc}") from None
         confirm = join_code.confirmation_key(spake_key, table, key, self.me.key.public)
         if not join_code.proof_matches(data.get("proof"), confirm, b"host"):
-            raise LobbyError(
+            raise WrongCode(
                 "wrong join code: it does not match the table's (check what the host printed)"
             )
         if data.get("bind") != BIND_VERSION:

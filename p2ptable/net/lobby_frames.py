@@ -42,6 +42,11 @@ class LobbyIgnored(LobbyError):
     """A lobby frame to drop and log; joining goes on."""
 
 
+class WrongCode(LobbyError):
+    """The host proved another join code than ours: a person who typed it may
+    type it again (each try is a knock the host counts)."""
+
+
 def normalize_code(code: str) -> str:
     """The code as both sides use it (net/join_code.py); LobbyError if it is none."""
     try:
