@@ -229,6 +229,7 @@ def host(
     keep_going: bool = False,
     clock: int | None = None,
     again: dict[int, str] | None = None,
+    rotation: tuple[str, ...] = (),
 ) -> PlayResult:
     """Open a table and play at seat 0 once every seat is filled; ``bots`` of the
     seats are bot peers started beside us (``bot_kind``, by default the game's
@@ -271,6 +272,7 @@ def host(
         keep_going=keep_going and escrows_at(the_game, seats),
         clock=clock,
         again=dict(again or {}),
+        rotation=rotation,
     )
     frontend = make_frontend(bot, quiet, bot_delay, bell, plain)
     peer = _peer(config, frontend)
@@ -348,6 +350,7 @@ def join(
     listed_table: str = "",
     bell: bool = True,
     again: int | None = None,
+    rotation: tuple[str, ...] = (),
 ) -> PlayResult:
     """Join the table at ``address`` (HOST:PORT) and play; ``listed_table``, the
     id of the table picked from the LAN's list, is checked against the host's;
@@ -374,6 +377,7 @@ def join(
         lifeline=lifeline,
         listed_table=listed_table,
         again_seat=again,
+        rotation=rotation,
     )
     frontend = make_frontend(bot, quiet, bot_delay, bell, plain)
     peer = _peer(config, frontend)

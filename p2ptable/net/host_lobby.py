@@ -70,6 +70,9 @@ class HostLobby:
     # A rematch (p2ptable/rematch.py): old seat -> the code derived with it; a
     # knock that says ``again: s`` proves seat s's code instead of the table's.
     again: dict[int, str] = field(default_factory=dict)
+    # ... and the last game's seats from the one after its first player: the
+    # rematch's first player is the first of them seated (net/rotation.py).
+    rotation: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         check_host_code(self.code)
@@ -290,6 +293,8 @@ class HostLobby:
         }
         if self.clock is not None:  # absent: no clock (a host of before knows none)
             reply["clock"] = self.clock
+        if self.rotation:  # absent: not a rematch, the first player is drawn
+            reply["rotation"] = list(self.rotation)
         self.outgoing.append((endpoint, seal_lobby("challenge", reply, self.me)))
 
     def _join(self, key: bytes, data: dict, now: float) -> None:
@@ -406,6 +411,7 @@ class HostLobby:
                 self.table,
                 self.keep_going,
                 self.clock,
+                self.rotation,
             )
             self._heard.clear()  # from here on the genesis round waits for every seat
             self._send_roster()

@@ -32,6 +32,7 @@ from p2ptable.net.lobby_frames import (
     parse_clock,
     seal_lobby,
 )
+from p2ptable.net.rotation import parse_rotation
 from p2ptable.replay import authoring
 from p2ptable.replay.sealed_book import parse_deck_key
 
@@ -54,6 +55,9 @@ class JoinerLobby:
     log: list[str] = field(default_factory=list)
     watch: bool = False  # a spectator (gallery.py): proves the code, takes no seat
     again: int | None = None  # a rematch: our old seat, whose derived code we prove
+    # ... and the rotation our last game gives it (net/rotation.py): a host
+    # that says another is refused.
+    rotation: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         normalize_code(self.code)
@@ -227,6 +231,10 @@ class JoinerLobby:
             raise LobbyError("malformed challenge from the host")
         clock = parse_clock(data.get("clock"))
         try:
+            rotation = parse_rotation(data.get("rotation"))
+        except ValueError as exc:
+            raise LobbyError(f"malformed challenge from the host: {exc}") from None
+        try:
             spake_key = self._exchange.finish(data.get("pake"))
         except PakeError as exc:
             raise LobbyError(f"malformed challenge from the host: {exc}") from None
@@ -243,8 +251,14 @@ class JoinerLobby:
         self.binding = Binding(confirm, self._exchange.message, JOINER)
         # From here on the host has proved the code: what it says is the table's.
         self.refusal = None
+        if self.again is not None and rotation and rotation != self.rotation:
+            # The host would pick who plays first: our own replay says who does.
+            raise LobbyError(
+                "the host's rematch does not give the first move to the player after "
+                "the last game's first player, as our replay of it says"
+            )
         self.host_key, self.table, self.game, self.options = key, table, game, options
-        self.clock = clock
+        self.clock, self.rotation = clock, rotation
         self.spectators = data.get("spectators") is True
         self.keep_going = data.get("keep_going") is True
         if self.watch:
@@ -302,6 +316,7 @@ class JoinerLobby:
                 self.table or b"",
                 self.keep_going,
                 self.clock,
+                self.rotation,
             )
             if genesis != expected:
                 raise LobbyError("the host's genesis does not match the roster")

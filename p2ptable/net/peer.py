@@ -126,11 +126,17 @@ class Peer:
                     keep_going=config.keep_going,
                     clock=config.clock,
                     again=dict(config.again),
+                    rotation=config.rotation,
                 )
             )
         else:
             lobby = lobbies.JoinerLobby(
-                config.code, self.secrets, config.name, self.endpoint, again=config.again_seat
+                config.code,
+                self.secrets,
+                config.name,
+                self.endpoint,
+                again=config.again_seat,
+                rotation=config.rotation,
             )
             self.arrival.join(lobby, f"tcp://{config.connect}", config.listed_table)
 

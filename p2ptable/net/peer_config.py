@@ -34,4 +34,5 @@ class PeerConfig:
     # A rematch (p2ptable/rematch.py): the host's codes by old seat, a joiner's old seat.
     again: dict[int, str] = field(default_factory=dict)
     again_seat: int | None = None
+    rotation: tuple[str, ...] = ()  # a rematch's first players in turn (net/rotation.py)
     listed_table: str = ""  # a joiner's table id as the LAN's list announced it, if picked
