@@ -149,6 +149,9 @@ def host_again(replay: Path, **options) -> PlayResult:  # noqa: ANN003 - play.ho
     again = read_again(replay)
     if again.seat != 0:
         raise ValueError("only the host of a game opens its table again")
+    near = again.host_address.rsplit(":", 1)[0]
+    if near.startswith("127."):  # `play`'s table: it stays on this machine, unlisted
+        options = {**options, "bind": near, "listed": False}
     return play.host(
         again.game,
         again.seats,
