@@ -47,6 +47,7 @@ from p2ptable.engine.api import FIRST, FIRST_PLAYER
 from p2ptable.net.join_code import CODE_ALPHABET
 from p2ptable.net.persistence import ResumeError, load_resume
 from p2ptable.net.rotation import rotation_after
+from p2ptable.replay.genesis import read_genesis
 from p2ptable.replay.kinds import Kind
 from p2ptable.replay.ledger import Ledger
 
@@ -105,6 +106,8 @@ class Again:
     codes: dict[int, str]  # seat -> the rematch code between it and us
     replay: Path  # the rematch's
     rotation: tuple[str, ...]  # from the player after the first one (net/rotation.py)
+    keep_going: bool = False  # the table's, as its genesis says (host --keep-going)
+    spectators: bool = False  # the host admitted spectators (it kept their code)
 
 
 def read_again(replay: Path) -> Again:
@@ -136,6 +139,8 @@ def read_again(replay: Path) -> Again:
         codes,
         next_replay(replay),
         () if first is None else rotation_after(names, first),
+        read_genesis(ledger.entries[0]).keep_going,
+        state.spectators_code is not None,
     )
 
 
@@ -149,6 +154,8 @@ def host_again(replay: Path, **options) -> PlayResult:  # noqa: ANN003 - play.ho
     again = read_again(replay)
     if again.seat != 0:
         raise ValueError("only the host of a game opens its table again")
+    # As the last table was (a resumed host's say-so is its genesis and files).
+    options = {"keep_going": again.keep_going, "spectators": again.spectators, **options}
     near = again.host_address.rsplit(":", 1)[0]
     if near.startswith("127."):  # `play`'s table: it stays on this machine, unlisted
         options = {**options, "bind": near, "listed": False}
