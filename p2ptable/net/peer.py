@@ -225,7 +225,7 @@ class Peer:
         self._open_session(ledger, now, resumed=True, peers=peers, choice=resume.choice)
         if resume.spectators_code is not None and resume.seat == 0:
             # Our table admitted spectators: it does again, on our port as before.
-            lobby = lobbies.HostLobby.under_way(
+            lobby = lobbies.under_way(
                 ledger.entries[0], resume.spectators_code, self.secrets, self.endpoint,
                 arrival.members,
             )  # fmt: skip
