@@ -343,6 +343,8 @@ def announce_lobby(peer: Peer, address: str, say: Callable[[str], None]) -> Anno
             shown = dict(lobby.options)
             if lobby.clock is not None:
                 shown["clock"] = f"{lobby.clock}s"
+            if lobby.spectators_talk:  # host --spectators-talk, listed as the clock is
+                shown["spectators"] = "talk"
             announcer.publish(
                 announcement(
                     lobby.table, lobby.game, shown, lobby.name, taken,

@@ -67,6 +67,9 @@ class HostLobby:
     spectators: bool = False  # host --spectators: watchers may follow the log
     keep_going: bool = False  # host --keep-going: every seat escrows its deck secret
     clock: int | None = None  # host --clock: seconds per decision, in the genesis
+    # host --spectators-talk: spectators write in their own channel (in the
+    # challenge and the genesis, so every seat agrees to it; net/spectator_talk.py).
+    spectators_talk: bool = False
     # A rematch (p2ptable/rematch.py): old seat -> the code derived with it; a
     # knock that says ``again: s`` proves seat s's code instead of the table's.
     again: dict[int, str] = field(default_factory=dict)
@@ -74,7 +77,13 @@ class HostLobby:
     def __post_init__(self) -> None:
         check_host_code(self.code)
         _own_endpoint(self.endpoint)
-        self.gallery = gallery_for(self.me, self.table, seal_lobby) if self.spectators else None
+        if self.spectators_talk and not self.spectators:
+            raise LobbyError("--spectators-talk needs --spectators: no one watches to talk")
+        self.gallery = (
+            gallery_for(self.me, self.table, seal_lobby, self.spectators_talk)
+            if self.spectators
+            else None
+        )
         self._pending = Handshakes(self.tally)  # knocks answered, their join to come
         self._log_limit = LogLimit(LOG_LINES, KNOCK_WINDOW)
         me = self.me
@@ -127,6 +136,7 @@ class HostLobby:
             spectators=True,
             keep_going=info.keep_going,
             clock=info.clock,
+            spectators_talk=info.spectators_talk,
         )
         lobby.members = list(members)
         lobby.genesis = genesis.body_bytes
@@ -287,6 +297,7 @@ class HostLobby:
             "spectators": self.gallery is not None,
             "bind": BIND_VERSION,  # what follows the handshake is bound to it
             **({"keep_going": True} if self.keep_going else {}),
+            **({"spectators_talk": True} if self.spectators_talk else {}),
         }
         if self.clock is not None:  # absent: no clock (a host of before knows none)
             reply["clock"] = self.clock
@@ -406,6 +417,7 @@ class HostLobby:
                 self.table,
                 self.keep_going,
                 self.clock,
+                self.spectators_talk,
             )
             self._heard.clear()  # from here on the genesis round waits for every seat
             self._send_roster()

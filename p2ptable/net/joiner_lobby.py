@@ -72,6 +72,7 @@ class JoinerLobby:
         self.options: dict = {}
         self.keep_going = False  # the host's --keep-going, from its challenge
         self.clock: int | None = None  # the table's seconds per decision, if it has a clock
+        self.spectators_talk = False  # the host's --spectators-talk, from its challenge
         self.members: list[Member] = []
         self.genesis: bytes | None = None
         self._version = 0  # the number of the last roster taken
@@ -247,6 +248,7 @@ class JoinerLobby:
         self.clock = clock
         self.spectators = data.get("spectators") is True
         self.keep_going = data.get("keep_going") is True
+        self.spectators_talk = self.spectators and data.get("spectators_talk") is True
         if self.watch:
             answer = {
                 "name": self.name,
@@ -302,6 +304,7 @@ class JoinerLobby:
                 self.table or b"",
                 self.keep_going,
                 self.clock,
+                self.spectators_talk,
             )
             if genesis != expected:
                 raise LobbyError("the host's genesis does not match the roster")
