@@ -247,7 +247,8 @@ class TerminalFrontend:
         if not shown:
             return "The spectators' channel is hidden (show spectators shows it again)."
         missed, self.spectators_hidden = self.spectators_hidden, 0
-        since = f" ({missed} lines were said while it was hidden)" if missed else ""
+        lines = "1 line was" if missed == 1 else f"{missed} lines were"
+        since = f" ({lines} said while it was hidden)" if missed else ""
         return f"The spectators' channel is shown{since}."
 
     def _since_choice(self) -> str:
