@@ -370,6 +370,8 @@ def host(
             bots=bots,
             bot_kind=opponents,
             keep_going=keep_going,
+            spectators_talk=spectators_talk,
+            hide_spectators=hide_spectators,
         )
     _finish(result, quiet)
 
@@ -475,6 +477,7 @@ def join(
             say=click.echo,
             bell=not no_bell,
             plain=plain,
+            hide_spectators=hide_spectators,
         )
     _finish(result, quiet)
 
