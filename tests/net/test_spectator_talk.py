@@ -113,9 +113,18 @@ def test_a_flood_from_one_modified_spectator_is_bounded_at_the_host():
     channel = Channel(GAME)
     flood = [line_of(EVE, "Eve", n) for n in range(1, 501)]
     kept = [channel.post(EVE.public, "Eve", r, now=0.0) for r in flood]
-    assert sum(line is not None for line in kept) == spectator_talk.BURST
-    assert channel.dropped == 500 - spectator_talk.BURST
-    assert len(channel.records) == spectator_talk.BURST
+    assert sum(line is not None for line in kept) == spectator_talk.TABLE_BURST
+    assert channel.dropped == 500 - spectator_talk.TABLE_BURST
+
+
+def test_one_spectator_is_held_to_its_own_rate_below_the_tables():
+    # Ten lines a second for a minute: the table's bucket would take 65 of them.
+    channel = Channel(GAME)
+    kept = 0
+    for n in range(1, 601):
+        kept += channel.post(EVE.public, "Eve", line_of(EVE, "Eve", n), now=n / 10) is not None
+    assert kept <= 2 * spectator_talk.BURST + 60 / spectator_talk.REFILL + 1
+    assert kept == len(channel.records) and kept < spectator_talk.TABLE_BURST + 60
 
 
 def test_many_spectators_together_are_held_to_the_tables_rate():
