@@ -22,12 +22,13 @@ admitted spectator's mouth.
 
 Every bound is here.  A spectator: :data:`BURST` lines at once, then one every
 :data:`REFILL` seconds (the host allows twice the burst: lines may arrive
-bunched, and checks this before any signature); the whole gallery: :data:`TABLE_BURST`, then one every
-:data:`TABLE_REFILL` seconds, so eight spectators flooding cost the seats at
-most one small frame a second; :data:`MAX_LINES` in a game.  A reader holds
-the host to twice the table's burst at the same rate.  Text follows the seats'
-rules (net/talk.py's ``clean_text``): one printable line of at most 200
-characters, refused, never repaired, when it is not already clean.
+bunched, and checks this before any signature); the whole gallery:
+:data:`TABLE_BURST`, then one every :data:`TABLE_REFILL` seconds, so eight
+spectators flooding cost the seats at most one small frame a second;
+:data:`MAX_LINES` in a game.  A reader holds the host to twice the table's
+burst at the same rate.  Text follows the seats' rules (net/talk.py's
+``clean_text``): one printable line of at most 200 characters, refused, never
+repaired, when it is not already clean.
 
 The channel is ephemeral: no record of it is written beside the replay
 (protocol/replay.md section 11 says why), so ``verify``, ``show`` and
