@@ -130,7 +130,9 @@ class Follower:
         """Our line in the spectators' channel, sent to the host; Refused with
         the reason for the person (no such channel here, too fast, empty)."""
         ledger = self.ledger
-        if ledger is None or not ledger.spectators_talk:
+        if ledger is None:
+            raise Refused("not yet: the game has not begun")
+        if not ledger.spectators_talk:
             raise Refused("spectators do not talk at this table (host --spectators-talk)")
         if self.over:
             raise Refused("the game is over")

@@ -281,6 +281,21 @@ def test_a_stranger_who_is_not_an_admitted_spectator_cannot_post():
     assert [line.name for line in eve.take_spectators()] == ["Wally"]
 
 
+def test_a_spectator_cannot_talk_before_the_game_begins():
+    me = authoring.SeatSecrets.from_seed(b"lobby", 0, 8)
+    options = {"scoring": "basic", "variant": "standard"}
+    host = lobby.HostLobby("pet-quartet", options, 2, CODE, me, "Ana", HOST_ENDPOINT,
+                           spectators=True, spectators_talk=True)  # fmt: skip
+    wally = spectator(1, "Wally")
+    admit(host, wally)
+    follower = Follower(wally)
+    with pytest.raises(Refused, match="not yet"):
+        follower.say("hello", now=1.0)
+    record = make_record(wally.me.key, GAME, SpectatorLine("Wally", wally.me.key.public, 1, 0, "x"))
+    deliver(host, wally, wally.seal_bound("say", {"line": record}), 1.0)
+    assert host.gallery.take_spoken() == [] and host.gallery.refused_lines == 1
+
+
 def test_at_a_table_without_the_option_a_spectator_cannot_talk_and_a_say_is_dropped():
     host, _, (wally, _) = _table(talks=False)
     with pytest.raises(Refused, match="do not talk at this table"):
