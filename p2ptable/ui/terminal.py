@@ -207,6 +207,11 @@ class TerminalFrontend:
         if line is None:
             return None
         if session is None:  # the lobby's (net/lobby_commands.py)
+            wish = prompt.parse_choice(line, [])
+            if isinstance(wish, prompt.Spectators):  # for the game to come: ours to keep
+                self.hide_spectators = not wish.shown
+                self.say(f"The spectators' channel will be {'shown' if wish.shown else 'hidden'}.")
+                return None
             return LobbyCommand(line.strip())
         actions = self._actions(session)
         screens = screens_for(session.game.name)

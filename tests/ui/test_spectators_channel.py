@@ -85,3 +85,14 @@ def test_at_a_table_without_the_channel_the_words_say_so():
     ui = TerminalFrontend(stdin=io.StringIO("hide spectators\n"), stdout=out)
     assert ui.choose(session, 1.0, typed=True) is None
     assert "Spectators do not talk at this table" in out.getvalue()
+
+
+def test_hide_spectators_typed_in_the_lobby_holds_for_the_game():
+    session = seat()
+    out = io.StringIO()
+    ui = TerminalFrontend(stdin=io.StringIO("hide spectators\n"), stdout=out)
+    assert ui.choose(None, 0.0, typed=True) is None  # not a lobby command
+    assert "will be hidden" in out.getvalue()  # a StringIO is written at once
+    ui.show(session, [eve(1, "psst")], 1.0)
+    assert "psst" not in out.getvalue() and ui.spectators_hidden == 1
+    assert "Your choice" in out.getvalue()  # the screen was drawn, without the line
