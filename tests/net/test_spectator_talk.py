@@ -312,3 +312,26 @@ def test_junk_in_a_say_from_an_admitted_spectator_is_counted_and_never_raises():
     for junk in (b"", b"\x00" * 2000, 5, "x", [1, 2], None):
         deliver(host, wally.lobby, wally.lobby.seal_bound("say", {"line": junk}), 2.0)
     assert host.gallery.take_spoken() == [] and host.gallery.refused_lines == 6
+
+
+def test_the_largest_line_fits_a_record_and_a_full_answer_fits_a_frame():
+    from p2ptable.net import gallery
+    from p2ptable.net.wire import MAX_FRAME
+
+    from .test_spectators import golden_payloads
+
+    wide = "\U0001d11e"  # four bytes in UTF-8, and printable
+    record = line_of(EVE, wide * 32, 1, wide * talk.MAX_TEXT, at=2**40)
+    assert len(record) <= spectator_talk.MAX_RECORD
+    host, _, (wally, _) = _table()
+    host.gallery.entries = golden_payloads
+    host.gallery.channel.records = [record] * spectator_talk.MAX_LINES
+    seat_line = talk.make_record(EVE, GAME, talk.TalkLine(0, 1, 2**40, wide * talk.MAX_TEXT))
+    host.gallery.talk = lambda: [seat_line] * 100
+    ask = {"from": 0, "talk": 0, "spectators": 0}
+    key, where = wally.lobby.me.key.public, address(wally.lobby)
+    host.gallery.receive(key, "feed", wally.lobby.binding.bind("feed", ask), where, 50.0)
+    ((_, frame),) = host.gallery.take_outgoing()
+    _, _, data = lobby.open_lobby(frame)
+    assert len(data["spectators"]) == gallery.FEED_TALK and len(data["talk"]) == gallery.FEED_TALK
+    assert len(frame) + 1 <= MAX_FRAME  # with its channel byte
