@@ -335,3 +335,20 @@ def test_the_largest_line_fits_a_record_and_a_full_answer_fits_a_frame():
     _, _, data = lobby.open_lobby(frame)
     assert len(data["spectators"]) == gallery.FEED_TALK and len(data["talk"]) == gallery.FEED_TALK
     assert len(frame) + 1 <= MAX_FRAME  # with its channel byte
+
+
+def test_a_host_cannot_slip_the_channel_into_a_genesis_its_challenge_did_not_announce():
+    me = authoring.SeatSecrets.from_seed(b"lobby", 0, 8)
+    options = {"scoring": "basic", "variant": "standard"}
+    host = lobby.HostLobby("pet-quartet", options, 2, CODE, me, "Ana", HOST_ENDPOINT,
+                           spectators=True)  # fmt: skip
+    ben = joiner(1, "Ben")
+    deliver(host, ben, ben.outgoing.pop())  # the knock
+    ((_, challenge),) = [(t, f) for t, f in host.outgoing if t == ben.endpoint]
+    host.outgoing.clear()
+    ben.receive(challenge)
+    assert not ben.spectators_talk
+    host.spectators_talk = True  # after the challenge: the genesis would say it, unasked
+    with pytest.raises(lobby.LobbyError, match="genesis does not match"):
+        settle(host, [ben])
+    assert ben.genesis is None
