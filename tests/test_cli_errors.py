@@ -569,7 +569,7 @@ def test_the_machine_failing_is_not_called_a_bug(monkeypatch):
         raise OSError(28, "No space left on device", "game.p2pt")
 
     monkeypatch.delenv("P2PTABLE_DEBUG", raising=False)
-    monkeypatch.setattr("p2ptable.cli.records.all_games", full)
+    monkeypatch.setattr("p2ptable.cli.games.all_games", full)
     result = _runner().invoke(main, ["games"])
     assert (result.exit_code, result.stderr) == (1, "Error: game.p2pt: No space left on device\n")
 

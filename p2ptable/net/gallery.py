@@ -66,7 +66,7 @@ WATCHER_SILENT = 30.0
 # A host that came back (resume) knows none of its spectators: they knock again
 # after KNOCK_AGAIN (3 s, net/spectator.py) of silence.  If the game ends before
 # they do, the host waits this long from its resume for them (at most
-# LINGER_SECONDS after the end, net/peer.py).
+# LINGER_SECONDS after the end, net/peer_exit.py).
 COMEBACK_WAIT = 6.0
 JUST_AFTER = 0.001  # a silence compared strictly (``>``) is due just after its limit
 

@@ -102,6 +102,11 @@ class Member:
     endpoint: str
     deck: dict | None = None  # the deck key, with its proof (replay/sealed_book.py)
 
+    @classmethod
+    def own(cls, me: authoring.SeatSecrets, name: str, endpoint: str, table: bytes) -> Member:
+        """Our own entry in a roster, as we sit down at ``table``."""
+        return cls(name, me.key.public, me.chain.head, me.link_public, endpoint, me.deck_key(table))
+
     def as_dict(self) -> dict:
         return {
             "name": self.name,
