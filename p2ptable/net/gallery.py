@@ -187,7 +187,7 @@ class Gallery:
         watcher = self.watchers.get(key)
         if watcher is None:
             return False
-        if kind == "say":
+        if kind == "say":  # lobby_messages.LobbyKind.SAY (which imports this module)
             watcher.binding.check(kind, data, address)
             watcher.heard = now
             self._said(watcher, data.get("line"), now)

@@ -38,6 +38,7 @@ class LobbyKind(str, Enum):
     WATCHING = "watching"  # host -> spectator: admitted (net/gallery.py)
     FEED = "feed"  # spectator -> host: the log from an index (net/gallery.py)
     ENTRIES = "entries"  # host -> spectator: entries of the log (net/gallery.py)
+    SAY = "say"  # spectator -> host: a line in the spectators' channel (net/spectator_talk.py)
 
 
 def printable_name(name: object) -> bool:

@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 
 from p2ptable.net.gallery import FEED_ENTRIES, FEED_TALK, JUST_AFTER
 from p2ptable.net.lobby import JoinerLobby, LobbyError, LobbyIgnored, open_lobby
+from p2ptable.net.lobby_messages import LobbyKind
 from p2ptable.net.spectator_talk import Heard, Mouth, Refused, Rejected, SpectatorLine
 from p2ptable.net.talk import MAX_LINES, TalkLine, TalkRejected, open_record
 from p2ptable.net.wire import MAX_FRAME
@@ -139,7 +140,7 @@ class Follower:
         if self.mouth is None:
             self.mouth = Mouth(self.lobby.me.key, self.lobby.name, ledger.game_id)
         line, record = self.mouth.say(text, self.have, now)
-        self.outgoing.append(self.lobby.seal_bound("say", {"line": record}))
+        self.outgoing.append(self.lobby.seal_bound(LobbyKind.SAY, {"line": record}))
         return line
 
     def take_writes(self) -> list[bytes]:
