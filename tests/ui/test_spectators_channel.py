@@ -96,3 +96,20 @@ def test_hide_spectators_typed_in_the_lobby_holds_for_the_game():
     ui.show(session, [eve(1, "psst")], 1.0)
     assert "psst" not in out.getvalue() and ui.spectators_hidden == 1
     assert "Your choice" in out.getvalue()  # the screen was drawn, without the line
+
+
+def test_what_a_spectator_types_is_a_line_to_say_and_the_end_of_input_stops_the_reading():
+    import os
+
+    from p2ptable.ui.spectator_input import SpectatorInput
+
+    read, write = os.pipe()
+    os.write(write, b"'good luck\nsay go on\n  just words  \n\n")
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        typed = SpectatorInput(pipe)
+        assert typed.fd == read
+        said = [typed.read() for _ in range(4)]
+        assert said == ["good luck", "go on", "just words", None]
+        assert typed.read() is None and typed.fd is None  # the end: nothing more is read
+    assert SpectatorInput(io.StringIO("hello\n")).fd is None  # not a file: never read
