@@ -157,12 +157,18 @@ def full_screen(plain: bool, person: bool) -> bool:
 
 
 def make_frontend(
-    bot: str | None, quiet: bool, delay: float = 0.0, bell: bool = True, plain: bool = False
+    bot: str | None,
+    quiet: bool,
+    delay: float = 0.0,
+    bell: bool = True,
+    plain: bool = False,
+    hide_spectators: bool = False,
 ) -> Frontend:
     """A person at this terminal (the bell rings at their turn unless not ``bell``),
     or a bot: watched on a screen when this is a terminal and not ``quiet``,
     otherwise printing only the end of the game.  The screen is the full-screen
-    table unless ``plain`` or the terminal cannot show it (:func:`full_screen`)."""
+    table unless ``plain`` or the terminal cannot show it (:func:`full_screen`).
+    ``hide_spectators``: the line mode starts with the spectators' channel hidden."""
     player = None if bot is None else BotPlayer(bot, delay, random.Random())
     if player is not None and (quiet or not sys.stdout.isatty()):
         return BotFrontend(player, quiet=quiet)
@@ -173,7 +179,7 @@ def make_frontend(
     else:
         from p2ptable.ui.terminal import TerminalFrontend
 
-        screen = TerminalFrontend(bot=player, bell=bell)
+        screen = TerminalFrontend(bot=player, bell=bell, hide_spectators=hide_spectators)
     # A person plays under the table's clock if its genesis has one (bots/clock.py).
     return screen if player is not None else ClockedFrontend(screen)
 
@@ -229,6 +235,8 @@ def host(
     keep_going: bool = False,
     clock: int | None = None,
     again: dict[int, str] | None = None,
+    spectators_talk: bool = False,
+    hide_spectators: bool = False,
 ) -> PlayResult:
     """Open a table and play at seat 0 once every seat is filled; ``bots`` of the
     seats are bot peers started beside us (``bot_kind``, by default the game's
@@ -236,7 +244,9 @@ def host(
     every seat escrows its deck secret among the others (where that applies:
     hidden hands, 3 seats or more; sealed-decks.md section 15).  ``clock``: the
     seconds each person has per decision (bots/clock.py), or no clock; ``again``:
-    a rematch's codes by old seat (p2ptable/rematch.py)."""
+    a rematch's codes by old seat (p2ptable/rematch.py).  ``spectators_talk``:
+    spectators may write in their own channel (net/spectator_talk.py);
+    ``hide_spectators``: our screen starts with that channel hidden."""
     check_new_replay(replay)
     check_stats(stats, replay)
     check_port(port)
@@ -244,6 +254,8 @@ def host(
     check_seats(game, seats)
     if clock is not None and not 1 <= clock <= MAX_CLOCK:
         raise ValueError(f"--clock must be 1 to {MAX_CLOCK} seconds, not {clock}")
+    if spectators_talk and not spectators:
+        raise ValueError("--spectators-talk needs --spectators: nobody watches to talk")
     if not 0 <= bots <= seats - 1:
         raise ValueError(f"--bots must be 0 to {seats - 1} (a table of {seats} has you too)")
     the_game = get_game(game)
@@ -268,11 +280,12 @@ def host(
         replay=replay,
         stats=stats,
         spectators=spectators,
+        spectators_talk=spectators_talk,
         keep_going=keep_going and escrows_at(the_game, seats),
         clock=clock,
         again=dict(again or {}),
     )
-    frontend = make_frontend(bot, quiet, bot_delay, bell, plain)
+    frontend = make_frontend(bot, quiet, bot_delay, bell, plain, hide_spectators)
     peer = _peer(config, frontend)
     if hasattr(frontend, "run_peer") and show_join:
         # what the others must type stays in view on the full-screen table too
@@ -315,6 +328,8 @@ def host(
         announce(f"Started {bots} bot peers for {bots} of the seats; {people} left for people.")
     if spectators:
         announce(f"Spectators watch with: p2ptable watch {where} --code {code}")
+    if spectators_talk:
+        announce("Spectators may talk, in a channel of their own (`hide spectators` hides it).")
     if config.keep_going:
         announce(f"{KEEP_GOING_WORDS}.")
     elif keep_going:  # nothing to escrow: a game without hidden hands, or 2 seats
@@ -348,6 +363,7 @@ def join(
     listed_table: str = "",
     bell: bool = True,
     again: int | None = None,
+    hide_spectators: bool = False,
 ) -> PlayResult:
     """Join the table at ``address`` (HOST:PORT) and play; ``listed_table``, the
     id of the table picked from the LAN's list, is checked against the host's;
@@ -375,7 +391,7 @@ def join(
         listed_table=listed_table,
         again_seat=again,
     )
-    frontend = make_frontend(bot, quiet, bot_delay, bell, plain)
+    frontend = make_frontend(bot, quiet, bot_delay, bell, plain, hide_spectators)
     peer = _peer(config, frontend)
     if not quiet:
         say(f"Connecting to {address}…")

@@ -256,6 +256,17 @@ def _finish(result, quiet: bool = False) -> None:  # noqa: ANN001 - a play.PlayR
     help="Let people with the code watch the game without a seat (`p2ptable watch`).",
 )
 @click.option(
+    "--spectators-talk",
+    is_flag=True,
+    help="Let spectators write in a channel of their own, which seats can hide "
+    "(needs --spectators).",
+)
+@click.option(
+    "--hide-spectators",
+    is_flag=True,
+    help="Start with the spectators' channel hidden (`show spectators` shows it; line mode).",
+)
+@click.option(
     "--bots",
     type=click.IntRange(0, 5),
     default=0,
@@ -301,6 +312,8 @@ def host(
     advertise,
     no_announce,
     spectators,
+    spectators_talk,
+    hide_spectators,
     bots,
     opponents,
     keep_going,
@@ -339,6 +352,8 @@ def host(
         bot_kind=opponents,
         keep_going=keep_going,
         clock=clock,
+        spectators_talk=spectators_talk,
+        hide_spectators=hide_spectators,
     )
     while _again_wanted(result, quiet, bot):  # the rematch (p2ptable/rematch.py)
         result = _call(
@@ -355,6 +370,8 @@ def host(
             bots=bots,
             bot_kind=opponents,
             keep_going=keep_going,
+            spectators_talk=spectators_talk,
+            hide_spectators=hide_spectators,
         )
     _finish(result, quiet)
 
@@ -382,6 +399,11 @@ def host(
 @_bell_option
 @_plain_option
 @click.option(
+    "--hide-spectators",
+    is_flag=True,
+    help="Start with the spectators' channel hidden (`show spectators` shows it; line mode).",
+)
+@click.option(
     "--lifeline", is_flag=True, hidden=True, help="Leave when stdin closes (play's bots)."
 )
 @wait_option
@@ -399,6 +421,7 @@ def join(
     stats,
     no_bell,
     plain,
+    hide_spectators,
     lifeline,
     wait,
     interfaces,
@@ -431,6 +454,7 @@ def join(
                 say=click.echo,
                 bell=not no_bell,
                 plain=plain,
+                hide_spectators=hide_spectators,
             )
             break
         except WrongCode as exc:
@@ -453,6 +477,7 @@ def join(
             say=click.echo,
             bell=not no_bell,
             plain=plain,
+            hide_spectators=hide_spectators,
         )
     _finish(result, quiet)
 

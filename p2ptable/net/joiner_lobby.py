@@ -79,6 +79,7 @@ class JoinerLobby:
         self.options: dict = {}
         self.keep_going = False  # the host's --keep-going, from its challenge
         self.clock: int | None = None  # the table's seconds per decision, if it has a clock
+        self.spectators_talk = False  # the host's --spectators-talk, from its challenge
         self.members: list[Member] = []
         self.genesis: bytes | None = None
         self._version = 0  # the number of the last roster taken
@@ -250,6 +251,7 @@ class JoinerLobby:
         self.clock = challenge.clock
         self.spectators = challenge.spectators
         self.keep_going = challenge.keep_going
+        self.spectators_talk = challenge.spectators and challenge.spectators_talk
         proof = join_code.proof(confirm, b"joiner")
         answer: Join | Watch
         if self.watch:
@@ -291,6 +293,7 @@ class JoinerLobby:
                 self.table or b"",
                 self.keep_going,
                 self.clock,
+                self.spectators_talk,
             )
             if roster.genesis != expected:
                 raise LobbyError("the host's genesis does not match the roster")

@@ -151,6 +151,7 @@ def genesis_for(
     nonce: bytes,
     keep_going: bool = False,
     clock: int | None = None,
+    spectators_talk: bool = False,
 ) -> bytes:
     decks = [m.deck or {} for m in members] if _hidden_hands(game) else None
     return authoring.genesis_body(
@@ -165,6 +166,7 @@ def genesis_for(
         decks,
         keep_going,
         clock,
+        spectators_talk,
     )
 
 

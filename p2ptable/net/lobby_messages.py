@@ -41,6 +41,7 @@ class LobbyKind(str, Enum):
     WATCHING = "watching"  # host -> spectator: admitted (net/gallery.py)
     FEED = "feed"  # spectator -> host: the log from an index (net/gallery.py)
     ENTRIES = "entries"  # host -> spectator: entries of the log (net/gallery.py)
+    SAY = "say"  # spectator -> host: a line in the spectators' channel (net/spectator_talk.py)
 
 
 def printable_name(name: object) -> bool:
@@ -89,6 +90,8 @@ class Challenge:
     spectators: bool = False
     keep_going: bool = False
     clock: int | None = None
+    # host --spectators-talk (wire.md 3.5): absent as before when not set
+    spectators_talk: bool = False
 
     kind = LobbyKind.CHALLENGE
 
@@ -117,6 +120,7 @@ class Challenge:
             data.get("spectators") is True,
             data.get("keep_going") is True,
             parse_clock(data.get("clock")),
+            data.get("spectators_talk") is True,
         )
 
     def to_data(self) -> Data:
@@ -135,6 +139,8 @@ class Challenge:
             data["keep_going"] = True
         if self.clock is not None:  # absent: no clock (a host of before knows none)
             data["clock"] = self.clock
+        if self.spectators_talk:
+            data["spectators_talk"] = True
         return data
 
 
