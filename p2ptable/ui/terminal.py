@@ -54,7 +54,7 @@ from p2ptable.net.frontend import Chosen, Leave, LobbyCommand, Say, TakeBreak
 from p2ptable.net.session import Finished, Session, Stopped
 from p2ptable.net.sideline import BreakAgreed, BreakNews, Declined, Talked
 from p2ptable.replay.ledger import Applied
-from p2ptable.ui import prompt
+from p2ptable.ui import prompt, typed_line
 from p2ptable.ui.bell import BELL, rings
 from p2ptable.ui.endings import stop_words
 from p2ptable.ui.narrative import card_names, event_line, talk_line
@@ -196,16 +196,11 @@ class TerminalFrontend:
             return Leave(INPUT_CLOSED)
         if line is None:
             return None
-        if session is None:  # the lobby's (net/lobby_commands.py)
-            return LobbyCommand(line.strip())
-        actions = self._actions(session)
-        screens = screens_for(session.game.name)
-        view = session.view()
-        names = session.names
-        shown = prompt.menu_for(session.game.name, view, actions, names).actions
-        choice = prompt.parse_choice(
-            line, shown, lambda a: screens.describe(view, a, names), legal=actions
-        )
+        actions = self._actions(session) if session is not None else ()
+        choice = typed_line.meaning(session, line, actions)  # ui/typed_line.py
+        if isinstance(choice, LobbyCommand):
+            return choice  # the lobby's (net/lobby_commands.py)
+        assert session is not None  # a lobby's line is a LobbyCommand
         self._last_screen = ""  # redraw even if the screen is the same
         self._message_for = tuple(actions)  # said about this menu, and gone with it
         if isinstance(choice, prompt.Help):
@@ -214,12 +209,9 @@ class TerminalFrontend:
             self.message = self._since_choice()
         elif isinstance(choice, prompt.Invalid):
             self.message = choice.message
-        elif isinstance(choice, prompt.Talk):
+        elif isinstance(choice, Say | TakeBreak):
             self.message = None
-            return Say(choice.text)  # the screen shows it once it is said
-        elif isinstance(choice, prompt.Break):
-            self.message = None
-            return TakeBreak()
+            return choice  # the screen shows a line once it is said
         else:
             self.message = None
             self._chose_at = self._told  # the events since this choice are the new ones
