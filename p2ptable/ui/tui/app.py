@@ -4,7 +4,9 @@ How it works
 ------------
 The app owns the terminal and nothing else: it is handed snapshots (``link.py``
 posts a :class:`Refresh` when there is a new one; the app takes the newest) and
-hands back what the person chose.  Its panes:
+hands back what the person chose; what the panes say is worked out in
+``panes.py``, the help and the question before leaving are ``dialogs.py``.
+Its panes:
 
 * the title (the game, its Day and Period, the decks);
 * the board, from the game's ``panes`` (``ui/screens.py``): Teacher's Pet's
@@ -13,7 +15,9 @@ hands back what the person chose.  Its panes:
 * the players with their scores, ``>`` marking whose turn it is, and your hand;
 * what happens now (highlighted, with a bell, when it becomes your turn) and the
   choice: the grouped menu (``ui/menu.py``), chosen by its number and Enter, by
-  the arrows and Enter, or by a click;
+  the arrows and Enter, or by a click; under it the typing line
+  (``typing.py``), closed until ``'``, ``t`` or a letter opens it, where talk,
+  ``break`` and the host's lobby commands are typed and sent as typed;
 * the events, every one since the table opened, scrollable (PgUp / PgDn);
 * the status lines (who the table waits for) and the keys.
 
