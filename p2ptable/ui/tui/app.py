@@ -306,18 +306,20 @@ class TableApp(App[None]):
             return True
         if self.screen is not self.screen_stack[0]:
             return False
-        # While the typing line is open these keys are its (a digit is text).
-        return not (action in TYPED_INTO and self._mounted and self._typing.is_open)
+        # While the typing line has the focus these keys are its (a digit is text).
+        return not (action in TYPED_INTO and self._mounted and self._typing.has_focus)
 
     def on_key(self, event: events.Key) -> None:
         """A key that opens the typing line (typing.py), at a seat that may type."""
-        if self.screen is not self.screen_stack[0] or self._typing.is_open:
+        line = self._typing
+        if self.screen is not self.screen_stack[0] or line.has_focus:
             return
         text = opening(event.character)
         if text is not None and self.snapshot.typing:
             event.stop()
             self.typed = ""
-            self._typing.open(text)
+            # Open but left by a click on the menu: the letter goes on where it was.
+            line.open(line.value + (event.character or "") if line.is_open else text)
             self._draw()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

@@ -123,3 +123,16 @@ def test_the_help_says_how_to_type() -> None:
         assert "open the typing line" in shown and "break" in shown and "start" in shown
 
     at_the_table(steps, snap=SEAT, size=(100, 50))
+
+
+def test_a_click_on_the_menu_while_typing_chooses_and_a_letter_types_on() -> None:
+    async def steps(app, pilot, link) -> None:  # noqa: ANN001
+        await pilot.press("apostrophe", "h", "i")
+        await pilot.click("#choice", offset=(4, 0))  # its first line holds entry 1
+        await pilot.pause()
+        assert typing_line(app).is_open and not typing_line(app).has_focus
+        await pilot.press("2", "enter")  # the menu has the focus: numbers choose
+        await pilot.press("x", "enter")  # a letter goes back to the line, on its end
+
+    sent = at_the_table(steps, snap=SEAT)
+    assert sent == [entry(1).action, entry(2).action, Typed("'hix")]
