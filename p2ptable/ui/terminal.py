@@ -54,7 +54,7 @@ from p2ptable.net.frontend import Chosen, Leave, LobbyCommand, Say, TakeBreak
 from p2ptable.net.session import Finished, Session, Stopped
 from p2ptable.net.sideline import BreakAgreed, BreakNews, Declined, Talked
 from p2ptable.replay.ledger import Applied
-from p2ptable.ui import prompt
+from p2ptable.ui import prompt, typed_line
 from p2ptable.ui.bell import BELL, rings
 from p2ptable.ui.endings import stop_words
 from p2ptable.ui.narrative import card_names, event_line, spectator_line, talk_line
@@ -206,21 +206,15 @@ class TerminalFrontend:
             return Leave(INPUT_CLOSED)
         if line is None:
             return None
-        if session is None:  # the lobby's (net/lobby_commands.py)
-            wish = prompt.parse_choice(line, [])
-            if isinstance(wish, prompt.Spectators):  # for the game to come: ours to keep
-                self.hide_spectators = not wish.shown
-                self.say(f"The spectators' channel will be {'shown' if wish.shown else 'hidden'}.")
-                return None
-            return LobbyCommand(line.strip())
-        actions = self._actions(session)
-        screens = screens_for(session.game.name)
-        view = session.view()
-        names = session.names
-        shown = prompt.menu_for(session.game.name, view, actions, names).actions
-        choice = prompt.parse_choice(
-            line, shown, lambda a: screens.describe(view, a, names), legal=actions
-        )
+        actions = self._actions(session) if session is not None else ()
+        choice = typed_line.meaning(session, line, actions)  # ui/typed_line.py
+        if isinstance(choice, LobbyCommand):
+            return choice  # the lobby's (net/lobby_commands.py)
+        if session is None:  # hiding the spectators, for the game to come: ours to keep
+            assert isinstance(choice, prompt.Spectators)
+            self.hide_spectators = not choice.shown
+            self.say(f"The spectators' channel will be {'shown' if choice.shown else 'hidden'}.")
+            return None
         self._last_screen = ""  # redraw even if the screen is the same
         self._message_for = tuple(actions)  # said about this menu, and gone with it
         if isinstance(choice, prompt.Help):
@@ -229,12 +223,9 @@ class TerminalFrontend:
             self.message = self._since_choice()
         elif isinstance(choice, prompt.Invalid):
             self.message = choice.message
-        elif isinstance(choice, prompt.Talk):
+        elif isinstance(choice, Say | TakeBreak):
             self.message = None
-            return Say(choice.text)  # the screen shows it once it is said
-        elif isinstance(choice, prompt.Break):
-            self.message = None
-            return TakeBreak()
+            return choice  # the screen shows a line once it is said
         elif isinstance(choice, prompt.Spectators):
             self.message = self._spectators(session, choice.shown)
         else:
