@@ -30,12 +30,18 @@ def full_screen(plain: bool, person: bool) -> bool:
 
 
 def make_frontend(
-    bot: str | None, quiet: bool, delay: float = 0.0, bell: bool = True, plain: bool = False
+    bot: str | None,
+    quiet: bool,
+    delay: float = 0.0,
+    bell: bool = True,
+    plain: bool = False,
+    hide_spectators: bool = False,
 ) -> Frontend:
     """A person at this terminal (the bell rings at their turn unless not ``bell``),
     or a bot: watched on a screen when this is a terminal and not ``quiet``,
     otherwise printing only the end of the game.  The screen is the full-screen
-    table unless ``plain`` or the terminal cannot show it (:func:`full_screen`)."""
+    table unless ``plain`` or the terminal cannot show it (:func:`full_screen`).
+    ``hide_spectators``: the line mode starts with the spectators' channel hidden."""
     player = None if bot is None else BotPlayer(bot, delay, random.Random())
     if player is not None and (quiet or not sys.stdout.isatty()):
         return BotFrontend(player, quiet=quiet)
@@ -46,6 +52,6 @@ def make_frontend(
     else:
         from p2ptable.ui.terminal import TerminalFrontend
 
-        screen = TerminalFrontend(bot=player, bell=bell)
+        screen = TerminalFrontend(bot=player, bell=bell, hide_spectators=hide_spectators)
     # A person plays under the table's clock if its genesis has one (bots/clock.py).
     return screen if player is not None else ClockedFrontend(screen)

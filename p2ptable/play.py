@@ -127,6 +127,8 @@ def host(
     keep_going: bool = False,
     clock: int | None = None,
     again: dict[int, str] | None = None,
+    spectators_talk: bool = False,
+    hide_spectators: bool = False,
     rotation: tuple[str, ...] = (),
 ) -> PlayResult:
     """Open a table and play at seat 0 once every seat is filled; ``bots`` of the
@@ -135,7 +137,9 @@ def host(
     every seat escrows its deck secret among the others (where that applies:
     hidden hands, 3 seats or more; sealed-decks.md section 15).  ``clock``: the
     seconds each person has per decision (bots/clock.py), or no clock; ``again``:
-    a rematch's codes by old seat (p2ptable/rematch.py)."""
+    a rematch's codes by old seat (p2ptable/rematch.py).  ``spectators_talk``:
+    spectators may write in their own channel (net/spectator_talk.py);
+    ``hide_spectators``: our screen starts with that channel hidden."""
     check_new_replay(replay)
     check_stats(stats, replay)
     check_port(port)
@@ -143,6 +147,8 @@ def host(
     check_seats(game, seats)
     if clock is not None and not 1 <= clock <= MAX_CLOCK:
         raise ValueError(f"--clock must be 1 to {MAX_CLOCK} seconds, not {clock}")
+    if spectators_talk and not spectators:
+        raise ValueError("--spectators-talk needs --spectators: nobody watches to talk")
     if not 0 <= bots <= seats - 1:
         raise ValueError(f"--bots must be 0 to {seats - 1} (a table of {seats} has you too)")
     the_game = get_game(game)
@@ -167,12 +173,13 @@ def host(
         replay=replay,
         stats=stats,
         spectators=spectators,
+        spectators_talk=spectators_talk,
         keep_going=keep_going and escrows_at(the_game, seats),
         clock=clock,
         again=dict(again or {}),
         rotation=rotation,
     )
-    frontend = make_frontend(bot, quiet, bot_delay, bell, plain)
+    frontend = make_frontend(bot, quiet, bot_delay, bell, plain, hide_spectators)
     peer = _peer(config, frontend)
     if hasattr(frontend, "run_peer"):
         # what the others must type stays in view on the full-screen table too
@@ -212,6 +219,8 @@ def host(
         announce(f"Started {bots} bot peers for the other seats; waiting for them to join...")
     if spectators:
         announce(f"Spectators watch with: p2ptable watch {where} --code {code}")
+    if spectators_talk:
+        announce("Spectators may talk, in a channel of their own (`hide spectators` hides it).")
     if config.keep_going:
         announce(f"{KEEP_GOING_WORDS}.")
     elif keep_going:  # nothing to escrow: a game without hidden hands, or 2 seats
@@ -246,6 +255,7 @@ def join(
     listed_table: str = "",
     bell: bool = True,
     again: int | None = None,
+    hide_spectators: bool = False,
     rotation: tuple[str, ...] = (),
 ) -> PlayResult:
     """Join the table at ``address`` (HOST:PORT) and play; ``listed_table``, the
@@ -275,7 +285,7 @@ def join(
         again_seat=again,
         rotation=rotation,
     )
-    frontend = make_frontend(bot, quiet, bot_delay, bell, plain)
+    frontend = make_frontend(bot, quiet, bot_delay, bell, plain, hide_spectators)
     peer = _peer(config, frontend)
     if not quiet:
         say(f"Connecting to {address}…")

@@ -278,16 +278,16 @@ def test_rules_longer_than_the_terminal_go_through_the_pager(runner, monkeypatch
     # terminal (`--no-pager`)".
     import os
 
-    from p2ptable.cli import records
+    from p2ptable.cli import games as game_commands
 
     paged: list[str] = []
-    monkeypatch.setattr(records.click, "echo_via_pager", lambda text: paged.append(text))
-    monkeypatch.setattr(records, "_longer_than_terminal", lambda page: True)
+    monkeypatch.setattr(game_commands.click, "echo_via_pager", lambda text: paged.append(text))
+    monkeypatch.setattr(game_commands, "_longer_than_terminal", lambda page: True)
     result = runner.invoke(main, ["rules", "teachers-pet"])
     assert result.exit_code == 0 and result.output == "" and "Teacher's Pet" in paged[0]
     result = runner.invoke(main, ["rules", "teachers-pet", "--no-pager"])
     assert result.output == paged[0] + "\n" and len(paged) == 1
-    monkeypatch.setattr(records, "_longer_than_terminal", lambda page: False)
+    monkeypatch.setattr(game_commands, "_longer_than_terminal", lambda page: False)
     assert runner.invoke(main, ["rules", "teachers-pet"]).output == paged[0] + "\n"
     assert len(paged) == 1
     # The decision: only on a terminal, counting the lines a long one wraps into.
@@ -295,9 +295,9 @@ def test_rules_longer_than_the_terminal_go_through_the_pager(runner, monkeypatch
     monkeypatch.setattr("sys.stdin.isatty", lambda: True, raising=False)
     monkeypatch.setattr("sys.stdout.isatty", lambda: True, raising=False)
     monkeypatch.setattr("shutil.get_terminal_size", lambda *a: os.terminal_size((20, 5)))
-    assert records._longer_than_terminal("a\n" * 5)
-    assert not records._longer_than_terminal("a\n" * 4)
-    assert records._longer_than_terminal("x" * 41 + "\n" + "a\n" * 2)  # 3 + 2 rows
+    assert game_commands._longer_than_terminal("a\n" * 5)
+    assert not game_commands._longer_than_terminal("a\n" * 4)
+    assert game_commands._longer_than_terminal("x" * 41 + "\n" + "a\n" * 2)  # 3 + 2 rows
 
 
 def test_verify_says_which_options_an_old_genesis_reads_by_default(runner):

@@ -212,6 +212,7 @@ CASES: dict[str, list[Bad]] = {
         bad(*HOST, "--advertise", "not an address", says="must be this machine's IPv4 address"),
         bad(*HOST, "--advertise", "198.51.100.7", says="198.51.100.7 is not one of its network"),
         bad(*HOST, "--stats", "{good}", says="{good} is a p2ptable replay"),
+        bad(*HOST, "--spectators-talk", says="--spectators-talk needs --spectators"),
     ],
     "join": [
         # Without ADDRESS, join lists the tables heard (cli/tables.py); what was
@@ -568,7 +569,7 @@ def test_the_machine_failing_is_not_called_a_bug(monkeypatch):
         raise OSError(28, "No space left on device", "game.p2pt")
 
     monkeypatch.delenv("P2PTABLE_DEBUG", raising=False)
-    monkeypatch.setattr("p2ptable.cli.records.all_games", full)
+    monkeypatch.setattr("p2ptable.cli.games.all_games", full)
     result = _runner().invoke(main, ["games"])
     assert (result.exit_code, result.stderr) == (1, "Error: game.p2pt: No space left on device\n")
 

@@ -6,14 +6,14 @@ Every command is a thin wrapper: the behaviour lives in the library (``sim``,
 expected is said in one line too, never as a traceback (``cli/app.py``, the
 group, which also says how an interrupt and a closed pipe end a command).
 
-The commands live in three modules, each registering its own on the group:
-records.py (games, rules, sim, verify, show, export, replays), tables.py
-(tables) and live.py (host, join, play, resume, watch).
+The commands live in four modules, each registering its own on the group:
+games.py (games, rules, sim), records.py (verify, show, export, replays),
+tables.py (tables) and live.py (host, join, play, resume, watch).
 """
 
 from __future__ import annotations
 
-from p2ptable.cli import live, records, tables  # noqa: F401 - each registers its commands
+from p2ptable.cli import games, live, records, tables  # noqa: F401 - each registers its commands
 from p2ptable.cli.app import main
 
 __all__ = ["main"]

@@ -137,3 +137,14 @@ def _unexpected(exc: Exception) -> str:
 @click.version_option(__version__, prog_name="p2ptable")
 def main() -> None:
     """Serverless, cheat-proof card and dice games between peers on a LAN."""
+
+
+def cannot_write(path: Path, exc: OSError) -> str:
+    """Why ``path`` could not be written.  A missing folder is not created: a typo
+    in a folder name should be an error, not a new folder (as with cp or tar)."""
+    folder = path.parent
+    if not folder.exists():
+        return f"cannot write {path}: the folder {folder} does not exist (create it first)"
+    if not folder.is_dir():
+        return f"cannot write {path}: {folder} is not a folder"
+    return f"cannot write {path}: {exc.strerror or exc}"

@@ -256,6 +256,17 @@ def _finish(result, quiet: bool = False) -> None:  # noqa: ANN001 - a play.PlayR
     help="Let people with the code watch the game without a seat (`p2ptable watch`).",
 )
 @click.option(
+    "--spectators-talk",
+    is_flag=True,
+    help="Let spectators write in a channel of their own, which seats can hide "
+    "(needs --spectators).",
+)
+@click.option(
+    "--hide-spectators",
+    is_flag=True,
+    help="Start with the spectators' channel hidden (`show spectators` shows it; line mode).",
+)
+@click.option(
     "--bots",
     type=click.IntRange(0, 5),
     default=0,
@@ -301,6 +312,8 @@ def host(
     advertise,
     no_announce,
     spectators,
+    spectators_talk,
+    hide_spectators,
     bots,
     opponents,
     keep_going,
@@ -339,10 +352,13 @@ def host(
         bot_kind=opponents,
         keep_going=keep_going,
         clock=clock,
+        spectators_talk=spectators_talk,
+        hide_spectators=hide_spectators,
     )
     hosting = {"listed": not no_announce, "spectators": spectators, "keep_going": keep_going}
-    hosting.update(bots=bots, bot_kind=opponents)
-    _finish(_again(result, quiet, bot, bot_delay, not no_bell, plain, **hosting), quiet)
+    hosting.update(bots=bots, bot_kind=opponents, spectators_talk=spectators_talk)
+    again = _again(result, quiet, bot, bot_delay, not no_bell, plain, hide_spectators, **hosting)
+    _finish(again, quiet)
 
 
 @main.command()
@@ -368,6 +384,11 @@ def host(
 @_bell_option
 @_plain_option
 @click.option(
+    "--hide-spectators",
+    is_flag=True,
+    help="Start with the spectators' channel hidden (`show spectators` shows it; line mode).",
+)
+@click.option(
     "--lifeline", is_flag=True, hidden=True, help="Leave when stdin closes (play's bots)."
 )
 @wait_option
@@ -385,6 +406,7 @@ def join(
     stats,
     no_bell,
     plain,
+    hide_spectators,
     lifeline,
     wait,
     interfaces,
@@ -417,6 +439,7 @@ def join(
                 say=click.echo,
                 bell=not no_bell,
                 plain=plain,
+                hide_spectators=hide_spectators,
             )
             break
         except WrongCode as exc:
@@ -428,7 +451,7 @@ def join(
             code = ask_code()
         except USER_ERRORS as exc:
             raise click.ClickException(str(exc)) from None
-    _finish(_again(result, quiet, bot, bot_delay, not no_bell, plain), quiet)
+    _finish(_again(result, quiet, bot, bot_delay, not no_bell, plain, hide_spectators), quiet)
 
 
 @main.command(name="play")
@@ -493,7 +516,7 @@ def play_cmd(
     _finish(_again(result, quiet, bot, bot_delay, not no_bell, plain), quiet)
 
 
-def _again(result, quiet, bot, delay, bell, plain, **hosting):  # noqa: ANN001, ANN003, ANN202
+def _again(result, quiet, bot, delay, bell, plain, hide=False, **hosting):  # noqa: ANN001, ANN003, ANN202
     """Play again at the same table while the person at this finished seat
     wants to (p2ptable/rematch.py), and return the last game's result: the host
     opens its table again (with ``hosting``, else with as many new bot peers of
@@ -502,6 +525,7 @@ def _again(result, quiet, bot, delay, bell, plain, **hosting):  # noqa: ANN001, 
 
     while _again_wanted(result, quiet, bot):
         common = {"bot": bot, "quiet": quiet, "bot_delay": delay, "bell": bell, "plain": plain}
+        common["hide_spectators"] = hide
         if _call(rematch.read_again, result.replay).seat != 0:
             click.echo("Waiting for the host to open the table again...")
             result = _call(rematch.join_again, result.replay, say=click.echo, **common)

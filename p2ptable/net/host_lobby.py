@@ -11,9 +11,9 @@ for the peer's log."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from p2ptable.crypto.links import is_usable_link
 from p2ptable.games import get_game
 from p2ptable.net import join_code
 from p2ptable.net.endpoints import parse_endpoint
@@ -24,7 +24,6 @@ from p2ptable.net.knocks import KNOCK_WINDOW, KnockLimiter
 from p2ptable.net.lobby_binding import BIND_VERSION, HOST, Binding, Unbound
 from p2ptable.net.lobby_frames import (
     LOG_LINES,
-    MAX_NAME,
     SILENT_SEAT,
     LobbyError,
     Member,
@@ -34,17 +33,21 @@ from p2ptable.net.lobby_frames import (
     open_lobby,
     seal_lobby,
 )
+from p2ptable.net.lobby_messages import (
+    Challenge,
+    Denied,
+    Here,
+    Join,
+    Knock,
+    LobbyKind,
+    Roster,
+    Watch,
+)
 from p2ptable.net.lobby_tally import LogLimit, StrangerTally
+from p2ptable.net.seat_refusal import OLDER, seat_refusal
 from p2ptable.replay import authoring
-from p2ptable.replay.entries import Entry
-from p2ptable.replay.genesis import read_genesis
-from p2ptable.replay.sealed_book import parse_deck_key
 
-# A join or watch without `bind` comes from a p2ptable of before lobby frames
-# were bound to the handshake (lobby_binding.py): its frames would all be refused.
 MAX_REMOVED = 8  # names of removed joiners a roster still says
-
-OLDER = "the host's p2ptable is newer than yours: update p2ptable to join this table"
 
 
 @dataclass
@@ -67,6 +70,9 @@ class HostLobby:
     spectators: bool = False  # host --spectators: watchers may follow the log
     keep_going: bool = False  # host --keep-going: every seat escrows its deck secret
     clock: int | None = None  # host --clock: seconds per decision, in the genesis
+    # host --spectators-talk: spectators write in their own channel (in the
+    # challenge and the genesis, so every seat agrees to it; net/spectator_talk.py).
+    spectators_talk: bool = False
     # A rematch (p2ptable/rematch.py): old seat -> the code derived with it; a
     # knock that says ``again: s`` proves seat s's code instead of the table's.
     again: dict[int, str] = field(default_factory=dict)
@@ -77,20 +83,16 @@ class HostLobby:
     def __post_init__(self) -> None:
         check_host_code(self.code)
         _own_endpoint(self.endpoint)
-        self.gallery = gallery_for(self.me, self.table, seal_lobby) if self.spectators else None
+        if self.spectators_talk and not self.spectators:
+            raise LobbyError("--spectators-talk needs --spectators: no one watches to talk")
+        self.gallery = (
+            gallery_for(self.me, self.table, seal_lobby, self.spectators_talk)
+            if self.spectators
+            else None
+        )
         self._pending = Handshakes(self.tally)  # knocks answered, their join to come
         self._log_limit = LogLimit(LOG_LINES, KNOCK_WINDOW)
-        me = self.me
-        self.members = [
-            Member(
-                self.name,
-                me.key.public,
-                me.chain.head,
-                me.link_public,
-                self.endpoint,
-                me.deck_key(self.table),
-            )
-        ]
+        self.members = [Member.own(self.me, self.name, self.endpoint, self.table)]
         self.genesis: bytes | None = None
         self._heard: dict[bytes, float] = {}  # a seated joiner's key -> last frame
         self._bindings: dict[bytes, Binding] = {}  # a seated joiner's key -> its handshake's
@@ -103,37 +105,6 @@ class HostLobby:
         self._removed: set[bytes] = set()
         self.removed: list[str] = []
         self.bots_coming = 0  # bot peers the host's `bots` started (lobby_commands.py)
-
-    @classmethod
-    def under_way(
-        cls,
-        genesis: Entry,
-        code: str,
-        me: authoring.SeatSecrets,
-        endpoint: str,
-        members: list[Member],
-    ) -> HostLobby:
-        """The lobby of a host that came back (``resume``) to a table admitting
-        spectators: every seat is the genesis's and the game is under way, so it
-        admits spectators again, with the same code, and tells anyone knocking
-        for a seat that the table is full."""
-        info = read_genesis(genesis)
-        lobby = cls(
-            info.game.name,
-            dict(info.options),
-            len(info.seats),
-            code,
-            me,
-            info.seats[0].name,
-            endpoint,
-            table=info.nonce,
-            spectators=True,
-            keep_going=info.keep_going,
-            clock=info.clock,
-        )
-        lobby.members = list(members)
-        lobby.genesis = genesis.body_bytes
-        return lobby
 
     @property
     def full(self) -> bool:
@@ -154,19 +125,19 @@ class HostLobby:
             if self.gallery is not None and self.gallery.receive(key, kind, data, address, now):
                 return
             bound = self._bindings.get(key)
-            if bound is not None and kind == "here":
+            if bound is not None and kind == LobbyKind.HERE:
                 # Only a frame bound to its handshake says the seat is still
                 # there: a replayed one would keep a dead seat (lobby_binding.py).
                 bound.check(kind, data, address)
                 if key in self._heard:
                     self._heard[key] = now
-                return self._here(key, data)
-            if kind == "knock":
-                self._knock(key, data, address, now)
-            elif kind == "join":
-                self._join(key, data, now)
-            elif kind == "watch":
-                self._watch(key, data, now)
+                return self._here(key, Here.parse(data))
+            if kind == LobbyKind.KNOCK:
+                self._knock(key, Knock.parse(data), address, now)
+            elif kind == LobbyKind.JOIN:
+                self._join(key, Join.parse(data), now)
+            elif kind == LobbyKind.WATCH:
+                self._watch(key, Watch.parse(data), now)
             else:
                 raise LobbyError(f"unexpected lobby message {kind!r}")
         except Unbound as exc:
@@ -214,10 +185,9 @@ class HostLobby:
         wait: int | None = None,
         shown: bool = False,
     ) -> None:
-        data: dict = {"re": message, "reason": reason}
-        if wait is not None:
-            data["wait"] = wait  # refused for the rate: the joiner knocks again then
-        self.outgoing.append((endpoint, seal_lobby("denied", data, self.me)))
+        # With ``wait``: refused for the rate, the joiner knocks again then.
+        denied = Denied(message, reason, wait)
+        self.outgoing.append((endpoint, seal_lobby(denied.kind, denied.to_data(), self.me)))
         # Only someone who proved the code is news for the screen (a taken name);
         # what strangers cause is counted there (lobby_tally.py), and in the
         # peer's log at most LOG_LINES lines a minute.
@@ -234,8 +204,8 @@ class HostLobby:
         if self.limiter.may_tell(address, now, key):
             self._deny(endpoint, message, reason, now, wait)
 
-    def _knock(self, key: bytes, data: dict, address: str, now: float) -> None:
-        endpoint, message = data.get("endpoint"), data.get("pake")
+    def _knock(self, key: bytes, knock_: Knock, address: str, now: float) -> None:
+        endpoint, message = knock_.endpoint, knock_.pake
         try:
             ip, _ = parse_endpoint(endpoint)
         except ValueError as exc:
@@ -256,7 +226,7 @@ class HostLobby:
         held = self._pending.get(key)
         if held is not None and held.message == message:
             raise LobbyError("the same knock again")  # a replay: the first stands
-        watch = data.get("watch") is True
+        watch = knock_.watch
         knock = (key, endpoint, message, address)
         if watch and self.gallery is None:
             reason = "this table admits no spectators"
@@ -270,8 +240,8 @@ class HostLobby:
             self.tally.rate(address, now)
             return self._deny_knock(knock, now, refusal.reason, refusal.wait)
         self._pending.forget(now)
-        again = data.get("again")
-        code = self.again.get(again, self.code) if type(again) is int else self.code
+        again = knock_.again
+        code = self.code if again is None else self.again.get(again, self.code)
         exchange = join_code.CodeExchange(code, host=True)
         try:
             spake_key = exchange.finish(message)
@@ -279,79 +249,46 @@ class HostLobby:
             raise LobbyError(f"knock: {exc}") from None
         confirm = join_code.confirmation_key(spake_key, self.table, self.me.key.public, key)
         self._pending.open(key, Handshake(message, confirm, endpoint, address, now, watch), now)
-        reply = {
-            "re": message,
-            "table": self.table,
-            "game": self.game,
-            "options": self.options,
-            "seats": self.seats,
-            "pake": exchange.message,
-            "proof": join_code.proof(confirm, b"host"),
-            "spectators": self.gallery is not None,
-            "bind": BIND_VERSION,  # what follows the handshake is bound to it
-            **({"keep_going": True} if self.keep_going else {}),
-        }
-        if self.clock is not None:  # absent: no clock (a host of before knows none)
-            reply["clock"] = self.clock
-        if self.rotation:  # absent: not a rematch, the first player is drawn
-            reply["rotation"] = list(self.rotation)
-        self.outgoing.append((endpoint, seal_lobby("challenge", reply, self.me)))
+        reply = Challenge(
+            message,
+            self.table,
+            self.game,
+            self.options,
+            self.seats,
+            exchange.message,
+            join_code.proof(confirm, b"host"),
+            BIND_VERSION,  # what follows the handshake is bound to it
+            self.gallery is not None,
+            self.keep_going,
+            self.clock,
+            self.spectators_talk,
+            self.rotation,
+        )
+        self.outgoing.append((endpoint, seal_lobby(reply.kind, reply.to_data(), self.me)))
 
-    def _join(self, key: bytes, data: dict, now: float) -> None:
+    def _join(self, key: bytes, data: Join, now: float) -> None:
         pending = self._pending.take(key, now)
         if pending is None:
             raise LobbyError("join without a knock")
         endpoint, message = pending.endpoint, pending.message
         if pending.watch:
             return self._deny(endpoint, message, "a spectator's knock takes no seat", now)
-        if not join_code.proof_matches(data.get("proof"), pending.confirm, b"joiner"):
+        if not join_code.proof_matches(data.proof, pending.confirm, b"joiner"):
             self.tally.wrong_code(pending.address, now)
             return self._deny(endpoint, message, "wrong join code", now)
         # It proved the code: no guess, whatever comes next (a taken name, a full
         # table), so it does not count against its address's knocks.
         self.limiter.refund(pending.address, pending.since)
-        refusal = self._seat_refusal(key, data, endpoint)
+        refusal = seat_refusal(self.members, self.table, self.full, key, data, endpoint)
         if refusal is not None:
             return self._deny(endpoint, message, refusal, now, shown=True)
         self._seat(key, data, pending, now)
 
-    def _seat_refusal(self, key: bytes, data: dict, endpoint: str) -> str | None:
-        """Why a joiner who proved the code takes no seat, or None (LobbyError for
-        a join without a chain head: no p2ptable sends one)."""
-        if data.get("bind") != BIND_VERSION:
-            return OLDER
-        if self.full:
-            return "the table is full"
-        name = data.get("name")
-        if not (isinstance(name, str) and 0 < len(name) <= MAX_NAME and name.isprintable()):
-            return f"a name must be 1..{MAX_NAME} printable characters"
-        if any(m.name.casefold() == name.casefold() for m in self.members):
-            return f"the name {name!r} is taken"
-        return self._keys_refusal(key, data, endpoint)
-
-    def _keys_refusal(self, key: bytes, data: dict, endpoint: str) -> str | None:
-        """Why a joiner's endpoint or keys cannot sit at this table, or None."""
-        chain, link = data.get("chain"), data.get("link")
-        if not (isinstance(chain, bytes) and len(chain) == 32):
-            raise LobbyError("join without a chain head")
-        if any(m.endpoint == endpoint for m in self.members):
-            return f"the endpoint {endpoint} is already at the table"
-        if not is_usable_link(link):
-            return "the link key is not a usable X25519 public key"
-        if any(m.key == key or m.chain == chain or m.link == link for m in self.members):
-            return "key, randomness chain or link key already at the table"
-        try:
-            deck_key = parse_deck_key(data.get("deck"), self.table, key)
-        except ValueError as exc:
-            return f"deck key: {exc}"
-        # Members' keys were checked when they joined; a point has one encoding.
-        if any(m.deck and m.deck["key"] == deck_key.to_bytes() for m in self.members):
-            return "deck key already at the table"
-        return None
-
-    def _seat(self, key: bytes, data: dict, pending: Handshake, now: float) -> None:
+    def _seat(self, key: bytes, data: Join, pending: Handshake, now: float) -> None:
         """Seat a joiner whose join ``_seat_refusal`` took, and tell the table."""
-        name, chain, link, deck = (data[f] for f in ("name", "chain", "link", "deck"))
+        name, chain, link, deck = data.name, data.chain, data.link, data.deck
+        assert isinstance(name, str) and isinstance(chain, bytes) and isinstance(link, bytes)
+        assert deck is None or isinstance(deck, dict)  # parse_deck_key took it
         self.members.append(Member(name, key, chain, link, pending.endpoint, deck))
         if self.bots_coming and name.endswith(" (bot)"):  # one of those `bots` started
             self.bots_coming -= 1
@@ -372,7 +309,7 @@ class HostLobby:
             self._answered.clear()  # the roll call (module docstring)
         self._send_roster()
 
-    def _watch(self, key: bytes, data: dict, now: float) -> None:
+    def _watch(self, key: bytes, data: Watch, now: float) -> None:
         """A spectator that knocked with ``watch`` proves the code and is admitted
         to the gallery (gallery.py): it takes no seat and signs nothing."""
         pending = self._pending.take(key, now)
@@ -381,13 +318,13 @@ class HostLobby:
         endpoint, message = pending.endpoint, pending.message
         if not pending.watch:
             return self._deny(endpoint, message, "a player's knock cannot watch", now)
-        if not join_code.proof_matches(data.get("proof"), pending.confirm, b"joiner"):
+        if not join_code.proof_matches(data.proof, pending.confirm, b"joiner"):
             self.tally.wrong_code(pending.address, now)
             return self._deny(endpoint, message, "wrong join code", now)
         self.limiter.refund(pending.address, pending.since)
-        if data.get("bind") != BIND_VERSION:
+        if data.bind != BIND_VERSION:
             return self._deny(endpoint, message, OLDER, now, shown=True)
-        name = data.get("name")
+        name = data.name
         refusal = self.gallery.refusal(name, endpoint, [m.name for m in self.members])
         if refusal is not None:
             return self._deny(endpoint, message, refusal, now, shown=True)
@@ -398,8 +335,8 @@ class HostLobby:
         if self.genesis is None:
             self._send_roster()  # the seated see who watches
 
-    def _here(self, key: bytes, data: dict) -> None:
-        if not self.full or self.genesis is not None or data.get("v") != self._version:
+    def _here(self, key: bytes, data: Here) -> None:
+        if not self.full or self.genesis is not None or data.v != self._version:
             return
         self._answered.add(key)
         if len(self._answered) == self.seats - 1:
@@ -411,6 +348,7 @@ class HostLobby:
                 self.table,
                 self.keep_going,
                 self.clock,
+                self.spectators_talk,
                 self.rotation,
             )
             self._heard.clear()  # from here on the genesis round waits for every seat
@@ -449,14 +387,9 @@ class HostLobby:
             seated = ", ".join(m.name for m in self.members[1:]) or "nobody"
             raise LobbyError(f"nobody called {name!r} has joined (joined: {seated})")
         (member,) = found
-        self.members.remove(member)
-        self._heard.pop(member.key, None)
-        self._answered.discard(member.key)
         self._removed.add(member.key)
         self.removed = [*self.removed, member.name][-MAX_REMOVED:]
-        self._tell(f"{member.name} was removed from the table ({len(self.members)}/{self.seats})")
-        self._send_roster(also=[member])
-        del self._bindings[member.key]
+        self._drop([member], lambda m, seated: f"{m.name} was removed from the table ({seated})")
 
     def tick(self, now: float) -> None:
         """Free the seat of a joiner we have not heard from for SILENT_SEAT
@@ -474,15 +407,21 @@ class HostLobby:
         gone = [m for m in self.members[1:] if now - self._heard.get(m.key, now) > SILENT_SEAT]
         if not gone:
             return
+        self._drop(
+            gone, lambda m, seated: f"{m.name} left the table (no answer for {SILENT_SEAT:.0f} s) "
+            f"({seated})"
+        )  # fmt: skip
+
+    def _drop(self, gone: list[Member], words: Callable[[Member, str], str]) -> None:
+        """Take ``gone`` out of the lobby, each told the table in ``words``.  The
+        last roster goes to them too (if a freed seat's process lives after all,
+        it learns to join again; a removed one, that it was removed); then their
+        bindings go, so nothing sent under those handshakes is taken again."""
         for member in gone:
             self.members.remove(member)
-            del self._heard[member.key]
+            self._heard.pop(member.key, None)
             self._answered.discard(member.key)
-            self._tell(
-                f"{member.name} left the table (no answer for {SILENT_SEAT:.0f} s) "
-                f"({len(self.members)}/{self.seats})"
-            )
-        # The freed too: if its process lives after all, it learns to join again.
+            self._tell(words(member, f"{len(self.members)}/{self.seats}"))
         self._send_roster(also=gone)
         for member in gone:
             del self._bindings[member.key]
@@ -506,19 +445,17 @@ class HostLobby:
         """The roster to every admitted joiner (and ``also`` to the freed), each
         copy bound to that joiner's handshake."""
         self._version += 1
-        roster = {
-            "table": self.table,
-            "members": [m.as_dict() for m in self.members],
-            "genesis": self.genesis or b"",
-            "v": self._version,
-            "watchers": self.gallery.names() if self.gallery is not None else [],
-        }
         # Said to everyone in the lobby: who the host removed, and that it
-        # started short-handed (absent otherwise, as before).
-        if self.removed:
-            roster["removed"] = list(self.removed)
-        if self.seats < self.opened_with:
-            roster["short"] = [self.seats, self.opened_with]
+        # started short-handed.
+        roster = Roster(
+            self.table,
+            tuple(self.members),
+            self.genesis or b"",
+            self._version,
+            tuple(self.gallery.names()) if self.gallery is not None else (),
+            tuple(self.removed),
+            (self.seats, self.opened_with) if self.seats < self.opened_with else None,
+        ).to_data()
         for member in (*self.members[1:], *(also or ())):
-            bound = self._bindings[member.key].bind("roster", roster)
-            self.outgoing.append((member.endpoint, seal_lobby("roster", bound, self.me)))
+            bound = self._bindings[member.key].bind(LobbyKind.ROSTER, roster)
+            self.outgoing.append((member.endpoint, seal_lobby(LobbyKind.ROSTER, bound, self.me)))

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 
 from p2ptable.net import join_code
 from p2ptable.net.endpoints import parse_endpoint
-from p2ptable.net.gallery import MAX_WATCHERS
 from p2ptable.net.join_code import PakeError
 from p2ptable.net.lobby_binding import BIND_VERSION, JOINER, Binding, Unbound
 from p2ptable.net.lobby_frames import (
@@ -25,14 +24,21 @@ from p2ptable.net.lobby_frames import (
     WrongCode,
     _hidden_hands,
     _own_endpoint,
-    _printable_name,
     genesis_for,
     normalize_code,
     open_lobby,
-    parse_clock,
     seal_lobby,
 )
-from p2ptable.net.rotation import parse_rotation
+from p2ptable.net.lobby_messages import (
+    Challenge,
+    Denied,
+    Here,
+    Join,
+    Knock,
+    LobbyKind,
+    Roster,
+    Watch,
+)
 from p2ptable.replay import authoring
 from p2ptable.replay.sealed_book import parse_deck_key
 
@@ -76,6 +82,7 @@ class JoinerLobby:
         self.options: dict = {}
         self.keep_going = False  # the host's --keep-going, from its challenge
         self.clock: int | None = None  # the table's seconds per decision, if it has a clock
+        self.spectators_talk = False  # the host's --spectators-talk, from its challenge
         self.members: list[Member] = []
         self.genesis: bytes | None = None
         self._version = 0  # the number of the last roster taken
@@ -91,12 +98,8 @@ class JoinerLobby:
     def _knock(self) -> None:
         """A knock with a fresh SPAKE2 message (one run per knock, as the host's)."""
         self._exchange = join_code.CodeExchange(self.code, host=False)
-        knock = {"pake": self._exchange.message, "endpoint": self.endpoint}
-        if self.watch:
-            knock["watch"] = True
-        if self.again is not None:
-            knock["again"] = self.again
-        self.outgoing.append(seal_lobby("knock", knock, self.me))
+        knock = Knock(self._exchange.message, self.endpoint, self.watch, self.again)
+        self.outgoing.append(seal_lobby(knock.kind, knock.to_data(), self.me))
 
     def take_outgoing(self) -> list[bytes]:
         """Frames for the host, in order."""
@@ -127,7 +130,7 @@ class JoinerLobby:
             return
         if self.seated and self.genesis is None and now >= self._next_here:
             self._next_here = now + HERE_EVERY
-            self.outgoing.append(self.seal_bound("here", {"v": self._version}))
+            self.outgoing.append(self.seal_bound(LobbyKind.HERE, Here(self._version).to_data()))
 
     @property
     def _every(self) -> float:
@@ -171,34 +174,45 @@ class JoinerLobby:
             raise LobbyIgnored(str(exc)) from None
         if self.host_key is not None and key != self.host_key:
             raise LobbyIgnored("a lobby message not signed by the host")
-        if kind in ("challenge", "denied") and data.get("re") != self._exchange.message:
+        if kind in (LobbyKind.CHALLENGE, LobbyKind.DENIED) and data.get("re") != (
+            self._exchange.message
+        ):
             raise LobbyIgnored(f"a {kind} for another knock")
-        if kind == "denied":
-            if self.seated:
-                raise LobbyIgnored("a denial after we were seated")
-            wait = data.get("wait")
-            if self.host_key is None and type(wait) is int and 0 < wait <= MAX_WAIT:
-                return self._refused(str(data.get("reason")), wait)
-            if self.host_key is None and self.again is not None:
-                # The old game's peer of the host, still there, or a table not
-                # yet opened again: a rematch's joiner waits for the host.
-                self._wait = AGAIN_EVERY
-                return None
-            raise LobbyError(f"the host refused: {data.get('reason')}")
-        if kind == "challenge":
-            return self._challenge(key, data)
-        if kind == "roster":
+        if kind == LobbyKind.DENIED:
+            return self._denied(Denied.parse(data))
+        if kind == LobbyKind.CHALLENGE:
+            if self.host_key is not None:
+                raise LobbyIgnored("a second challenge")
+            return self._challenge(key, Challenge.parse(data))
+        if kind == LobbyKind.ROSTER:
             if key != self.host_key:
                 raise LobbyIgnored("a roster before the host proved the code")
             self.check_bound(kind, data)
-            return self._roster(data)
-        if kind == "watching" and self.watch:
+            if self.genesis is not None:
+                raise LobbyIgnored("a roster after the genesis")
+            return self._roster(Roster.parse(data))
+        if kind == LobbyKind.WATCHING and self.watch:
             if key != self.host_key or data.get("table") != self.table:
                 raise LobbyIgnored("a welcome before the host proved the code")
             self.check_bound(kind, data)
             self.watching = data
             return None
         raise LobbyIgnored(f"unexpected lobby message {kind!r}")
+
+    def _denied(self, denied: Denied) -> None:
+        """The host refused us: the end, unless it is for now (the rate, or a
+        rematch's table not open again yet)."""
+        if self.seated:
+            raise LobbyIgnored("a denial after we were seated")
+        wait = denied.wait
+        if self.host_key is None and wait is not None and 0 < wait <= MAX_WAIT:
+            return self._refused(denied.reason, wait)
+        if self.host_key is None and self.again is not None:
+            # The old game's peer of the host, still there, or a table not
+            # yet opened again: a rematch's joiner waits for the host.
+            self._wait = AGAIN_EVERY
+            return None
+        raise LobbyError(f"the host refused: {denied.reason}")
 
     def _refused(self, reason: str, wait: int) -> None:
         """Refused for the rate (strangers knocking, or our own mistyped codes):
@@ -216,34 +230,18 @@ class JoinerLobby:
             "or ask the host"
         )
 
-    def _challenge(self, key: bytes, data: dict) -> None:
-        if self.host_key is not None:
-            raise LobbyIgnored("a second challenge")
-        table, game, options, seats = (data.get(f) for f in ("table", "game", "options", "seats"))
-        if not (
-            isinstance(table, bytes)
-            and len(table) == 16
-            and isinstance(game, str)
-            and isinstance(options, dict)
-            and isinstance(seats, int)
-            and not isinstance(seats, bool)
-        ):
-            raise LobbyError("malformed challenge from the host")
-        clock = parse_clock(data.get("clock"))
+    def _challenge(self, key: bytes, challenge: Challenge) -> None:
         try:
-            rotation = parse_rotation(data.get("rotation"))
-        except ValueError as exc:
-            raise LobbyError(f"malformed challenge from the host: {exc}") from None
-        try:
-            spake_key = self._exchange.finish(data.get("pake"))
+            spake_key = self._exchange.finish(challenge.pake)
         except PakeError as exc:
             raise LobbyError(f"malformed challenge from the host: {exc}") from None
+        table = challenge.table
         confirm = join_code.confirmation_key(spake_key, table, key, self.me.key.public)
-        if not join_code.proof_matches(data.get("proof"), confirm, b"host"):
+        if not join_code.proof_matches(challenge.proof, confirm, b"host"):
             raise WrongCode(
                 "wrong join code: it does not match the table's (check what the host printed)"
             )
-        if data.get("bind") != BIND_VERSION:
+        if challenge.bind != BIND_VERSION:
             raise LobbyError(
                 "the host runs an older p2ptable (its lobby frames are not bound to the "
                 "handshake): the host must update p2ptable"
@@ -251,63 +249,51 @@ class JoinerLobby:
         self.binding = Binding(confirm, self._exchange.message, JOINER)
         # From here on the host has proved the code: what it says is the table's.
         self.refusal = None
-        if self.again is not None and rotation and rotation != self.rotation:
+        if self.again is not None and challenge.rotation and challenge.rotation != self.rotation:
             # The host would pick who plays first: our own replay says who does.
             raise LobbyError(
                 "the host's rematch does not give the first move to the player after "
                 "the last game's first player, as our replay of it says"
             )
-        self.host_key, self.table, self.game, self.options = key, table, game, options
-        self.clock, self.rotation = clock, rotation
-        self.spectators = data.get("spectators") is True
-        self.keep_going = data.get("keep_going") is True
+        self.host_key, self.table = key, table
+        self.game, self.options = challenge.game, challenge.options
+        self.clock, self.rotation = challenge.clock, challenge.rotation
+        self.spectators = challenge.spectators
+        self.keep_going = challenge.keep_going
+        self.spectators_talk = challenge.spectators and challenge.spectators_talk
+        proof = join_code.proof(confirm, b"joiner")
+        answer: Join | Watch
         if self.watch:
-            answer = {
-                "name": self.name,
-                "proof": join_code.proof(confirm, b"joiner"),
-                "bind": BIND_VERSION,
-            }
-            self.outgoing.append(seal_lobby("watch", answer, self.me))
-            return
-        reply = {
-            "name": self.name,
-            "chain": self.me.chain.head,
-            "link": self.me.link_public,
-            "deck": self.me.deck_key(table),
-            "proof": join_code.proof(confirm, b"joiner"),
-            "bind": BIND_VERSION,
-        }
-        self.outgoing.append(seal_lobby("join", reply, self.me))
+            answer = Watch(proof, BIND_VERSION, self.name)
+        else:
+            deck = self.me.deck_key(table)
+            answer = Join(
+                proof, BIND_VERSION, self.name, self.me.chain.head, self.me.link_public, deck
+            )
+        self.outgoing.append(seal_lobby(answer.kind, answer.to_data(), self.me))
 
-    def _roster(self, data: dict) -> None:
-        members, genesis, version = self._roster_fields(data)
-        removed = data.get("removed")
-        if isinstance(removed, list):  # for the screen only, like the watchers
-            self.removed = [
-                r for r in removed[:MAX_WATCHERS] if isinstance(r, str) and _printable_name(r)
-            ]
-        short = data.get("short")
-        if (
-            isinstance(short, list)
-            and len(short) == 2
-            and all(type(n) is int for n in short)
-            and 0 < short[0] < short[1]
-        ):
-            self.short = (short[0], short[1])
+    def _roster(self, roster: Roster) -> None:
+        """A newer roster of our table (LobbyIgnored if not: it may be a stale
+        copy): checked, taken, answered; its genesis once every seat answered."""
+        if roster.table != self.table:
+            raise LobbyIgnored("a roster for another table")
+        if roster.v <= self._version:
+            # Each roster has a number; one that went by another link may come late.
+            raise LobbyIgnored("an older roster")
+        members = list(roster.members)
+        self.removed = list(roster.removed)  # for the screen only, like the watchers
+        if roster.short is not None:
+            self.short = roster.short
         if self.seated and not any(m.key == self.me.key.public for m in members):
             if self.name in self.removed:
                 raise LobbyError("the host removed you from the table before the game began")
         self._check_our_entry(members)
         self._check_seats(members)
         self.members = members
-        self._version = version
+        self._version = roster.v
         self._next_here = 0.0  # answer this roster at once (the host's roll call)
-        watchers = data.get("watchers")
-        if isinstance(watchers, list):  # who watches, for the screen only
-            self.watchers = [
-                w for w in watchers[:MAX_WATCHERS] if isinstance(w, str) and _printable_name(w)
-            ]
-        if genesis:
+        self.watchers = list(roster.watchers)
+        if roster.genesis:
             expected = genesis_for(
                 self.game or "",
                 self.options,
@@ -316,30 +302,12 @@ class JoinerLobby:
                 self.table or b"",
                 self.keep_going,
                 self.clock,
+                self.spectators_talk,
                 self.rotation,
             )
-            if genesis != expected:
+            if roster.genesis != expected:
                 raise LobbyError("the host's genesis does not match the roster")
             self.genesis = expected
-
-    def _roster_fields(self, data: dict) -> tuple[list[Member], bytes, int]:
-        """A roster's members, genesis (empty until full) and number, if it is a
-        newer roster of our table (LobbyIgnored if not: it may be a stale copy)."""
-        if self.genesis is not None:
-            raise LobbyIgnored("a roster after the genesis")
-        raw, genesis, version = data.get("members"), data.get("genesis"), data.get("v")
-        if not (isinstance(raw, list) and isinstance(genesis, bytes) and type(version) is int):
-            raise LobbyIgnored("malformed roster")
-        if data.get("table") != self.table:
-            raise LobbyIgnored("a roster for another table")
-        try:
-            members = [Member.parse(m) for m in raw]
-        except LobbyError as exc:
-            raise LobbyIgnored(f"malformed roster: {exc}") from None
-        if version <= self._version:
-            # Each roster has a number; one that went by another link may come late.
-            raise LobbyIgnored("an older roster")
-        return members, genesis, version
 
     def _check_our_entry(self, members: list[Member]) -> None:
         """The host first, and us exactly as we joined (or freed: LobbyError)."""
@@ -348,14 +316,7 @@ class JoinerLobby:
         ours = [m for m in members if m.key == self.me.key.public]
         if not ours and self.seated:
             raise LobbyError("the host freed our seat (it did not hear from us): join again")
-        me = Member(
-            self.name,
-            self.me.key.public,
-            self.me.chain.head,
-            self.me.link_public,
-            self.endpoint,
-            self.me.deck_key(self.table or b""),
-        )
+        me = Member.own(self.me, self.name, self.endpoint, self.table or b"")
         if ours != [me]:
             # A host that swaps our chain head or link key for its own would know
             # our random contributions: never sign a roster that changed our entry.

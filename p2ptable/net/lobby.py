@@ -85,6 +85,9 @@ from p2ptable.net.lobby_frames import (
     open_lobby,
     seal_lobby,
 )
+from p2ptable.replay import authoring
+from p2ptable.replay.entries import Entry
+from p2ptable.replay.genesis import read_genesis
 
 __all__ = [
     "CODE_ALPHABET",
@@ -109,4 +112,36 @@ __all__ = [
     "normalize_code",
     "open_lobby",
     "seal_lobby",
+    "under_way",
 ]
+
+
+def under_way(
+    genesis: Entry,
+    code: str,
+    me: authoring.SeatSecrets,
+    endpoint: str,
+    members: list[Member],
+) -> HostLobby:
+    """The lobby of a host that came back (``resume``) to a table admitting
+    spectators: every seat is the genesis's and the game is under way, so it
+    admits spectators again, with the same code, and tells anyone knocking
+    for a seat that the table is full."""
+    info = read_genesis(genesis)
+    lobby = HostLobby(
+        info.game.name,
+        dict(info.options),
+        len(info.seats),
+        code,
+        me,
+        info.seats[0].name,
+        endpoint,
+        table=info.nonce,
+        spectators=True,
+        keep_going=info.keep_going,
+        clock=info.clock,
+        spectators_talk=info.spectators_talk,
+    )
+    lobby.members = list(members)
+    lobby.genesis = genesis.body_bytes
+    return lobby

@@ -103,6 +103,11 @@ class Member:
     endpoint: str
     deck: dict | None = None  # the deck key, with its proof (replay/sealed_book.py)
 
+    @classmethod
+    def own(cls, me: authoring.SeatSecrets, name: str, endpoint: str, table: bytes) -> Member:
+        """Our own entry in a roster, as we sit down at ``table``."""
+        return cls(name, me.key.public, me.chain.head, me.link_public, endpoint, me.deck_key(table))
+
     def as_dict(self) -> dict:
         return {
             "name": self.name,
@@ -147,6 +152,7 @@ def genesis_for(
     nonce: bytes,
     keep_going: bool = False,
     clock: int | None = None,
+    spectators_talk: bool = False,
     rotation: tuple[str, ...] = (),
 ) -> bytes:
     """The genesis body of ``members`` at this table; a rematch's ``rotation``
@@ -165,6 +171,7 @@ def genesis_for(
         decks,
         keep_going,
         clock,
+        spectators_talk,
     )
 
 

@@ -33,6 +33,7 @@ from p2ptable.net.delivery import deliver
 from p2ptable.net.frontend import ClockMove, Frontend, Leave, LobbyCommand, Say, TakeBreak
 from p2ptable.net.gallery import COMEBACK_WAIT, EncodedLog
 from p2ptable.net.peer_config import PeerConfig
+from p2ptable.net.peer_exit import FAILED, LEFT, NO_ANSWER, PAUSED, exit_status
 from p2ptable.net.peer_log import PeerLog
 from p2ptable.net.peer_wait import Waiter
 from p2ptable.net.peers import PeerStates, boot_bytes
@@ -49,11 +50,6 @@ from p2ptable.replay.ledger import Ledger
 
 __all__ = ["FAILED", "LEFT", "NO_ANSWER", "PAUSED", "Frontend", "Peer", "PeerConfig", "deliver"]
 
-LINGER_SECONDS = 5.0
-LEFT = 130  # exit status when the player interrupts (Ctrl-C), as shells report SIGINT
-NO_ANSWER = 4  # exit status of a joiner whose host never answered
-FAILED = 70  # exit status when a bug of ours stopped the session (EX_SOFTWARE)
-PAUSED = 5  # exit status when the table agreed to a break (REPLAY.break kept)
 CLOSE_LINGER_MS = 1000
 
 
@@ -123,6 +119,7 @@ class Peer:
                     config.name,
                     self.endpoint,
                     spectators=config.spectators,
+                    spectators_talk=config.spectators_talk,
                     keep_going=config.keep_going,
                     clock=config.clock,
                     again=dict(config.again),
@@ -199,6 +196,7 @@ class Peer:
         now = time.monotonic()
         self._open_session(ledger, now, seq=round_.seq, peers=round_.peers)
         self.arrival.feed_spectators(self._log_so_far, self._talk_so_far)
+        self.arrival.open_spectators_channel(ledger.game_id)
         if self.arrival.dropped():
             self.note(
                 f"before the genesis: dropped {self.arrival.dropped()} game frames that "
@@ -235,12 +233,13 @@ class Peer:
         self._open_session(ledger, now, resumed=True, peers=peers, choice=resume.choice)
         if resume.spectators_code is not None and resume.seat == 0:
             # Our table admitted spectators: it does again, on our port as before.
-            lobby = lobbies.HostLobby.under_way(
+            lobby = lobbies.under_way(
                 ledger.entries[0], resume.spectators_code, self.secrets, self.endpoint,
                 arrival.members,
             )  # fmt: skip
             arrival.serve_spectators(lobby)
             arrival.feed_spectators(self._log_so_far, self._talk_so_far)
+            arrival.open_spectators_channel(ledger.game_id)
             self._comeback_until = time.monotonic() + COMEBACK_WAIT
             self.ui.say("Spectators may watch again (the same code).")
         assert self.session is not None  # _open_session opened it
@@ -325,6 +324,8 @@ class Peer:
             self.shell.advance(now)
             self.session.tick(now)
             self.arrival.serve(now)  # knocks and spectators, during the game
+            for record in self.arrival.take_spectators_lines():  # host --spectators-talk
+                self.session.relay_spectators(record)
             self._take_arrival_events()
             self.ui.show(self.session, [], now)
         if stdin_ready and self.waiter.lifeline_cut():
@@ -381,28 +382,10 @@ class Peer:
         self.files.close(over)
 
     def _ended(self, now: float, since: float | None) -> int | None:
-        """The exit status once the game is over and we may go (None: not yet).
-        After the end a peer stays a little, answering, until every other has the
-        whole log: after a stop, the same ending (another peer's abort may be the
-        better one, which every honest log then keeps)."""
-        session = self.session
-        assert session is not None
-        if session.failed is not None:
-            return FAILED
-        if session.sideline.agreed is not None:
-            return PAUSED  # every seat signed the break, and REPLAY.break is kept
-        lingered = since is not None and now - since > LINGER_SECONDS
-        length = session.ledger.next_index
-        # Spectators still pulling the end are waited for too (at most as long),
-        # and, after our resume, those that may still be knocking again.
+        """The exit status once the game is over and we may go (None: not yet)."""
+        assert self.session is not None
         back = now < self._comeback_until and not self.arrival.spectators_admitted()
-        watched = (self.arrival.spectators_behind(length, now) or back) and not lingered
-        if session.stopped is not None:
-            return 3 if (session.everyone_agrees() and not watched) or lingered else None
-        if session.finished:
-            done = all(p.their_len >= length for p in session.peers.values())
-            return 0 if (done and not watched) or lingered else None
-        return None
+        return exit_status(self.session, self.arrival, now, since, back)
 
     def _ask_frontend(self, now: float, typed: bool) -> Leave | None:
         """What the seat does now; a move is submitted if it is still its turn.

@@ -29,6 +29,8 @@ class PeerConfig:
     withhold_timeout: float = 20.0
     abandon_timeout: float = 300.0
     spectators: bool = False  # host --spectators: watchers may follow the log (gallery.py)
+    # host --spectators-talk: they may write in their own channel (net/spectator_talk.py)
+    spectators_talk: bool = False
     keep_going: bool = False  # host --keep-going: escrowed deck secrets (issue 27)
     clock: int | None = None  # host --clock: seconds per decision (bots/clock.py)
     # A rematch (p2ptable/rematch.py): the host's codes by old seat, a joiner's old seat.

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import traceback
 
-from p2ptable.engine.api import Action, Game
+from p2ptable.engine.api import Action
 from p2ptable.net import greetings, stopping
 from p2ptable.net.accusations import ALIVE, Accusation
 from p2ptable.net.catch_up import HANDLERS as CATCH_UP
@@ -66,6 +66,7 @@ from p2ptable.net.greetings import Greetings
 from p2ptable.net.outbox import Outbox
 from p2ptable.net.peers import PeerStates, link_keys
 from p2ptable.net.rounds import ALL, CommitsRound, PartsRound, Round, each_round, make_rounds
+from p2ptable.net.session_view import SessionView
 from p2ptable.net.sideline import HANDLERS as SIDELINE
 from p2ptable.net.sideline import Sideline
 from p2ptable.net.stopping import LocalProtocolError
@@ -96,8 +97,10 @@ __all__ = [
 MAX_STEPS = 10_000  # automatic steps in a row: more than a game has, so only a bug
 
 
-class Session:
-    """One seat's view of a running game.  See the module docstring."""
+class Session(SessionView):
+    """One seat's view of a running game.  See the module docstring; what it
+    answers without changing (whose turn, what we see, what to hand out) is
+    :class:`~p2ptable.net.session_view.SessionView`."""
 
     def __init__(
         self,
@@ -156,127 +159,6 @@ class Session:
         self.greetings.send_hello(self, ALL)
         self.advance(now)
 
-    # -- the surface callers use -----------------------------------------------
-
-    @property
-    def finished(self) -> bool:
-        return self.ledger.finished
-
-    @property
-    def game(self) -> Game:
-        return self.ledger.game
-
-    @property
-    def names(self) -> list[str]:
-        return [s.name for s in self.ledger.seats]
-
-    def view(self) -> dict:
-        """What our seat may see of the table (the game's view function)."""
-        return self.ledger.game.view(self.ledger.state, self.seat)
-
-    def public_view(self) -> dict:
-        """What anyone may see of the table (the end of the game, for everyone)."""
-        return self.ledger.game.view(self.ledger.state, None)
-
-    @property
-    def clock(self) -> int | None:
-        """The table's seconds per decision (host --clock), or None: no clock."""
-        return self.ledger.clock
-
-    @property
-    def log_length(self) -> int:
-        """How many entries our log holds (a position that moves with every entry)."""
-        return self.ledger.next_index
-
-    def ask(self, policy) -> Action:  # noqa: ANN001 - an engine.playout.Policy
-        """What ``policy`` (a bot) chooses for our seat now.  It is handed our
-        ledger's state, which holds only what our seat may see (another seat's
-        hidden cards are None), so it may look ahead with the rules."""
-        return policy(self.ledger.game, self.ledger.state, self.seat)
-
-    def legal_actions(self) -> tuple[Action, ...]:
-        """Our legal moves now (none when it is not our turn or our choice)."""
-        if not self.my_turn():
-            return ()
-        return self.ledger.game.legal_actions(self.ledger.state, self.seat)
-
-    def my_turn(self) -> bool:
-        if self._own is not None or self.failed is not None:
-            return False  # our move is made, only not yet applied (see submit)
-        if self.sideline.agreed is not None:
-            return False  # the table takes a break here: nobody moves
-        if self._catching_up():
-            return False  # resumed: a peer may hold our move here already
-        expected = self.ledger.expected()
-        if self.stopped is not None:
-            return False
-        return self.rounds[expected.kind].asks(self, expected)  # a move, a secret choice
-
-    def choosing_together(self) -> bool:
-        """Whether our decision now is a secret choice that other seats make at
-        the same time (no one sees another's until all are made)."""
-        return self.my_turn() and self.rounds[self.ledger.expected().kind].together
-
-    def secret_choice(self) -> tuple[Action | None, list[int], list[int]]:
-        """During a secret simultaneous choice: ours (None if we are not asked or
-        have not chosen), the other asked seats whose commit we lack, and those
-        whose commit we hold (they have chosen: what, nobody knows until the
-        reveals; at a table with a collector, only it holds the others')."""
-        expected = self.ledger.expected()
-        if not self.rounds[expected.kind].together or self.stopped is not None:
-            return None, [], []
-        return self._commits.secret_choice(self, expected)
-
-    def take_writes(self) -> list[Write]:
-        """Entries to persist, in order, each marked ``durable`` when it must be
-        on stable storage before any frame of this batch leaves (net/outbox.py)."""
-        return self.outbox.take_writes()
-
-    def take_choices(self) -> list[Choice]:
-        """Our secret choices to keep before any frame of this batch leaves."""
-        return self.outbox.take_choices()
-
-    def take_outgoing(self) -> list[tuple[int | None, bytes]]:
-        """Frames to send (destination seat, or None for every other seat)."""
-        return self.outbox.take_outgoing()
-
-    def take_events(self) -> list[Event]:
-        return self.outbox.take_events()
-
-    @property
-    def outgoing(self) -> list[tuple[int | None, bytes]]:
-        """The frames queued and not yet taken (to look at, not to take)."""
-        return self.outbox.outgoing
-
-    def everyone_agrees(self) -> bool:
-        """Whether every other seat's last ping showed our log (length and head):
-        after the end, a peer stays until then (or a little while), so a stopped
-        game's honest logs can agree on one ending (wire.md 6.8)."""
-        length, head = self.ledger.next_index, self.ledger.head
-        return all(p.their_len == length and p.their_head == head for p in self.peers.values())
-
-    def silent_peers(self, now: float, after: float = 3.0) -> list[tuple[int, float | None]]:
-        """Seats we have not heard from for ``after`` seconds (None: never)."""
-        return self.peers.silent(now, after)
-
-    def left_seats(self) -> dict[int, str]:
-        """The seats that said they were leaving (their ``bye``) and have sent
-        nothing since, with why (see :class:`PeerLeft`)."""
-        return dict(self.greetings.left)
-
-    def resume_waiting_on(self) -> list[int]:
-        """After a resume, the seats we wait on before our player may move (empty
-        once caught up, and always for a session not resumed)."""
-        return self.peers.resume_waiting_on(self.ledger.next_index)
-
-    def _catching_up(self) -> bool:
-        return self.peers.catching_up(self.ledger.next_index)
-
-    @property
-    def resuming(self) -> bool:
-        """Resumed, and not every seat has told us where it stands (wire.md 6.10)."""
-        return self._catching_up()
-
     # -- input -----------------------------------------------------------------
 
     def submit(self, action: Action, now: float, advance: bool = True, clock: bool = False) -> None:
@@ -304,6 +186,11 @@ class Session:
     def say(self, text: str, now: float) -> None:
         """Our line of talk to every seat (net/sideline.py; TalkRefused says why not)."""
         self.sideline.say(self, text, now)
+
+    def relay_spectators(self, record: bytes) -> None:
+        """A line our spectators said (we host, net/gallery.py) to every seat, in
+        the spectators' channel (net/sideline.py)."""
+        self.sideline.relay(self, record)
 
     def propose_break(self) -> None:
         """Our signature on a break here: a proposal, or our agreement to one

@@ -50,7 +50,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from p2ptable.engine.api import Chance, Game, GameOver, Outcome, Simultaneous, Turn
+from p2ptable.engine.api import (
+    Chance,
+    ChanceStep,
+    Game,
+    GameOver,
+    Outcome,
+    Simultaneous,
+    Turn,
+)
 from p2ptable.engine.frozen import replace
 from p2ptable.replay import choices, escrow_entries, rows, sealed_entries
 from p2ptable.replay import evidence as evidence_rules
@@ -117,6 +125,12 @@ class Ledger:
     def clock(self) -> int | None:
         """The table's seconds per decision (the genesis's ``clock``), or None."""
         return self._info.clock
+
+    @property
+    def spectators_talk(self) -> bool:
+        """Whether spectators may write in their own channel (the genesis's
+        ``spectators_talk``, host --spectators-talk)."""
+        return self._info.spectators_talk
 
     @property
     def position(self) -> Position:
@@ -190,22 +204,27 @@ class Ledger:
             kind = _COMMITS if position.commits is None else _CHOICES
             return Expected(kind, targets=tuple(sorted(decision.seats)))
         if isinstance(decision, Chance):
-            step = decision.step
-            if book is not None and step.kind == "pick" and step.seat is not None:
-                if book.needs_hand_shuffle(step.seat):  # replay/sealed_book.py
-                    return Expected(_SHUFFLE, seat=step.seat, chance=step, hand=True)
-            if book is not None and step.kind == "deal":
-                shuffler = book.next_shuffler()
-                if shuffler is not None:
-                    return Expected(_SHUFFLE, seat=shuffler, chance=step)
-                targets = sealed_entries.deals(game, position, step)
-                return Expected(_OPEN, seat=step.seat, chance=step, targets=targets)
-            return Expected(_CHANCE, chance=step, step_number=position.chance_steps)
+            return self._expected_chance(position, decision.step)
         if isinstance(decision, GameOver):
             if book is not None and book.secrets is None:
                 return Expected(_SECRETS)
             return Expected(_RESULT, outcome=game.outcome(position.state))
         raise TypeError(f"unknown decision {decision!r}")  # pragma: no cover
+
+    def _expected_chance(self, position: Position, step: ChanceStep) -> Expected:
+        """What a chance step needs: at a table with hidden hands a shuffle or the
+        opening of a dealt card (replay/sealed_book.py), else commit-reveal."""
+        book = position.book
+        if book is not None and step.kind == "pick" and step.seat is not None:
+            if book.needs_hand_shuffle(step.seat):
+                return Expected(_SHUFFLE, seat=step.seat, chance=step, hand=True)
+        if book is not None and step.kind == "deal":
+            shuffler = book.next_shuffler()
+            if shuffler is not None:
+                return Expected(_SHUFFLE, seat=shuffler, chance=step)
+            targets = sealed_entries.deals(self.game, position, step)
+            return Expected(_OPEN, seat=step.seat, chance=step, targets=targets)
+        return Expected(_CHANCE, chance=step, step_number=position.chance_steps)
 
     # -- accepting entries -----------------------------------------------------
 

@@ -17,166 +17,32 @@ from typing import Any
 
 from p2ptable.engine.api import Action
 from p2ptable.games.teachers_pet.cards import (
-    CAFETERIA,
-    GYMNASIUM,
     HALLWAY,
-    LIBRARY,
     NURSES_OFFICE,
     PLAY,
-    ROOMS,
-    set_points,
 )
-from p2ptable.games.teachers_pet.sets import late_points
+from p2ptable.games.teachers_pet.verb_words import (
+    SNEAK_WORDS as SNEAK_WORDS,
+)
+from p2ptable.games.teachers_pet.verb_words import (
+    VERBS,
+)
+from p2ptable.games.teachers_pet.verb_words import cafeteria_succeeds as cafeteria_succeeds
+from p2ptable.games.teachers_pet.verb_words import room_name as room_name
+from p2ptable.games.teachers_pet.verb_words import set_value as set_value
+from p2ptable.games.teachers_pet.verb_words import the_room as the_room
 from p2ptable.ui import menu
-from p2ptable.ui.text import plural, pronoun_name, short_name
 
 View = dict[str, Any]
-#: "you must Roll a 4 or higher on the Dice" (games/teachers_pet/actions.py)
-SNEAK_WORDS = "sneak roll: 4+ on the D10"
-
-
-def room_name(number: int) -> str:
-    return ROOMS[number - 1]
-
-
-def the_room(number: int) -> str:
-    """A room as a sentence names it: "the Library", "the Principal's Office"."""
-    return f"the {room_name(number)}"
-
-
-def set_value(view: View, size: int) -> int:
-    """What a set of ``size`` Assignments scores; late, what it adds once halved
-    (the late total halved once, or the set on its own: the ``late`` option)."""
-    points = set_points(size)
-    if not view["late"]:
-        return points
-    return late_points(view["late_total"], points, view["rulings"]["late"])
-
-
-def cafeteria_succeeds(view: View, seat: int | None) -> bool:
-    """A Move from the Cafeteria is never caught (the ``cafeteria`` option)."""
-    safe = view["rulings"]["cafeteria"] == "succeeds"
-    return safe and seat is not None and view["rooms"][seat] == CAFETERIA
-
-
-def _move_words(view: View, room: int) -> str:
-    """ "Move to the Library", and what the Move risks, by the rules of a Move
-    (``games/teachers_pet/actions.py``): the sneak roll is needed when the Monitor
-    is in the Hallway, except into the expected room or the Monitor's own (that is
-    a catch whatever the dice say) and from the Cafeteria."""
-    words = f"Move to {the_room(room)}"
-    seat, expected, monitor = view["turn_of"], view["expected"], view["monitor"]
-    if seat is None:
-        return words
-    caught = room == monitor and room not in (expected, NURSES_OFFICE, HALLWAY)
-    caught = caught and not cafeteria_succeeds(view, seat)
-    roll = (
-        room not in (expected, monitor)
-        and view["monitor_hallway"]
-        and view["rooms"][seat] != CAFETERIA
-    )
-    if roll and room == NURSES_OFFICE and view["rulings"]["nurse-catch"] == "free":
-        words += f" ({SNEAK_WORDS}; caught: no penalty)"
-    elif roll:
-        words += f" ({SNEAK_WORDS})"
-    if caught:
-        words += " (the Hall Monitor is there!)"
-    return words
-
-
-def _found(view: View, names: Sequence[str], room: int) -> list[str]:
-    """Who the Hall Monitor would find in ``room``: pawns outside the expected room,
-    never in the Hallway or the Nurse's Office."""
-    if room in (HALLWAY, NURSES_OFFICE, view["expected"]):
-        return []
-    return [pronoun_name(view, names, s) for s, r in enumerate(view["rooms"]) if r == room]
-
-
-def _work_words(view: View, card: int, args: Sequence[int], names: Sequence[str]) -> str:
-    c = PLAY[card]
-    seat = view["turn_of"]
-    if c.kind == "bully" and args:
-        victim = args[0]
-        take = 2 if seat is not None and view["rooms"][seat] == GYMNASIUM else 1
-        take = min(take, view["hand_sizes"][victim]) or take
-        where = " (Gymnasium)" if take == 2 else ""
-        return (
-            f"Bully {pronoun_name(view, names, victim)}: take {plural(take, 'card')} blindly{where}"
-        )
-    if c.kind == "squeal" and args:
-        found = _found(view, names, args[0])
-        if len(found) == 1:
-            there = f" (finds {short_name(found[0])})"
-        elif found:
-            there = f" (finds {len(found)} pawns)"
-        else:
-            there = ""
-        return f"Squeal: send the Hall Monitor to {the_room(args[0])}{there}"
-    return f"Play {c.name}: +{plural(c.points, 'Pet Point')}"
 
 
 def describe_action_for_menu(view: View, action: Action, names: Sequence[str] | None = None) -> str:
-    """``action`` in words for the menu: "Move to the Library (sneak roll: 4+ on the D10)"."""
-    verb, args = action.verb, action.args
+    """``action`` in words for the menu: "Move to the Library (sneak roll: 4+ on the
+    D10)": the verb's row in games/teachers_pet/verb_words.py, beside its log words."""
     names = list(names) if names is not None else [f"player {n + 1}" for n in range(view["seats"])]
-    seat = view["turn_of"]
-    if verb == "study":
-        if not view["deck_left"] and not view["discard"]:
-            return "Study: nothing left to draw (the Play Deck and its discard pile are empty)"
-        if seat is not None and view["rooms"][seat] == LIBRARY:
-            return "Study: draw 2 cards (Library)"
-        return "Study: draw 1 card"
-    if verb == "move" and len(args) == 1:
-        return _move_words(view, args[0])
-    if verb == "work" and len(args) >= 2 and 0 <= args[1] < len(PLAY):
-        return _work_words(view, args[1], args[2:], names)
-    if verb == "turn-in" and len(args) == 2:
-        return f"Turn in {PLAY[args[1]].name}: start a set of {PLAY[args[1]].subject} Assignments"
-    if verb == "add" and len(args) == 2:
-        size = len(view["shown"]) + 1
-        value = set_value(view, size)
-        return f"Show {PLAY[args[1]].name} too (a set of {size}: {plural(value, 'Pet Point')})"
-    if verb == "done":
-        size = len(view["shown"])
-        value = set_value(view, size)
-        shown = plural(size, "Assignment")
-        return f"Turn in the set shown: {shown}, {plural(value, 'Pet Point')}"
-    if verb == "cheat" and len(args) == 1:
-        return f"Cheat: take {PLAY[args[0]].name} from the discard pile"
-    if verb == "tattle" and len(args) == 1:
-        target = args[0]
-        if view["rooms"][target] == view["expected"]:
-            return f"Tattle on {pronoun_name(view, names, target)} (where expected: it fails)"
-        words = (
-            f"Tattle on {pronoun_name(view, names, target)} (in {the_room(view['rooms'][target])})"
-        )
-        if any(owner == target for owner, _ in view["passes"]):
-            words += f": {names[target]} has a Hall Pass in front, it will backfire"
-        return words
-    if verb == "pass":
-        window = view["window"]
-        if window is not None and window["kind"] == "bully":
-            return "Show nothing: let the Bully happen"
-        return "Show nothing: take the Detention"
-    if verb == "react" and len(args) == 2:
-        return f"Show {PLAY[args[1]].name}"
-    if verb == "give":
-        bully = view["bully"]
-        taker = "the bully" if bully is None else pronoun_name(view, names, bully[0])
-        return f"Hand the card chance picked to {taker}"
-    if verb == "go" and view["expected"] is not None:
-        return f"Take the free Move to {the_room(view['expected'])}"
-    if verb == "stay" and view["you"] is not None:
-        return f"Stay in {the_room(view['rooms'][view['you']])}"
-    if verb == "late" and len(args) == 2:
-        c = PLAY[args[1]]
-        if c.kind == "assignment":
-            return f"Show {c.name} late: start a set (half points)"
-        points = late_points(view["late_total"], c.points, view["rulings"]["late"])
-        return f"Play {c.name} late: +{plural(points, 'Pet Point')}"
-    if verb == "finish":
-        return "Finish: play no more cards late"
-    return action.text
+    words = VERBS.get(action.verb)
+    offer = None if words is None else words.menu(view, action.args, names)
+    return action.text if offer is None else offer
 
 
 #: how likely a sneak roll (4+ on the D10, SNEAK_WORDS) succeeds: 4 to 10 of 10

@@ -33,13 +33,7 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
-from p2ptable.games.teachers_pet.cards import (
-    HALLWAY,
-    NURSES_OFFICE,
-    ROOMS,
-)
 from p2ptable.games.teachers_pet.state import DAYS, PERIODS
-from p2ptable.games.teachers_pet.view import window_question
 from p2ptable.ui.screens import Panes
 from p2ptable.ui.style import Style, fit, recent_block, recent_count, recent_room, wrap_tokens
 from p2ptable.ui.teachers_pet_menu import (
@@ -48,15 +42,15 @@ from p2ptable.ui.teachers_pet_menu import (
 from p2ptable.ui.teachers_pet_menu import arrange_for_menu as arrange_for_menu
 from p2ptable.ui.teachers_pet_menu import describe_action_for_menu as describe_action_for_menu
 from p2ptable.ui.teachers_pet_menu import (
-    room_name,
     set_value,
     the_room,
 )
 from p2ptable.ui.teachers_pet_menu import squeal_changes_nothing as squeal_changes_nothing
-from p2ptable.ui.text import name_seats, plural, possessive_name, pronoun_name, short_name
+from p2ptable.ui.teachers_pet_now import what_happens_now
+from p2ptable.ui.teachers_pet_rooms import monitor_line, room_lines, school_map
+from p2ptable.ui.text import name_seats, plural, pronoun_name, short_name
 
 WIDTH = 80
-ROOM_CELL = 39  # one School Room's cell; two side by side, a space before each
 ROOMS_WIDTH = 76  # the two columns of rooms need this many columns
 NEWS_LINES = 3  # the latest of the rules' own happenings shown
 #: how the hand is ordered: the cards that score, those played on your turn, the
@@ -76,12 +70,6 @@ SHORT_HEADS = {
     "lost turns": "lost",
     "Detentions": "det",
 }
-
-
-def _listed(words: Sequence[str]) -> str:
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
 
 
 # -- the parts of the screen ---------------------------------------------------------------
@@ -104,73 +92,6 @@ def _teacher_line(view: View) -> str:
     return (
         f"Active Teacher: {teacher['teacher']}: pawns are expected in "
         f"{the_room(teacher['room'])} ({teacher['room']})."
-    )
-
-
-def _monitor_rooms(view: View) -> set[int]:
-    """Where the Hall Monitor is: the Hallway and the rolled room after a D10
-    roll, only the chosen room after a Squeal."""
-    return {view["monitor"], HALLWAY} if view["monitor_hallway"] else {view["monitor"]}
-
-
-def _room_lines(view: View, st: Style, columns: int = 2, legend: bool = True) -> list[str]:
-    """The ten School Rooms, 1-5 on the left and 6-10 on the right (or 1-10 in
-    one column)."""
-    monitor = _monitor_rooms(view)
-    here: dict[int, list[int]] = {}
-    for seat, room in enumerate(view["rooms"]):
-        here.setdefault(room, []).append(seat)
-    if view["teacher"] is None:
-        here = {}  # before the first teacher no pawn is on the board
-
-    def cell(number: int) -> tuple[str, str]:
-        name = room_name(number) + (" (safe)" if number == NURSES_OFFICE else "")
-        marks = ("T" if number == view["expected"] else "") + ("M" if number in monitor else "")
-        pawns = [str(seat + 1) for seat in here.get(number, [])]
-        plain = f"{number:>2} {name:<21} {marks:<2} {' '.join(pawns)}".rstrip()
-        styled_marks = "".join(
-            st.paint(m, "bold", "red") if m == "M" else st.paint(m, "bold", "green") for m in marks
-        )
-        styled_pawns = " ".join(
-            st.paint(p, "bold", "cyan") if view["you"] == int(p) - 1 else st.bold(p) for p in pawns
-        )
-        styled = f"{number:>2} {name:<21} {styled_marks}{' ' * (2 - len(marks))} {styled_pawns}"
-        return plain, styled.rstrip()
-
-    words = "School Rooms  (T: the Active Teacher's, M: the Hall Monitor, pawns by number)"
-    if columns == 1:
-        words = "School Rooms  (T: Active Teacher, M: Hall Monitor, pawns)"
-    lines = [st.bold(words)] if legend else []
-    if columns == 1:
-        return lines + [" " + cell(number)[1] for number in range(1, len(ROOMS) + 1)]
-    half = len(ROOMS) // 2
-    for left_number in range(1, half + 1):
-        left_plain, left = cell(left_number)
-        _, right = cell(left_number + half)
-        lines.append(" " + left + " " * (ROOM_CELL - len(left_plain)) + " " + right)
-    return lines
-
-
-def _monitor_line(view: View) -> str:
-    """Where the Hall Monitor is and what it means for a Move."""
-    monitor, expected = view["monitor"], view["expected"]
-    catches = monitor not in (expected, HALLWAY, NURSES_OFFICE)
-    caught = f"; entering {the_room(monitor)} is a catch, no roll" if catches else ""
-    if catches and view["rulings"]["cafeteria"] == "succeeds":
-        caught += " (not from the Cafeteria)"
-    if not view["monitor_hallway"]:
-        return (
-            f"Hall Monitor: in {the_room(monitor)} only (a Squeal sent it): no sneak rolls "
-            f"until it is back in the Hallway{caught}."
-        )
-    where = (
-        "in the Hallway" if monitor == HALLWAY else f"overlaps the Hallway and {the_room(monitor)}"
-    )
-    if expected is None:
-        return f"Hall Monitor: {where}."
-    return (
-        f"Hall Monitor: {where}. Moves need a sneak roll (4+ on the D10), except to "
-        f"{the_room(expected)} or from the Cafeteria{caught}."
     )
 
 
@@ -299,65 +220,6 @@ def _news_lines(
     return lines + [st.dim("  " + fit(name_seats(line, names), width - 2)) for line in news]
 
 
-def _now(view: View, names: Sequence[str]) -> str:
-    """What happens next, in words."""
-    phase, seat = view["phase"], view["turn_of"]
-    if view["window"] is not None:
-        return window_question(view, lambda s: names[s])
-    if phase == "setup-first":
-        return "Setting up: choosing who goes first."
-    if phase == "over":
-        return "The game is over."
-    if phase == "teacher":
-        if view["teacher"] is None:
-            return "Setting up: the first Active Teacher is turned over."
-        return "A new Active Teacher is turned over."
-    if phase == "monitor":
-        return f"Before Period {view['period']}: the Hall Monitor rolls the D10."
-    if phase == "deal":
-        return "Cards are dealt from the Play Deck."
-    if phase == "free-move":
-        room = the_room(view["expected"])
-        asked = _listed([pronoun_name(view, names, s) for s in view["choosing"]])
-        return (
-            f"Everyone not in {room} decides at once, in secret, whether to take the "
-            f"free Move there: {asked}. Nobody sees a choice until all are made."
-        )
-    bully = view["bully"]
-    if phase in ("pick", "give") and bully is not None:
-        taker, victim, left = bully
-        if phase == "pick":
-            bullies = "You bully" if taker == view["you"] else f"{names[taker]} bullies"
-            hand = "your hand" if victim == view["you"] else f"{names[victim]}'s hand"
-            return (
-                f"{bullies} {pronoun_name(view, names, victim)}: chance picks a card blindly "
-                f"from {hand} ({left} still to take)."
-            )
-        giver = "You hand" if victim == view["you"] else f"{names[victim]} hands"
-        return f"{giver} the card chance picked to {pronoun_name(view, names, taker)}."
-    if seat is None:
-        return phase
-    whose = possessive_name(view, names, seat)
-    if phase == "turn":
-        return f"{whose} turn, in {the_room(view['rooms'][seat])}: take one Action."
-    if phase == "sneak" and view["moving"] is not None:
-        return (
-            f"{whose} Move to {the_room(view['moving'])}: the D10 is rolled, "
-            "4 or higher sneaks past the Hall Monitor."
-        )
-    if phase == "turn-in":
-        subject = view["shown"][0]["subject"] if view["shown"] else "?"
-        return f"{whose} turn: show more {subject} Assignments, or turn in the set."
-    if phase == "late":
-        return f"Day {DAYS} is over. {whose} late plays: Art, Music, Gift and Assignment " + (
-            "cards score half their Pet Points, rounded down."
-            if view["rulings"]["late"] == "per-card"
-            else "cards score half of their total Pet Points, rounded down once "
-            f"(played late so far: {view['late_total']})."
-        )
-    return f"{whose} turn ({phase})."
-
-
 # -- the public functions ------------------------------------------------------------------
 
 
@@ -379,7 +241,7 @@ def render(
     :data:`~p2ptable.ui.style.RECENT_LINES`).
     """
     st = Style(color)
-    bottom = ["", *(st.bold(line) for line in textwrap.wrap(_now(view, names), width))]
+    bottom = ["", *(st.bold(line) for line in textwrap.wrap(what_happens_now(view, names), width))]
     bottom += [st.yellow(fit(line, width)) for line in status]
     # Laid out with every news line first, to learn which events show; then without
     # the rolls those events say (more room: the same events show, and maybe more).
@@ -399,8 +261,8 @@ def _top(
     rooms in one column below 80)."""
     top = [st.bold(fit(_header(view), width)), "-" * width]
     top += [st.bold(line) for line in textwrap.wrap(_teacher_line(view), width)]
-    top += ["", *_room_lines(view, st, columns=2 if width >= WIDTH else 1)]
-    top += textwrap.wrap(_monitor_line(view), width, subsequent_indent="  ")
+    top += ["", *room_lines(view, st, columns=2 if width >= WIDTH else 1)]
+    top += textwrap.wrap(monitor_line(view), width, subsequent_indent="  ")
     statuses = [""] * view["seats"]
     players = _player_lines(
         view, names, range(view["seats"]), statuses, view["points"], st, short=width < WIDTH
@@ -426,63 +288,15 @@ def panes(view: View, names: Sequence[str], color: bool, width: int, large: bool
     if large:
         board += school_map(view, st, width)
     else:
-        board += _room_lines(view, st, columns=2 if width >= ROOMS_WIDTH else 1, legend=False)
-    board += textwrap.wrap(_monitor_line(view), width, subsequent_indent="  ")
+        board += room_lines(view, st, columns=2 if width >= ROOMS_WIDTH else 1, legend=False)
+    board += textwrap.wrap(monitor_line(view), width, subsequent_indent="  ")
     if large:
         board += _news_lines(view, names, st, width=width)
     players = _player_lines(
         view, names, range(view["seats"]), [""] * view["seats"], view["points"], st, short=True
     )
     hand = _hand_lines(view, st, width) + _shown_lines(view, names, width)
-    return Panes(_header(view), board, players, hand, _now(view, names))
-
-
-def school_map(view: View, st: Style, width: int) -> list[str]:
-    """The ten rooms as a map, two rows of five boxes: each box holds the room's
-    number and name, ``T`` and ``M``, and the pawns in it by player number."""
-    monitor = _monitor_rooms(view)
-    here: dict[int, list[int]] = {}
-    if view["teacher"] is not None:  # before the first teacher no pawn is on the board
-        for seat, room in enumerate(view["rooms"]):
-            here.setdefault(room, []).append(seat)
-    box = max(16, min(30, width // 5))
-    inner = box - 2
-
-    def rows_of(number: int) -> list[str]:
-        name = room_name(number)
-        marks = [st.dim("safe")] if number == NURSES_OFFICE else []
-        if number == view["expected"]:
-            marks.append(st.paint("T expected", "bold", "green"))
-        if number in monitor:
-            marks.append(st.paint("M Monitor", "bold", "red"))
-        plain_marks = " ".join(
-            word
-            for word, shown in (
-                ("safe", number == NURSES_OFFICE),
-                ("T expected", number == view["expected"]),
-                ("M Monitor", number in monitor),
-            )
-            if shown
-        )
-        pawns = [str(seat + 1) for seat in here.get(number, [])]
-        styled_pawns = " ".join(
-            st.paint(p, "bold", "cyan") if view["you"] == int(p) - 1 else st.bold(p) for p in pawns
-        )
-        title = fit(f" {number} {name} ", inner)
-        lines = [
-            "┌" + title + "─" * (inner - len(title)) + "┐",
-            "│" + " ".join(marks) + " " * (inner - len(plain_marks)) + "│",
-            "│" + styled_pawns + " " * (inner - len(" ".join(pawns))) + "│",
-            "└" + "─" * inner + "┘",
-        ]
-        return lines
-
-    half = len(ROOMS) // 2
-    out: list[str] = []
-    for first in (1, half + 1):
-        boxes = [rows_of(n) for n in range(first, first + half)]
-        out += ["".join(parts) for parts in zip(*boxes, strict=True)]
-    return out
+    return Panes(_header(view), board, players, hand, what_happens_now(view, names))
 
 
 def render_final(view: View, names: Sequence[str], color: bool = False) -> str:

@@ -15,6 +15,15 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from p2ptable.engine.api import Outcome
+
+# The small English helpers are the games' (their log phrases and menu words use
+# them too): named here as well, where the screens look for them.
+from p2ptable.games.words import NAME_WIDTH as NAME_WIDTH
+from p2ptable.games.words import listed as listed
+from p2ptable.games.words import plural as plural
+from p2ptable.games.words import possessive_name as possessive_name
+from p2ptable.games.words import pronoun_name as pronoun_name
+from p2ptable.games.words import short_name as short_name
 from p2ptable.replay.entries import READABLE
 
 if TYPE_CHECKING:
@@ -22,37 +31,6 @@ if TYPE_CHECKING:
 
 
 _SEAT = re.compile(r"\bseat (\d+)\b")
-
-
-#: How many characters of a name the screens' tables show (in full elsewhere).
-NAME_WIDTH = 14
-
-
-def plural(n: int, word: str) -> str:
-    """``1 card``, ``3 cards``."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def listed(names: Sequence[str]) -> str:
-    """``Ana``, ``Ana and Ben``, ``Ana, Ben and Cleo``."""
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def short_name(name: str, width: int = NAME_WIDTH) -> str:
-    """``name`` cut to ``width`` characters for a table column (``Alexandra..``)."""
-    return name if len(name) <= width else name[: width - 2] + ".."
-
-
-def pronoun_name(view: dict, names: Sequence[str], seat: int) -> str:
-    """``you`` for the view's own seat, else the seat's name."""
-    return "you" if seat == view["you"] else names[seat]
-
-
-def possessive_name(view: dict, names: Sequence[str], seat: int) -> str:
-    """``Your`` for the view's own seat, else ``Ana's``."""
-    return "Your" if seat == view["you"] else f"{names[seat]}'s"
 
 
 def seat_label(seat: int) -> str:

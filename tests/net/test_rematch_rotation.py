@@ -18,6 +18,7 @@ import pytest
 from p2ptable.crypto.encoding import unpack_canonical
 from p2ptable.engine.api import FIRST
 from p2ptable.net import lobby
+from p2ptable.net.lobby_messages import Challenge
 from p2ptable.net.rotation import first_seat, parse_rotation, rotation_after, with_first
 from p2ptable.rematch import first_player
 from p2ptable.replay.verify import verify_file
@@ -131,3 +132,13 @@ def test_after_a_seat_declines_the_next_player_still_by_name(tmp_path):
     simulate("pet-quartet", 3, "decline2", path2, options=options, names=again)
     ledger2 = verify_file(path2).ledger
     assert ledger2 is not None and again[first_player(ledger2)] == "Cleo"
+
+
+def test_the_challenge_carries_the_order_only_in_a_rematch():
+    plain = Challenge(b"x", bytes(16), "pet-quartet", OPTIONS, 2, b"y", b"p", 2)
+    assert "rotation" not in plain.to_data()  # as before: no field at all
+    again = dataclasses.replace(plain, rotation=("Ben", "Ana"))
+    assert again.to_data()["rotation"] == ["Ben", "Ana"]
+    assert Challenge.parse(again.to_data()) == again
+    with pytest.raises(lobby.LobbyError, match="malformed challenge from the host: a rotation"):
+        Challenge.parse({**again.to_data(), "rotation": ["Ben", 7]})

@@ -1,5 +1,5 @@
 """A host that comes back is followed again (sans-IO): net/host_lobby.py
-``HostLobby.under_way`` and the follower's knock again (net/spectator.py).
+``lobby.under_way`` and the follower's knock again (net/spectator.py).
 
 Issue 16 left it out: "a spectator follows the host's peer only: if the host's
 process stops or is resumed (a resumed host runs no lobby), its spectators lose
@@ -34,7 +34,7 @@ def under_way(me: authoring.SeatSecrets = HOST, log: list[bytes] = PAYLOADS) -> 
         lobby.Member(s.name, s.key, s.chain_head, s.link, f"tcp://10.0.2.{i + 1}:4000")
         for i, s in enumerate(seats)
     ]
-    host = lobby.HostLobby.under_way(GENESIS, CODE, me, HOST_ENDPOINT, members)
+    host = lobby.under_way(GENESIS, CODE, me, HOST_ENDPOINT, members)
     assert host.gallery is not None
     host.gallery.entries = lambda: log
     return host

@@ -23,9 +23,9 @@ from typing import Any
 
 from p2ptable.engine.api import Action, Simultaneous, Turn
 from p2ptable.games.teachers_pet import rules, scoring
-from p2ptable.games.teachers_pet.cards import HALLWAY, PLAY, ROOMS, TEACHER, set_points
-from p2ptable.games.teachers_pet.sets import late_points
+from p2ptable.games.teachers_pet.cards import HALLWAY, PLAY, ROOMS, TEACHER
 from p2ptable.games.teachers_pet.state import DAYS, TeachersPetState
+from p2ptable.games.teachers_pet.verb_words import VERBS
 
 #: what an open reaction window asks, by kind (the same words whatever the hand)
 WINDOW_QUESTIONS = {
@@ -126,51 +126,11 @@ def window_question(view: dict[str, Any], name: Any = None) -> str:
 
 
 def describe(state: TeachersPetState, seat: int, action: Action) -> str:
-    """A log phrase for ``action`` taken in ``state`` (before it is applied)."""
-    verb, args = action.verb, action.args
-    if verb == "study":
-        return "studies"
-    if verb == "move" and args:
-        return f"moves to the {ROOMS[args[0] - 1]}"
-    if verb == "work" and len(args) >= 2:
-        card = PLAY[args[1]]
-        if card.kind == "bully" and len(args) == 3:
-            return f"plays Bully on seat {args[2]}"
-        if card.kind == "squeal" and len(args) == 3:
-            return f"plays Squeal: the Hall Monitor goes to the {ROOMS[args[2] - 1]}"
-        return f"plays {card.name} for {scoring.pet_points(card.points)}"
-    if verb in ("turn-in", "add") and len(args) == 2:
-        return f"shows {PLAY[args[1]].name}"
-    if verb == "done":
-        points = set_points(len(state.shown))
-        if state.late:
-            points = late_points(state.late_total, points, state.rulings.late)
-        cards = "1 Assignment" if len(state.shown) == 1 else f"{len(state.shown)} Assignments"
-        return f"turns in {cards} for {scoring.pet_points(points)}"
-    if verb == "late" and len(args) == 2:
-        card = PLAY[args[1]]
-        if card.kind == "assignment":
-            return f"shows {card.name} late"
-        points = late_points(state.late_total, card.points, state.rulings.late)
-        return f"plays {card.name} late for {scoring.pet_points(points)}"
-    if verb == "finish":
-        return "has no more cards to play late"
-    if verb == "cheat" and args:
-        return f"cheats: takes {PLAY[args[0]].name} from the discard pile"
-    if verb == "tattle" and args:
-        if 0 <= args[0] < state.seats and state.rooms[args[0]] == state.expected:
-            return f"tattles on seat {args[0]}, who is where expected: the Tattle fails"
-        return f"tattles on seat {args[0]}"
-    if verb == "react" and len(args) == 2:
-        return f"shows {PLAY[args[1]].name}"
-    if verb == "pass":
-        return "shows nothing"
-    if verb == "give":
-        return f"hands a card to seat {state.bully[0] if state.bully else '?'}"
-    if verb in ("go", "stay") and state.expected is not None:
-        there = ROOMS[state.expected - 1]
-        return f"takes the free Move to the {there}" if verb == "go" else "stays"
-    return action.text
+    """A log phrase for ``action`` taken in ``state`` (before it is applied): the
+    verb's row in verb_words.py, which holds the menu's words for it too."""
+    words = VERBS.get(action.verb)
+    phrase = None if words is None else words.log(state, action.args)
+    return action.text if phrase is None else phrase
 
 
 def describe_chance(state: TeachersPetState, outcome: tuple[int, ...]) -> str:
