@@ -8,14 +8,14 @@ wrong raises ValueError (or LobbyError, ResumeError) with the words to show.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 import zmq
 
 from p2ptable.bots import opponent_for
 from p2ptable.checks import check_advertise, check_name, check_new_replay, check_seats, check_stats
-from p2ptable.engine.api import Outcome, normalize_options
+from p2ptable.engine.api import normalize_options
 from p2ptable.frontends import make_frontend
 from p2ptable.games import get_game
 from p2ptable.net import lobby as lobbies
@@ -27,11 +27,10 @@ from p2ptable.net.addresses import (
     split_address,
 )
 from p2ptable.net.discovery import announce_lobby
-from p2ptable.net.events import Stopped
 from p2ptable.net.frontend import Frontend
 from p2ptable.net.lobby_frames import KEEP_GOING_WORDS, NO_ESCROW
 from p2ptable.net.local_table import BotProcesses, BotsBeside, read_record
-from p2ptable.net.peer import LEFT, PAUSED, Peer, PeerConfig
+from p2ptable.net.peer import Peer, PeerConfig
 from p2ptable.net.pending_genesis import (
     PendingGenesis,
     drop_pending,
@@ -42,39 +41,19 @@ from p2ptable.net.pending_genesis import (
 )
 from p2ptable.net.persistence import Resume, ResumeError, load_resume
 from p2ptable.net.seat_lock import SeatLock, hold_seat_lock
+from p2ptable.play_result import (  # noqa: F401 - every status is play's surface too
+    FINISHED,
+    LEFT,
+    NO_ANSWER,
+    PAUSED,
+    STOPPED,
+    TIMED_OUT,
+    PlayResult,
+)
+from p2ptable.play_result import result_of as _result
 from p2ptable.replay.genesis import MAX_CLOCK, escrows_at
-from p2ptable.replay.ledger import Ledger
 
-FINISHED, TIMED_OUT, STOPPED, NO_ANSWER = 0, 2, 3, 4
 LOOPBACK = "127.0.0.1"  # where `play` sits: a table for its own bot peers, on this machine
-
-
-@dataclass(frozen=True)
-class PlayResult:
-    status: int  # FINISHED, TIMED_OUT, STOPPED, NO_ANSWER, LEFT or PAUSED
-    replay: Path | None
-    names: tuple[str, ...] = ()
-    outcome: Outcome | None = None  # a finished game's result
-    stopped: Stopped | None = None  # what stopped a stopped game
-    resume_hint: str | None = None  # the command that continues a game left early
-    already_over: bool = False  # resume found the game over: nothing was played
-    bots: tuple[str, ...] = ()  # the kinds of the bot peers beside us (a rematch's too)
-
-    def with_hint(self) -> PlayResult:
-        if self.status in (LEFT, PAUSED) and self.replay is not None:
-            return replace(self, resume_hint=f"p2ptable resume {self.replay}")
-        return self
-
-
-def _result(status: int, replay: Path | None, ledger: Ledger | None) -> PlayResult:
-    if ledger is None:
-        return PlayResult(status, replay)
-    names = tuple(s.name for s in ledger.seats)
-    halt = ledger.stopped
-    stopped = None
-    if halt is not None:
-        stopped = Stopped(halt.reason, halt.culprit, halt.detail, halt.proved, halt.detector)
-    return PlayResult(status, replay, names, ledger.result, stopped)
 
 
 def _peer(config: PeerConfig, frontend: Frontend, resume: Resume | None = None) -> Peer:

@@ -52,7 +52,7 @@ from p2ptable.replay.kinds import Kind
 from p2ptable.replay.ledger import Ledger
 
 if TYPE_CHECKING:
-    from p2ptable.play import PlayResult
+    from p2ptable.play_result import PlayResult
 
 REMATCH_INFO = b"p2ptable/rematch/v1"
 CODE_CHARS = 20  # of the code alphabet: about 99 bits, never typed
