@@ -307,20 +307,37 @@ class TableApp(App[None]):
         if self.screen is not self.screen_stack[0]:
             return False
         # While the typing line has the focus these keys are its (a digit is text).
-        return not (action in TYPED_INTO and self._mounted and self._typing.has_focus)
+        return not (action in TYPED_INTO and self._mounted and self._typing_focused())
 
-    def on_key(self, event: events.Key) -> None:
-        """A key that opens the typing line (typing.py), at a seat that may type."""
-        line = self._typing
-        if self.screen is not self.screen_stack[0] or line.has_focus:
-            return
-        text = opening(event.character)
-        if text is not None and self.snapshot.typing:
-            event.stop()
+    def _typing_focused(self) -> bool:
+        """Whether keys go to the typing line now.  The screen's focus, which
+        changes at once, not the widget's ``has_focus``, which follows when its
+        Focus message is handled: keys that come with the letter that opened the
+        line (a fast typist, a paste) are the line's, and so is their Enter."""
+        return self.screen.focused is self._typing
+
+    async def on_event(self, event: events.Event) -> None:
+        """A key that opens the typing line (typing.py), at a seat that may type,
+        opens it as the app takes the key from its queue, before it would hand
+        it to the menu: the keys queued behind it (a fast typist, a paste) then
+        go to the line, and so does their Enter (handed on, it would choose
+        from the menu before the line had opened)."""
+        if isinstance(event, events.Key) and not event.is_forwarded and self._opens_line(event):
+            line = self._typing
             self.typed = ""
             # Open but left by a click on the menu: the letter goes on where it was.
+            text = opening(event.character) or ""
             line.open(line.value + (event.character or "") if line.is_open else text)
             self._draw()
+            return
+        await super().on_event(event)
+
+    def _opens_line(self, event: events.Key) -> bool:
+        if not self._mounted or self.screen is not self.screen_stack[0]:
+            return False
+        if self._typing_focused() or not self.snapshot.typing:
+            return False
+        return opening(event.character) is not None
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """The typed line goes to the peer's side as it is, which reads it as

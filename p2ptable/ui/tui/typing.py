@@ -66,7 +66,10 @@ class TypingLine(Input):
         self.display = True
         self.value = text
         self.cursor_position = len(text)
-        self.focus()
+        # At once, not at the next idle (Widget.focus defers it): the keys that
+        # came with the opening letter (a fast typist, a paste) are the line's,
+        # and an Enter among them sends it instead of choosing from the menu.
+        self.screen.set_focus(self)
 
     def close(self) -> None:
         self.value = ""

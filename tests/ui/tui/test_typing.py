@@ -136,3 +136,19 @@ def test_a_click_on_the_menu_while_typing_chooses_and_a_letter_types_on() -> Non
 
     sent = at_the_table(steps, snap=SEAT)
     assert sent == [entry(1).action, entry(2).action, Typed("'hix")]
+
+
+def test_break_typed_in_one_burst_is_sent_and_chooses_nothing() -> None:
+    """Keys that arrive together (a fast typist, a paste, or a terminal that hands
+    the app a whole line at once) go into the line the first letter opened: the
+    Enter at the end sends it, never choosing the highlighted menu entry (found by
+    hand: "break" and Enter sent together played the highlighted card)."""
+    from textual import events
+
+    async def steps(app, pilot, link) -> None:  # noqa: ANN001
+        for key in [*"break", "enter"]:
+            app.post_message(events.Key(key, None if key == "enter" else key))
+        await pilot.pause()
+        await pilot.pause()
+
+    assert at_the_table(steps, snap=SEAT) == [Typed("break")]
