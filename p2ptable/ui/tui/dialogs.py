@@ -95,14 +95,15 @@ Keys
 # A spectator's keys (watch), first in its help; the game's turn follows.
 SPECTATOR_HELP_KEYS = """\
 Keys
-  ' or t           at a table whose spectators may talk (host
-                   --spectators-talk), open the typing line: any letter but
-                   q opens it too; Enter says the line in the spectators'
-                   channel, which every seat reads as "(spectator) NAME
-                   says: ..." unless it hid the channel; 3 lines at once,
-                   then one every 4 s; Esc closes it unsent
-  PgUp PgDn        scroll the events (every one since you began watching)
-  ?                this help
-  q                stop watching (asks first); Ctrl-C stops at once
-  You see what everyone may see, never a hand; every entry is checked as
-  it arrives, and your replay is the players'."""
+  ' or t       at a table whose spectators may talk (host
+               --spectators-talk), open the typing line (any
+               letter but q opens it too); Enter says the line in
+               the spectators' channel, which every seat reads as
+               "(spectator) NAME says: ..." unless it hid the
+               channel; 3 lines at once, then one every 4 s; Esc
+               closes the line unsent
+  PgUp PgDn    scroll the events (every one since you came)
+  ?            this help
+  q            stop watching (asks first); Ctrl-C stops at once
+  You see what everyone may see, never a hand; every entry is
+  checked as it arrives, and your replay is the players'."""
