@@ -247,3 +247,20 @@ def test_a_spectators_q_asks_then_stops_watching_and_the_help_is_a_spectators() 
         assert screen.typed() == [] and screen.gone
 
     on_screen(screen.link, steps)
+
+
+def test_the_watch_loop_says_a_typed_line_or_shows_why_not_on_the_full_screen() -> None:
+    from p2ptable.net.lobby import JoinerLobby
+    from p2ptable.replay import authoring
+    from p2ptable.watch import _Watch
+
+    lobby = JoinerLobby("TST-CDE", authoring.SeatSecrets.generate(2), "Eve",
+                        "tcp://127.0.0.1:1", watch=True)  # fmt: skip
+    screen = SpectatorScreen()
+    state = _Watch(lobby, screen, None, "Eve", ("127.0.0.1", 1))
+    screen.link.send(Typed("'hello"))
+    for text in screen.typed():  # as the loop does with what the app sent
+        state.typed(text, 0.0)
+    assert screen.message == "Not said: not yet: the game has not begun."
+    assert screen.dirty and not screen.snapshot().typing  # no genesis: no typing line
+    screen.link.close()
