@@ -41,14 +41,16 @@ def make_frontend(
     or a bot: watched on a screen when this is a terminal and not ``quiet``,
     otherwise printing only the end of the game.  The screen is the full-screen
     table unless ``plain`` or the terminal cannot show it (:func:`full_screen`).
-    ``hide_spectators``: the line mode starts with the spectators' channel hidden."""
+    ``hide_spectators``: the screen starts with the spectators' channel hidden."""
     player = None if bot is None else BotPlayer(bot, delay, random.Random())
     if player is not None and (quiet or not sys.stdout.isatty()):
         return BotFrontend(player, quiet=quiet)
     if full_screen(plain, person=player is None):
         from p2ptable.ui.tui.link import FullScreenFrontend
 
-        screen: Frontend = FullScreenFrontend(bot=player, bell=bell)
+        screen: Frontend = FullScreenFrontend(
+            bot=player, bell=bell, hide_spectators=hide_spectators
+        )
     else:
         from p2ptable.ui.terminal import TerminalFrontend
 

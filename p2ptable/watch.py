@@ -24,11 +24,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from p2ptable.bots.clock import WatchedClock
 from p2ptable.net.addresses import address_towards, split_address
-from p2ptable.net.frontend import Leave
 from p2ptable.net.listing import picked_mismatch
 from p2ptable.net.lobby import JoinerLobby, LobbyError, LobbyIgnored, normalize_code
 from p2ptable.net.persistence import replay_path_for
@@ -43,10 +42,9 @@ from p2ptable.ui.narrative import event_line, spectator_line, talk_line
 from p2ptable.ui.screens import screens_for
 from p2ptable.ui.spectator_input import SpectatorInput
 from p2ptable.ui.style import color_enabled
-from p2ptable.ui.text import name_seats
+from p2ptable.ui.tui.watching import WATCHING, SpectatorScreen
 
 WATCHED, NO_ANSWER, LOST, REFUSED, LEFT = 0, 3, 4, 2, 130
-WATCHING = "You are watching: no seat, no hand; every entry is checked as it arrives."
 CLEAR = "\x1b[2J\x1b[H"
 # The loop sleeps until a message or its next deadline (a pull, a knock again, a
 # timeout), never longer than this, as the peer's does (net/peer.py).
@@ -79,6 +77,16 @@ class _Screen:
         self.recent.append(line)
         self.dirty = True
 
+    def may_talk(self) -> None:
+        """The genesis says spectators may talk here: said once."""
+        self.heard("Spectators may talk at this table: type a line and Enter.")
+
+    def said(self, line: str) -> None:
+        self.heard(line)  # our own line, among the events
+
+    def refused(self, reason: str) -> None:
+        self.heard(f"(not said: {reason})")
+
     def draw(self, follower: Follower, applied: list, status: list[str]) -> None:
         ledger = follower.ledger
         if ledger is None or self.quiet:
@@ -102,58 +110,6 @@ class _Screen:
         self.out.flush()
 
 
-class _FullScreen:
-    """The public table on the full-screen table (ui/tui/): the same calls as
-    :class:`_Screen`, each a snapshot handed to the app, which never waits."""
-
-    def __init__(self) -> None:
-        from p2ptable.ui.tui.channel import Link
-
-        self.link = Link()
-        self.lines: list[str] = []
-        self.after: list[str] = []  # printed once the table has closed
-        self._game = ""
-        self._view: dict[str, Any] | None = None
-        self._names: tuple[str, ...] = ()
-        self.dirty = False  # a line of talk came: draw again
-
-    def say(self, text: str) -> None:
-        self.lines += text.strip("\n").splitlines()
-        self._publish([WATCHING])
-
-    def heard(self, line: str) -> None:
-        """A line of the table's talk (net/spectator.py), among the events."""
-        self.lines.append(line)
-        self.dirty = True
-
-    def draw(self, follower: Follower, applied: list, status: list[str]) -> None:
-        ledger = follower.ledger
-        if ledger is None:
-            return
-        names = [s.name for s in ledger.seats]
-        self.dirty = False
-        self.lines += [name_seats(event_line(a, names), names) for a in applied]
-        self._game, self._names = ledger.game.name, tuple(names)
-        view = self._view = ledger.game.view(ledger.state, None)
-        if follower.over and ledger.result is not None:
-            final = screens_for(self._game).render_final(view, names, False)
-            self.after = [final]
-        self._publish(status)
-
-    def _publish(self, status: list[str]) -> None:
-        from p2ptable.ui.tui.snapshot import Snapshot, of_view
-
-        if self._view is None:
-            self.link.publish(Snapshot("", None, lines=tuple(self.lines), status=tuple(status)))
-            return
-        final = self.after[0] if self.after else ""
-        snap = of_view(self._game, self._view, self._names, self.lines, (), status, final=final)
-        self.link.publish(snap)
-
-    def left(self) -> bool:
-        return any(isinstance(item, Leave) for item in self.link.received())
-
-
 class _Watch:
     """One watch's state between passes of its loop: the spectator's lobby, its
     follower, the replay file (opened at the first entry) and what was told."""
@@ -161,7 +117,7 @@ class _Watch:
     def __init__(
         self,
         lobby: JoinerLobby,
-        screen: _Screen | _FullScreen,
+        screen: _Screen | SpectatorScreen,
         replay: Path | None,
         name: str,
         host: tuple[str, int],
@@ -211,16 +167,16 @@ class _Watch:
             self.screen.heard(spectator_line(said.name, said.text))
         if self.follower.may_talk and not self.told_talk:
             self.told_talk = True
-            self.screen.heard("Spectators may talk at this table: type a line and Enter.")
+            self.screen.may_talk()  # said; the full-screen table's typing line opens
 
     def typed(self, text: str, now: float) -> None:
         """A line our person typed: said in the spectators' channel, or why not."""
         try:
             line = self.follower.say(text, now)
         except Refused as exc:
-            self.screen.heard(f"(not said: {exc})")
+            self.screen.refused(str(exc))
             return
-        self.screen.heard(spectator_line(line.name, line.text))
+        self.screen.said(spectator_line(line.name, line.text))
 
     def admitted(self, now: float, listed_table: str, where: str) -> None:
         """The host's welcome: said, and the host's silence counts from now."""
@@ -269,13 +225,14 @@ def watch(
     checked against the host's (net/listing.py).  ``transport`` is the
     network (net/transport.py; a ZeroMQ inbox of our own if not given).  With
     ``full_screen`` (and not ``quiet``) the table is drawn full-screen while the
-    loop runs beside it (ui/tui/link.py).  In the line mode, what is typed on
-    ``stdin`` (ours by default) is said in the spectators' channel, at a table
-    that has one (ui/spectator_input.py)."""
+    loop runs beside it (ui/tui/link.py).  What is typed (in the line mode on
+    ``stdin``, ours by default: ui/spectator_input.py; on the full-screen table
+    on its typing line: ui/tui/watching.py) is said in the spectators' channel,
+    at a table that has one."""
     if full_screen and not quiet:
         from p2ptable.ui.tui.link import run_beside
 
-        shown = _FullScreen()
+        shown = SpectatorScreen()
         result = run_beside(
             shown.link,
             lambda: _watch(address, code, name, replay, False, connect_timeout, silent_timeout,
@@ -301,7 +258,7 @@ def _watch(
     on_frame: Callable[[bytes], None] | None,
     listed_table: str,
     transport: Transport | None,
-    shown: _FullScreen | None = None,
+    shown: SpectatorScreen | None = None,
     typing: SpectatorInput | None = None,
 ) -> WatchResult:
     normalize_code(code)
@@ -352,7 +309,9 @@ def _watch(
                     continue
                 applied += follower.receive(item.payload, now)
                 state.write()
-            if shown is not None and shown.left():  # its leave key, or Ctrl-C there
+            for text in shown.typed() if shown is not None else ():  # its typing line
+                state.typed(text, now)
+            if shown is not None and shown.gone:  # its leave key, or Ctrl-C there
                 state.write()
                 return WatchResult(LEFT, state.path, "you stopped watching")
             limits = (connect_timeout, silent_timeout)
@@ -415,7 +374,7 @@ def _verdict(
 
 
 def _tell_comeback(
-    screen: _Screen | _FullScreen, follower: Follower, told: tuple[int, bool]
+    screen: _Screen | SpectatorScreen, follower: Follower, told: tuple[int, bool]
 ) -> tuple[int, bool]:
     """One line when the host goes quiet (we knock again), one when it is back."""
     rejoined, quiet = told

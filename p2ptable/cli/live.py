@@ -264,7 +264,7 @@ def _finish(result, quiet: bool = False) -> None:  # noqa: ANN001 - a play.PlayR
 @click.option(
     "--hide-spectators",
     is_flag=True,
-    help="Start with the spectators' channel hidden (`show spectators` shows it; line mode).",
+    help="Start with the spectators' channel hidden (`show spectators` shows it).",
 )
 @click.option(
     "--bots",
@@ -386,7 +386,7 @@ def host(
 @click.option(
     "--hide-spectators",
     is_flag=True,
-    help="Start with the spectators' channel hidden (`show spectators` shows it; line mode).",
+    help="Start with the spectators' channel hidden (`show spectators` shows it).",
 )
 @click.option(
     "--lifeline", is_flag=True, hidden=True, help="Leave when stdin closes (play's bots)."

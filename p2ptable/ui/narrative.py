@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from p2ptable.replay.kinds import Kind
 from p2ptable.replay.rows import ROWS
-from p2ptable.ui.text import Verbatim, name_seats
+from p2ptable.ui.text import SpectatorSaid, Verbatim, name_seats
 
 if TYPE_CHECKING:
     from p2ptable.replay.ledger import Applied
@@ -100,7 +100,7 @@ def talk_line(name: str, text: str) -> str:
 def spectator_line(name: str, text: str) -> str:
     """A line of the spectators' channel (net/spectator_talk.py), in the columns
     of :func:`talk_line`, never to be taken for a seat's: it says who spoke."""
-    return Verbatim(f"{'':5}  {'talk':<9} (spectator) {name} says: {text}")
+    return SpectatorSaid(f"{'':5}  {'talk':<9} (spectator) {name} says: {text}")
 
 
 def card_names(game: object, cards: Mapping[int, Sequence[int]]) -> dict[int, list[str]]:

@@ -1,5 +1,7 @@
-"""What a spectator types in ``watch``'s line mode: lines for the spectators'
-channel (net/spectator_talk.py), read only when the terminal has one ready.
+"""What a spectator types in ``watch``: lines for the spectators' channel
+(net/spectator_talk.py).  In the line mode they are read from the terminal only
+when it has one ready; on the full-screen table they come from its typing line
+(``ui/tui/watching.py``), read by the same :func:`spoken`.
 
 A spectator has no menu, so any line typed is talk; a leading ``'`` or ``say``
 (how a seat talks, ui/prompt.py) is taken off, so both habits work.  The end of
@@ -32,6 +34,12 @@ class SpectatorInput:
         if line == "":
             self.fd = None
             return None
-        said = talk_of(line)
-        text = (said if said is not None else line).strip()
-        return text or None
+        return spoken(line)
+
+
+def spoken(line: str) -> str | None:
+    """The words a spectator's typed ``line`` says (a leading ``'`` or ``say``
+    taken off), or None for a line with nothing in it."""
+    said = talk_of(line)
+    text = (said if said is not None else line).strip()
+    return text or None

@@ -57,9 +57,10 @@ from p2ptable.replay.ledger import Applied
 from p2ptable.ui import prompt, typed_line
 from p2ptable.ui.bell import BELL, rings
 from p2ptable.ui.endings import stop_words
-from p2ptable.ui.narrative import card_names, event_line, spectator_line, talk_line
+from p2ptable.ui.narrative import card_names, event_line, talk_line
 from p2ptable.ui.screen_writer import ScreenWriter
 from p2ptable.ui.screens import screens_for
+from p2ptable.ui.spectators_shown import SpectatorsShown
 from p2ptable.ui.style import RECENT_LINES, color_enabled
 from p2ptable.ui.text import listed
 
@@ -101,8 +102,7 @@ class TerminalFrontend:
         self.stdin = stdin or sys.stdin
         # The spectators' channel (net/spectator_talk.py) on this screen: hidden
         # by --hide-spectators or `hide spectators`, until `show spectators`.
-        self.hide_spectators = hide_spectators
-        self.spectators_hidden = 0  # lines not shown while hidden
+        self.spectators = SpectatorsShown(hide_spectators)
         self.out = stdout or sys.stdout
         self.writer = ScreenWriter(self.out)  # never blocks the peer (ui/screen_writer.py)
         self.bot = bot
@@ -157,10 +157,7 @@ class TerminalFrontend:
             elif isinstance(event, Talked):
                 line = beside_line(event, session.names)
             elif isinstance(event, SpectatorTalked):
-                if self.hide_spectators:
-                    self.spectators_hidden += 1
-                else:
-                    line = spectator_line(event.line.name, event.line.text)
+                line = self.spectators.heard(event)  # None while hidden
             elif isinstance(event, BreakNews) and event.seat not in self._wanting:
                 # A wish stands from move to move: said once, then in the status lines.
                 self._wanting.add(event.seat)
@@ -212,8 +209,7 @@ class TerminalFrontend:
             return choice  # the lobby's (net/lobby_commands.py)
         if session is None:  # hiding the spectators, for the game to come: ours to keep
             assert isinstance(choice, prompt.Spectators)
-            self.hide_spectators = not choice.shown
-            self.say(f"The spectators' channel will be {'shown' if choice.shown else 'hidden'}.")
+            self.say(self.spectators.before_game(choice.shown))
             return None
         self._last_screen = ""  # redraw even if the screen is the same
         self._message_for = tuple(actions)  # said about this menu, and gone with it
@@ -227,25 +223,13 @@ class TerminalFrontend:
             self.message = None
             return choice  # the screen shows a line once it is said
         elif isinstance(choice, prompt.Spectators):
-            self.message = self._spectators(session, choice.shown)
+            self.message = self.spectators.wished(choice.shown, session.ledger.spectators_talk)
         else:
             self.message = None
             self._chose_at = self._told  # the events since this choice are the new ones
             return choice
         self.redraw(session, now)
         return None
-
-    def _spectators(self, session: Session, shown: bool) -> str:
-        """``show spectators`` / ``hide spectators``: what it did, for the person."""
-        if not session.ledger.spectators_talk:
-            return "Spectators do not talk at this table (host --spectators-talk)."
-        self.hide_spectators = not shown
-        if not shown:
-            return "The spectators' channel is hidden (show spectators shows it again)."
-        missed, self.spectators_hidden = self.spectators_hidden, 0
-        lines = "1 line was" if missed == 1 else f"{missed} lines were"
-        since = f" ({lines} said while it was hidden)" if missed else ""
-        return f"The spectators' channel is shown{since}."
 
     def _since_choice(self) -> str:
         """Every event since the person's last choice (as many as are kept)."""

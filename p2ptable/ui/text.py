@@ -56,6 +56,11 @@ class Verbatim(str):
     """A line shown as it is: what a person said (table talk), never reworded."""
 
 
+class SpectatorSaid(Verbatim):
+    """A line of the spectators' channel, shown as it is: a screen that can
+    mark it apart from a seat's talk (the full-screen table) does."""
+
+
 def name_seats(textline: str, names: Sequence[str]) -> str:
     """``textline`` with every "seat N" (N from 0) replaced by that seat's name; a
     number that is no seat here becomes "seat N+1" all the same, never a 0-based

@@ -89,6 +89,16 @@ class ScreenPerson:
         """The terminal's screen now, one line per row."""
         return "\n".join(line.rstrip() for line in self.screen.display)
 
+    def italic(self, words: str) -> bool:
+        """Whether the cells of ``words``, where a row shows them, are drawn in
+        italics (the full-screen table's mark of a spectator's line)."""
+        for y, row in enumerate(self.screen.display):
+            x = row.find(words)
+            if x >= 0:
+                cells = self.screen.buffer[y]
+                return all(cells[x + i].italics for i in range(len(words)))
+        raise AssertionError(f"no {words!r} on the screen:\n{self.display}")
+
     @property
     def text(self) -> str:
         """All that was printed, without escape codes (what stays after the table)."""

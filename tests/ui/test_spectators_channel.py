@@ -94,7 +94,7 @@ def test_hide_spectators_typed_in_the_lobby_holds_for_the_game():
     assert ui.choose(None, 0.0, typed=True) is None  # not a lobby command
     assert "will be hidden" in out.getvalue()  # a StringIO is written at once
     ui.show(session, [eve(1, "psst")], 1.0)
-    assert "psst" not in out.getvalue() and ui.spectators_hidden == 1
+    assert "psst" not in out.getvalue() and ui.spectators.missed == 1
     assert "Your choice" in out.getvalue()  # the screen was drawn, without the line
 
 

@@ -26,6 +26,10 @@ board, scores, hand and choice are all in view at once; below 70 columns the
 panes stack in one column that scrolls; at 120 x 40 and up the board grows.
 Panes are redrawn in place (Textual writes only what changed), so nothing
 flickers.  ``?`` shows the help, ``q`` asks, then leaves as Ctrl-C does (at once).
+A spectator's table (``watch``, ``watching.py``) is this app too, with a
+spectator's keys, help and question; its typing line, at a table whose
+spectators may talk, is for their channel, whose lines the events pane marks
+apart from a seat's (``panes.event``).
 """
 
 from __future__ import annotations
@@ -44,12 +48,13 @@ from p2ptable.net.frontend import Leave
 from p2ptable.ui import prompt
 from p2ptable.ui.bell import rings
 from p2ptable.ui.menu import Menu
+from p2ptable.ui.screens import screens_for
 from p2ptable.ui.style import fit
 from p2ptable.ui.tui import panes
 from p2ptable.ui.tui.channel import INTERRUPTED, Link, Typed
-from p2ptable.ui.tui.dialogs import HELP_KEYS, HelpScreen, LeaveScreen
+from p2ptable.ui.tui.dialogs import HELP_KEYS, SPECTATOR_HELP_KEYS, HelpScreen, LeaveScreen
 from p2ptable.ui.tui.snapshot import Snapshot
-from p2ptable.ui.tui.typing import HINT, LOBBY_HINT, TypingLine, opening
+from p2ptable.ui.tui.typing import HINT, LOBBY_HINT, SPECTATOR_HINT, TypingLine, opening
 
 NARROW = 70  # below this many columns the panes stack
 HELP_WIDTH = 84  # the help's box, at most (HelpScreen's max-width)
@@ -59,6 +64,7 @@ LEFT_MOST = 64  # but never more columns than these: the menu gets the rest
 NARROW_KEYS = "number ↑↓ Enter: choose  t: talk  ?: help  q: leave"
 WATCHING_KEYS = "PgUp/PgDn: events   ?: help   q: leave (a bot plays your seat)"
 SPECTATOR_KEYS = "PgUp/PgDn: events   ?: help   q: stop watching"
+SPECTATOR_TALK_KEYS = "' or t: talk   PgUp/PgDn: events   ?: help   q: stop watching"
 KEYS = "number/↑↓+Enter: choose   ' or t: talk, break   ?: help   PgUp/PgDn   q: leave"
 TYPING_KEYS = "Enter: send the line   Esc: close it   PgUp/PgDn: events   Ctrl-C: leave"
 LOBBY_KEYS = "t: type a line (start, bots, remove NAME at the host)   ?: help   q: leave"
@@ -233,7 +239,7 @@ class TableApp(App[None]):
         log = self.query_one("#events", RichLog)
         log.display = snap.view is not None  # in the lobby the board holds what was said
         for line in snap.lines[self._lines_shown :]:
-            log.write(Text(line))
+            log.write(panes.event(line))  # a spectator's marked apart
         self._lines_shown = max(self._lines_shown, len(snap.lines))
         status = list(snap.status)
         if self._leaving:
@@ -273,12 +279,12 @@ class TableApp(App[None]):
         """The key line: the keys of what the person may do now."""
         if self.keys != KEYS:  # show's stepping
             return self.keys
-        if snap.view is not None and snap.view.get("you") is None:
-            return SPECTATOR_KEYS
         if snap.watching:
             return WATCHING_KEYS
         if self._typing.is_open:
             return TYPING_KEYS
+        if snap.spectator:
+            return SPECTATOR_TALK_KEYS if snap.typing else SPECTATOR_KEYS
         if snap.view is None and snap.typing:
             return LOBBY_KEYS
         return KEYS if width >= len(KEYS) + 2 else NARROW_KEYS
@@ -291,7 +297,8 @@ class TableApp(App[None]):
         snap = self.snapshot
         words = f"Your choice: {self.typed}_" if self.typed else ""
         if self._typing.is_open:
-            words = LOBBY_HINT if snap.view is None else HINT
+            words = SPECTATOR_HINT if snap.spectator else HINT
+            words = LOBBY_HINT if snap.view is None else words
         if snap.message:
             words = (words + "  " if words else "") + snap.message
         pane = self.query_one("#typed", Static)
@@ -327,7 +334,8 @@ class TableApp(App[None]):
             self.typed = ""
             # Open but left by a click on the menu: the letter goes on where it was.
             text = opening(event.character) or ""
-            line.open(line.value + (event.character or "") if line.is_open else text)
+            typed = line.value + (event.character or "") if line.is_open else text
+            line.open(typed, self.snapshot.spectator)
             self._draw()
             return
         await super().on_event(event)
@@ -409,9 +417,11 @@ class TableApp(App[None]):
             log.scroll_page_down(animate=False)
 
     def action_help(self) -> None:
-        game = self.snapshot.game
+        game, spectator = self.snapshot.game, self.snapshot.spectator
         width = max(30, min(HELP_WIDTH, int(self.size.width * 0.9)) - 4)  # border, padding
         text = HELP_KEYS + ("\n" + prompt.help_text(game) if game else "")
+        if spectator:  # a spectator's keys, then the game's turn in a nutshell
+            text = SPECTATOR_HELP_KEYS + ("\n" + screens_for(game).help if game else "")
         self.push_screen(HelpScreen("\n".join(prompt.rewrap(text, width))))
 
     def action_leave(self) -> None:
@@ -419,7 +429,7 @@ class TableApp(App[None]):
             if leave:
                 self.action_leave_now()
 
-        self.push_screen(LeaveScreen(), answered)
+        self.push_screen(LeaveScreen(self.snapshot.spectator), answered)
 
     def action_leave_now(self) -> None:
         if self._ended:

@@ -54,7 +54,17 @@ class LeaveScreen(ModalScreen[bool]):
     }
     """
 
+    def __init__(self, spectator: bool = False) -> None:
+        super().__init__()
+        self.spectator = spectator  # a spectator stops watching: nobody waits for it
+
     def compose(self) -> ComposeResult:
+        if self.spectator:
+            yield Static(
+                "Stop watching?\n\nThe replay so far is kept; the table plays on.\n\n"
+                "y: stop    n or Esc: watch on"
+            )
+            return
         yield Static(
             "Leave the table?\n\nThe others are told, your replay is kept, and "
             "`p2ptable resume` continues the game where it stopped.\n\n"
@@ -81,3 +91,19 @@ Keys
   q                leave the table (asks first); Ctrl-C leaves at once
   The turn line is highlighted, and the terminal's bell rings, when it
   becomes your turn (--no-bell: no bell)."""
+
+# A spectator's keys (watch), first in its help; the game's turn follows.
+SPECTATOR_HELP_KEYS = """\
+Keys
+  ' or t       at a table whose spectators may talk (host
+               --spectators-talk), open the typing line (any
+               letter but q opens it too); Enter says the line in
+               the spectators' channel, which every seat reads as
+               "(spectator) NAME says: ..." unless it hid the
+               channel; 3 lines at once, then one every 4 s; Esc
+               closes the line unsent
+  PgUp PgDn    scroll the events (every one since you came)
+  ?            this help
+  q            stop watching (asks first); Ctrl-C stops at once
+  You see what everyone may see, never a hand; every entry is
+  checked as it arrives, and your replay is the players'."""

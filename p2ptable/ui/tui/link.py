@@ -22,7 +22,10 @@ the line mode (``ui/typed_line.py``): in the lobby a lobby command (``start``,
 ``bots``, ``remove NAME``), during the game a choice, a line of talk or
 ``break``.  Talk and a seat's wish for a break are among the event lines as the
 line mode words them; a line or a break that could not go ("slow down: ...") is
-the message under the choice.
+the message under the choice.  So are the spectators' lines at a table that
+lets them talk ("(spectator) Eve says: ...", which the app marks apart), unless
+the person hid them (``hide spectators``, ``--hide-spectators``:
+``ui/spectators_shown.py``, as the line mode keeps it).
 
 :meth:`FullScreenFrontend.run_peer` runs the peer loop in a thread of its own
 and the app in the calling (main) thread, and returns the loop's exit status;
@@ -39,7 +42,7 @@ from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 from p2ptable.bots.seat import BreakManners
 from p2ptable.engine.api import Action
-from p2ptable.net.events import Seen
+from p2ptable.net.events import Seen, SpectatorTalked
 from p2ptable.net.frontend import Chosen, Leave, LobbyCommand, Say, TakeBreak
 from p2ptable.net.session import Finished, Session, Stopped
 from p2ptable.net.sideline import BreakAgreed, BreakNews, Declined, Talked
@@ -48,6 +51,7 @@ from p2ptable.ui import prompt, typed_line
 from p2ptable.ui.endings import stop_words
 from p2ptable.ui.narrative import card_names, event_line
 from p2ptable.ui.screens import screens_for
+from p2ptable.ui.spectators_shown import SpectatorsShown
 from p2ptable.ui.terminal import beside_line, status_lines
 from p2ptable.ui.text import name_seats
 from p2ptable.ui.tui.channel import INTERRUPTED, Link, Typed
@@ -60,11 +64,6 @@ T = TypeVar("T")
 CLOCK = 1.0  # seconds between redraws of the status lines ("no contact for 12 s")
 PEER_GONE_WAIT = 10.0  # seconds the app's end waits for the peer loop to leave
 # What a typed line the line mode answers on its screen is answered with here.
-# The spectators' channel (host --spectators-talk) is not drawn on this table yet.
-SPECTATORS_UNSHOWN = (
-    "The full-screen table does not show the spectators' channel yet: their lines "
-    "are on the line mode's screen (--plain)."
-)
 TYPED_HELP = "For the help press ? (Esc first closes the typing line)."
 TYPED_RECENT = "Every event is in the events pane: PgUp/PgDn scroll it."
 NOT_YET = "The game has not started yet: waiting for the table to fill."
@@ -75,7 +74,11 @@ class FullScreenFrontend:
     """A person (or a bot they watch) at the full-screen table: the peer's side."""
 
     def __init__(
-        self, bot: BotPlayer | None = None, bell: bool = True, out: TextIO | None = None
+        self,
+        bot: BotPlayer | None = None,
+        bell: bool = True,
+        out: TextIO | None = None,
+        hide_spectators: bool = False,
     ) -> None:
         self.bot = bot
         self.bell = bell
@@ -90,6 +93,8 @@ class FullScreenFrontend:
         self._left = False
         self._manners = BreakManners()  # a bot at our seat agrees to breaks
         self._wanting: set[int] = set()  # seats whose wish for a break was said
+        # The spectators' channel on this screen (--hide-spectators, `hide spectators`).
+        self.spectators = SpectatorsShown(hide_spectators)
         # The table's clock, set by bots/clock.py at a table with one: the line
         # of the time left for whoever must act, first of the status lines.
         self.clock_line: Callable[[Session, float, int], str | None] | None = None
@@ -123,6 +128,9 @@ class FullScreenFrontend:
                 self.after.append(words)
             elif isinstance(event, Talked):
                 self.lines.append(beside_line(event, session.names))
+            elif isinstance(event, SpectatorTalked):
+                heard = self.spectators.heard(event)  # None while hidden
+                self.lines += [heard] if heard is not None else []
             elif isinstance(event, BreakNews) and event.seat not in self._wanting:
                 # A wish stands from move to move: said once, then in the status lines.
                 self._wanting.add(event.seat)
@@ -164,7 +172,7 @@ class FullScreenFrontend:
             actions = () if session is None or over else session.legal_actions()
             meant = typed_line.meaning(session, item.line, actions)
             if not isinstance(meant, Action):
-                return self._answered(meant)
+                return self._answered(session, meant)
             item = meant
         if session is None:
             self.message = NOT_YET
@@ -174,7 +182,7 @@ class FullScreenFrontend:
             self.message = MOVED_ON
         return None
 
-    def _answered(self, meant: typed_line.Meaning) -> Chosen:
+    def _answered(self, session: Session | None, meant: typed_line.Meaning) -> Chosen:
         """A typed line that is not a move: for the peer (the lobby, or every
         seat, says what came of it), or answered here as the line mode answers."""
         if isinstance(meant, LobbyCommand | Say | TakeBreak):
@@ -186,7 +194,11 @@ class FullScreenFrontend:
         elif isinstance(meant, prompt.Invalid):
             self.message = meant.message[:1].upper() + meant.message[1:] + "."
         elif isinstance(meant, prompt.Spectators):
-            self.message = SPECTATORS_UNSHOWN
+            if session is None:  # the lobby: kept for the game to come
+                self.message = self.spectators.before_game(meant.shown)
+            else:
+                talks = session.ledger.spectators_talk
+                self.message = self.spectators.wished(meant.shown, talks)
         return None
 
     def close(self) -> None:

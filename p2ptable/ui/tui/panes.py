@@ -6,7 +6,8 @@ line of a :class:`~p2ptable.ui.tui.snapshot.Snapshot`, each from the game's
 ``panes`` (``ui/screens.py``); in the lobby the board holds what was said
 (the join line; at the host, that ``start``, ``bots`` or ``remove NAME`` may be
 typed).  :func:`options` is the choice pane's lines for a menu, grouped under
-their headings.
+their headings; :func:`event` one line of the events pane, a line of the
+spectators' channel marked apart from a seat's talk.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from textual.widgets.option_list import Option
 
 from p2ptable.ui.menu import Menu
 from p2ptable.ui.screens import screens_for
+from p2ptable.ui.text import SpectatorSaid
 from p2ptable.ui.tui.snapshot import Snapshot
 
 LOBBY_LINES = 16  # of what was said before the game, the latest shown on the board
@@ -28,6 +30,10 @@ LOBBY_TYPING = (
     "The host may type start (to begin with the seats taken), bots (to fill the "
     "free seats) or remove NAME: t opens the typing line."
 )
+
+# A spectator's line: besides its "(spectator) NAME says:", in a style no text
+# typed can take, so that no name or words make it pass for a seat's line.
+SPECTATOR_STYLE = "italic magenta"
 
 Panes = tuple[str, list[str], list[str], list[str], str]  # title, board, players, hand, now
 
@@ -77,3 +83,8 @@ def options(menu: Menu) -> list[Option]:
                 words = entry.full if group.title else entry.words
                 options.append(Option(f"{entry.number}) {words}", id=str(entry.number)))
     return options
+
+
+def event(line: str) -> Text:
+    """One line of the events pane: a spectator's in its own style."""
+    return Text(line, style=SPECTATOR_STYLE if isinstance(line, SpectatorSaid) else "")

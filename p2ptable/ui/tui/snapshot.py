@@ -35,6 +35,9 @@ class Snapshot:
     watching: bool = False  # a spectator, or a person watching their bot play
     title: str = field(default="")  # before the game: what the screen is waiting for
     typing: bool = False  # the seat takes typed lines: talk, break, the lobby's commands
+    # A spectator's public table (watch, ui/tui/watching.py): its typing line,
+    # open at a table whose spectators may talk, is for their channel.
+    spectator: bool = False
 
 
 def of_view(
@@ -49,6 +52,7 @@ def of_view(
     final: str = "",
     watching: bool = False,
     typing: bool = False,
+    spectator: bool = False,
 ) -> Snapshot:
     """The snapshot of a seat's ``view`` with its legal ``actions`` (none: it is
     not the seat's to choose), grouped into the game's menu."""
@@ -66,4 +70,5 @@ def of_view(
         final=final,
         watching=watching,
         typing=typing,
+        spectator=spectator,
     )

@@ -11,7 +11,9 @@ so that typing ``break`` or ``start`` at the table just works.  While it is
 open every key goes into it, digits too (the menu's number keys wait until it
 closes); Enter hands the line as it is to the peer's side (``channel.Typed``),
 which reads it as the line mode reads a line (``ui/typed_line.py``), and closes
-it; Esc closes it unsent.  Nothing is parsed here.
+it; Esc closes it unsent.  Nothing is parsed here.  A spectator's table
+(``watching.py``) has the same line at a table whose spectators may talk: what
+it sends is said in their channel.
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ MAX_TYPED = MAX_TEXT + 10  # a line of talk, its ' or say, and room to spare
 # What the pane under the choice says while the line is open.
 HINT = "Type 'words to talk, or break:"
 LOBBY_HINT = "Type start, bots or remove NAME:"
+SPECTATOR_HINT = "Type a line for the spectators' channel:"  # watch (ui/tui/watching.py)
+PLACEHOLDER = "'words: talk   break   Enter: send   Esc: close"
+SPECTATOR_PLACEHOLDER = "words for the spectators' channel   Enter: send   Esc: close"
 
 
 def opening(character: str | None) -> str | None:
@@ -50,7 +55,7 @@ class TypingLine(Input):
 
     def __init__(self, id: str) -> None:  # noqa: A002 - Textual's name
         super().__init__(
-            placeholder="'words: talk   break   Enter: send   Esc: close",
+            placeholder=PLACEHOLDER,
             max_length=MAX_TYPED,
             compact=True,
             select_on_focus=False,  # the letter that opened it stays, typed on after
@@ -62,7 +67,9 @@ class TypingLine(Input):
     def is_open(self) -> bool:
         return bool(self.display)
 
-    def open(self, text: str) -> None:
+    def open(self, text: str, spectator: bool = False) -> None:
+        """Opened with ``text`` typed (a ``spectator``'s line is for its channel)."""
+        self.placeholder = SPECTATOR_PLACEHOLDER if spectator else PLACEHOLDER
         self.display = True
         self.value = text
         self.cursor_position = len(text)

@@ -106,7 +106,8 @@ def test_in_the_lobby_the_join_line_is_on_the_board_whole() -> None:
 def test_a_spectator_is_shown_the_keys_of_a_spectator() -> None:
     snap = TABLES["teachers-pet"]
     assert snap.view is not None
-    public = Snapshot(snap.game, dict(snap.view, you=None, hand=None), snap.names, snap.lines)
+    public = Snapshot(snap.game, dict(snap.view, you=None, hand=None), snap.names, snap.lines,
+                      spectator=True)  # fmt: skip
     text, _ = drawn(public, (80, 24))
     assert "q: stop watching" in text and "choose" not in text.splitlines()[-1]
 
