@@ -225,10 +225,24 @@ class Ledger:
     def append(self, entry: Entry) -> Applied:
         """Validate ``entry`` as the next one and commit it; InvalidEntry if not."""
         did, position = self._next(entry)
+        before = self._position.book
         self._position = position  # the one change, once every check has passed
         self.entries.append(entry)
         self.hashes.append(entry.hash)
+        if did.kind == _DEPARTURE and before is not None and did.seat not in before.readers:
+            self._reread()
         return did
+
+    def _reread(self) -> None:
+        """A seat left and its secret is public: the cards it was dealt before
+        are read by replaying the log once with it among the readers, so the
+        rules' state holds its hand as every reader's (no rules hook needed)."""
+        book = self._position.book
+        assert book is not None  # a departure's book
+        again = Ledger(self.entries[0], readers=dict(book.readers))
+        for entry in self.entries[1:]:
+            again.append(entry)
+        self._position = again._position
 
     def rejection(self, entry: Entry) -> InvalidEntry | None:
         """Why ``entry`` would be refused as the next entry (None: it would be
@@ -263,6 +277,8 @@ class Ledger:
         if kind == _ABORT:
             return self._abort(position, index, entry, body)
         expected = self.expected()
+        if kind in _ANYWHERE:  # a seat that left (replay/departure.py)
+            return _HANDLE[kind](self._info, position, index, entry, body, expected)
         if expected.kind == _NONE:
             raise InvalidEntry(index, "entry after the game's result")
         if kind != expected.kind:
@@ -341,10 +357,12 @@ class Ledger:
 # the registry's column (an abort, which may come at any position, is the ledger's
 # own ``_abort``, and a genesis starts a ledger).
 _HANDLE = rows.handlers()
+_ANYWHERE = rows.anywhere()
 _NOTHING = Expected(Kind.NONE)
 # Kind members bound once: on Python 3.11 a member looked up through its enum
 # class costs several times the comparison, and every peer runs this for every entry.
 _GENESIS, _ABORT, _NONE = Kind.GENESIS, Kind.ABORT, Kind.NONE
+_DEPARTURE = Kind.DEPARTURE
 _ACTION, _CHANCE, _SHUFFLE, _OPEN = Kind.ACTION, Kind.CHANCE, Kind.SHUFFLE, Kind.OPEN
 _SECRETS, _COMMITS, _CHOICES, _RESULT = Kind.SECRETS, Kind.COMMITS, Kind.CHOICES, Kind.RESULT
 
