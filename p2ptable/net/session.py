@@ -49,6 +49,7 @@ from p2ptable.net import greetings, stopping
 from p2ptable.net.accusations import ALIVE, Accusation
 from p2ptable.net.catch_up import HANDLERS as CATCH_UP
 from p2ptable.net.catch_up import CatchUp
+from p2ptable.net.departure_round import DepartureRound
 from p2ptable.net.events import (
     LEAVE_REASONS,
     Choice,
@@ -142,7 +143,10 @@ class Session(SessionView):
         # Each round once (open and secrets share one, the parts rounds their
         # store), and the round whose contribution each message kind carries:
         # looked up on every frame.
-        self._each_round = each_round(self.rounds)
+        # A seat that leaves a keep_going table (net/departure_round.py): beside
+        # the table of rounds, since a departure comes at any position.
+        self.departure = DepartureRound()
+        self._each_round = (*each_round(self.rounds), self.departure)
         self._taker = {r.message: r for r in self._each_round if r.message is not None}
         self._commits: CommitsRound = self.rounds[Kind.COMMITS]  # type: ignore[assignment]
         self._parts: PartsRound = self._commits.parts
@@ -318,6 +322,8 @@ class Session(SessionView):
     def _step(self, now: float) -> bool:
         if self.stopped is not None:
             return False
+        if self.departure.step(self):
+            return True
         expected = self.ledger.expected()
         round_ = self.rounds[expected.kind]
         if round_.withholdable(expected):
@@ -429,17 +435,21 @@ class Session(SessionView):
     def _check_accusations(self, now: float) -> None:
         if self.stopped is not None or self._catching_up():
             return  # an abort is a signature too: none before we know where the log is
+        contacts = self.peers.last_contacts()
+        if self.departure.active(self) is not None:  # a leaver's shares, not its move
+            found = self.departure.accusation(self, contacts, now, self.waiting.timeouts)
+            if found is not None:
+                self.accuse(found)
+            return
         expected = self.ledger.expected()
         round_ = self.rounds[expected.kind]
         awaited = round_.awaited(self, expected) - {self.seat}
         found = self.waiting.accusation(
-            awaited,
-            round_.withholdable(expected),
-            self.peers.last_contacts(),
-            self.ledger.next_index,
-            now,
+            awaited, round_.withholdable(expected), contacts, self.ledger.next_index, now
         )
-        if found is not None:
+        if found is not None and self.departure.instead(self, found, now):
+            self.advance(now)  # every other share may be in already
+        elif found is not None:
             self.accuse(found)
 
     def _fail(self, exc: BaseException) -> None:

@@ -1,0 +1,133 @@
+"""A seat that leaves a ``keep_going`` table, between sans-IO sessions (issue 27;
+net/departure_round.py, replay/departure.py).
+
+Issue 27: "when a seat is named as having abandoned ... at a keep_going table
+with ≥3 seats ... instead of the abort every staying seat signs a part ...; the
+bundle becomes an agreed entry ... A holder that withholds its part in time is
+named (``withheld``), a false part is ``cheated`` with that part as evidence."
+
+Each test plays a 4-seat Vorsicht Lehrer! table until seat 2 is to move, then
+takes seat 2 off the network for good, with a short abandonment timeout.
+"""
+
+from __future__ import annotations
+
+import random
+
+from p2ptable.net import departure_round
+from p2ptable.net.memory import MemoryNet
+from p2ptable.net.session import Stopped
+from p2ptable.replay import departure
+from p2ptable.replay.entries import Entry, sign_body
+from p2ptable.replay.kinds import Kind
+from p2ptable.replay.verify import verify_bytes
+from p2ptable.sealed.group import N, scalar_bytes
+
+from .test_session_escrow import log_file, make_table
+from .test_session_memory import random_policy
+
+LEAVER = 2
+ABANDON = 30.0
+
+
+def to_the_leavers_turn(seed: str, players: int = 4):
+    """A table played (random moves) until the leaver is to move, the leaver
+    then taken off the network: (seats, staying sessions, logs, net)."""
+    seats, sessions, logs = make_table(players, seed)
+    net = MemoryNet(sessions, logs)
+    rng = random.Random(seed)
+    policies = {s: random_policy(random.Random(rng.random())) for s in sessions}
+    for _ in range(500):
+        net.pump()
+        if sessions[LEAVER].my_turn() and sessions[LEAVER].ledger.next_index > 12:
+            break
+        mover = next(s for s in sessions.values() if s.my_turn())
+        mover.submit(
+            policies[mover.seat](mover.ledger.game, mover.ledger.state, mover.seat), net.now
+        )
+    else:
+        raise AssertionError("the leaver never came to move")
+    del sessions[LEAVER]
+    for session in sessions.values():
+        session.waiting.abandon_timeout = ABANDON
+    return seats, sessions, logs, net
+
+
+def wait(net: MemoryNet, seconds: int) -> None:
+    for _ in range(seconds):
+        net.advance(1.0)
+
+
+def departures(log: list[bytes]) -> list[Entry]:
+    return [e for e in map(Entry.decode, log) if e.kind == Kind.DEPARTURE]
+
+
+def test_the_staying_seats_rebuild_the_leavers_secret_in_one_identical_entry():
+    seats, sessions, logs, net = to_the_leavers_turn("departs")
+    at = sessions[0].ledger.next_index
+    wait(net, int(ABANDON) + 3)
+    for seat in sessions:
+        (entry,) = departures(logs[seat])
+        assert entry.body["i"] == at and entry.body["of"] == LEAVER
+        assert entry.body["seats"] == [0, 1, 3]
+        book = sessions[seat].ledger.book
+        assert book is not None and book.gone == (LEAVER,)
+        assert book.readers[LEAVER] == seats[LEAVER].deck  # its cards are read now
+    assert len({bytes(e.encode()) for s in sessions for e in departures(logs[s])}) == 1
+    # verify rebuilds the secret from the log alone and checks it against the key
+    report = verify_bytes(log_file(logs[0][: at + 1]))
+    assert report.error is not None and report.error["entry"] == at + 1, report.error
+    assert report.ledger is not None and report.ledger.book is not None
+    assert report.ledger.book.readers[LEAVER] == seats[LEAVER].deck
+
+
+def test_a_staying_seat_that_withholds_its_share_is_named(monkeypatch):
+    _, sessions, logs, net = to_the_leavers_turn("withholds")
+    quiet = sessions[3].departure
+    monkeypatch.setattr(quiet, "start", lambda table, leaver, now: True)  # sends nothing
+    wait(net, int(ABANDON) + 25)
+    for seat in (0, 1):
+        stopped = sessions[seat].stopped
+        assert stopped is not None and stopped.culprit == 3, stopped
+        assert stopped.reason == "withheld"
+        assert not departures(logs[seat])
+    report = verify_bytes(log_file(logs[0]))
+    assert report.stopped is not None and report.stopped["reason"] == "withheld"
+    assert report.stopped["culprit"] == 3
+
+
+def test_a_false_share_is_named_as_cheating_with_it_as_the_proof(monkeypatch):
+    _, sessions, logs, net = to_the_leavers_turn("lies")
+    honest = departure.make_share
+
+    def lying(game_id, book, at, seat, secrets, leaver):  # noqa: ANN001, ANN202
+        entry = honest(game_id, book, at, seat, secrets, leaver)
+        if seat != 3:
+            return entry
+        wrong = scalar_bytes((int.from_bytes(entry.body["share"], "big") + 1) % N)
+        body = departure.share_body(at[0], at[1], seat, leaver, wrong)
+        return sign_body(game_id, body, {seat: secrets.key})
+
+    monkeypatch.setattr(departure_round.departure, "make_share", lying)
+    wait(net, int(ABANDON) + 3)
+    stops = [e for s in (0, 1) for e in sessions[s].take_events() if isinstance(e, Stopped)]
+    assert stops and all(e.culprit == 3 and e.proved and e.reason == "cheated" for e in stops)
+    ends = {log_file(logs[s]) for s in (0, 1)}
+    assert len(ends) == 1
+    report = verify_bytes(ends.pop())
+    assert report.stopped is not None and report.stopped["proved"]
+    assert report.stopped["culprit"] == 3 and "false" in report.stopped["detail"]
+
+
+def test_without_keep_going_the_leaver_still_stops_the_game():
+    seats, sessions, logs = make_table(4, "plain-leaver", keep_going=False)
+    gone = sessions.pop(LEAVER)
+    assert gone is not None
+    net = MemoryNet(sessions, logs)
+    for session in sessions.values():
+        session.waiting.abandon_timeout = ABANDON
+    wait(net, int(ABANDON) + 3)
+    for seat in sessions:
+        stopped = sessions[seat].stopped
+        assert stopped is not None and stopped.reason == "abandoned"
+        assert not departures(logs[seat])
