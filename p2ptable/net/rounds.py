@@ -78,6 +78,7 @@ from p2ptable.net.round_base import (
     Gathering,
     Round,
     RoundSession,
+    gone_seats,
     relay_wake,
 )
 from p2ptable.net.wire import Message, RemoteProtocolError
@@ -231,10 +232,13 @@ class ChanceRound(Gathering[tuple[bytes, bytes, int]]):  # (pre, prev, step)
         length = table.ledger.next_index
         if self._collector_at is None or self._collector_at[0] != length:
             seat = 0
+            gone = gone_seats(table.ledger)  # a stand-in collects nothing
             for entry in reversed(table.ledger.entries):
-                if entry.body["t"] == _ACTION:
+                if entry.body["t"] == _ACTION and entry.body["seat"] not in gone:
                     seat = entry.body["seat"]
                     break
+            while seat in gone:
+                seat += 1  # no staying seat has moved yet: the first one
             self._collector_at = (length, seat)
         return self._collector_at[1]
 
@@ -260,7 +264,7 @@ class ChanceRound(Gathering[tuple[bytes, bytes, int]]):  # (pre, prev, step)
             else:
                 del bucket[seat]
                 table.reject(seat, problem)
-        if len(valid) < table.n:
+        if len(valid) < table.n - len(gone_seats(ledger)):
             return False
         entry = authoring.chance_entry(ledger, valid)
         del self.pending[index]
@@ -338,7 +342,7 @@ class ResultRound(Gathering[bytes]):  # its signature
             if not verify_signature(table.keys[seat], sig, message):
                 del sigs[seat]
                 table.reject(seat, "result signature does not match the rules' result")
-        if len(sigs) < table.n:
+        if len(sigs) < table.n - len(gone_seats(ledger)):  # the staying seats sign it
             return False
         table.append(Entry(body, tuple(sorted(sigs.items()))))
         return True

@@ -66,6 +66,7 @@ from p2ptable.net.events import (
 from p2ptable.net.greetings import Greetings
 from p2ptable.net.outbox import Outbox
 from p2ptable.net.peers import PeerStates, link_keys
+from p2ptable.net.round_base import gone_seats
 from p2ptable.net.rounds import ALL, CommitsRound, PartsRound, Round, each_round, make_rounds
 from p2ptable.net.session_view import SessionView
 from p2ptable.net.sideline import HANDLERS as SIDELINE
@@ -324,6 +325,10 @@ class Session(SessionView):
             return False
         if self.departure.step(self):
             return True
+        made = self.ledger.gone_entry()  # a stand-in's move or shuffle: made by us all
+        if made is not None:
+            self.append(made)
+            return True
         expected = self.ledger.expected()
         round_ = self.rounds[expected.kind]
         if round_.withholdable(expected):
@@ -443,7 +448,7 @@ class Session(SessionView):
             return
         expected = self.ledger.expected()
         round_ = self.rounds[expected.kind]
-        awaited = round_.awaited(self, expected) - {self.seat}
+        awaited = round_.awaited(self, expected) - {self.seat, *gone_seats(self.ledger)}
         found = self.waiting.accusation(
             awaited, round_.withholdable(expected), contacts, self.ledger.next_index, now
         )

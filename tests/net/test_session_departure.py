@@ -17,9 +17,10 @@ import random
 from p2ptable.net import departure_round
 from p2ptable.net.memory import MemoryNet
 from p2ptable.net.session import Stopped
-from p2ptable.replay import departure
+from p2ptable.replay import authoring, departure
 from p2ptable.replay.entries import Entry, sign_body
 from p2ptable.replay.kinds import Kind
+from p2ptable.replay.ledger import Ledger
 from p2ptable.replay.verify import verify_bytes
 from p2ptable.sealed.group import N, scalar_bytes
 
@@ -131,3 +132,69 @@ def test_without_keep_going_the_leaver_still_stops_the_game():
         stopped = sessions[seat].stopped
         assert stopped is not None and stopped.reason == "abandoned"
         assert not departures(logs[seat])
+
+
+def finish(sessions, net: MemoryNet, seed: str, max_moves: int = 3000) -> None:
+    """The staying seats play on (random moves) until the game is over."""
+    policies = {s: random_policy(random.Random(f"{seed}{s}")) for s in sessions}
+    for _ in range(max_moves):
+        net.pump()
+        movers = [s for s in sessions.values() if s.my_turn()]
+        if not movers:
+            net.advance(1.0)  # a relay's wait, if any; nothing else is awaited
+            if all(s.finished or s.stopped for s in sessions.values()):
+                return
+            continue
+        mover = movers[0]
+        action = policies[mover.seat](mover.ledger.game, mover.ledger.state, mover.seat)
+        mover.submit(action, net.now)
+    raise AssertionError("the game did not end")
+
+
+def test_the_stand_in_plays_the_gone_seat_and_every_log_ends_the_same_and_verifies():
+    seats, sessions, logs, net = to_the_leavers_turn("plays-on")
+    wait(net, int(ABANDON) + 3)
+    finish(sessions, net, "plays-on")
+    for session in sessions.values():
+        assert session.stopped is None, session.stopped
+        assert session.finished
+    files = {log_file(logs[s]) for s in sessions}
+    assert len(files) == 1
+    report = verify_bytes(files.pop())
+    assert report.valid, report.error
+    assert report.audited is True
+    entries = [Entry.decode(p) for p in logs[0]]
+    (gone_at,) = [e.body["i"] for e in entries if e.kind == Kind.DEPARTURE]
+    stand_in = [e for e in entries[gone_at:] if e.kind == Kind.ACTION and e.body["seat"] == LEAVER]
+    assert stand_in and all(e.sigs == () for e in stand_in)  # moved, unsigned
+    result = entries[-1]
+    assert result.kind == Kind.RESULT and [s for s, _ in result.sigs] == [0, 1, 3]
+
+
+def test_a_forged_stand_in_move_is_refused_and_the_stand_ins_own_is_kept():
+    """Any peer could write an unsigned move for the gone seat: every ledger
+    takes only the one the stand-in makes there, byte for byte."""
+    _, sessions, logs, net = to_the_leavers_turn("forged")
+    wait(net, int(ABANDON) + 3)
+    finish(sessions, net, "forged")
+    entries = [Entry.decode(p) for p in logs[0]]
+    (gone_at,) = [e.body["i"] for e in entries if e.kind == Kind.DEPARTURE]
+    first = next(e for e in entries[gone_at:] if e.kind == Kind.ACTION and e.body["seat"] == LEAVER)
+    at = first.body["i"]
+    ledger = Ledger(entries[0], readers={0: sessions[0].secrets.deck})
+    for entry in entries[1:at]:
+        ledger.append(entry)
+    assert ledger.gone_entry() is not None
+    assert ledger.gone_entry().encode() == first.encode()
+    legal = ledger.game.legal_actions(ledger.state, LEAVER)
+    other = next((a for a in legal if a.text != first.body["action"]), None)
+    assert other is not None, "the stand-in had one choice here"
+    forged = Entry(
+        authoring.action_body(ledger, LEAVER, ledger.book.readers[LEAVER], other).encode(), ()
+    )
+    refused = ledger.rejection(forged)
+    assert refused is not None and "not the stand-in's action" in refused.reason
+    signed = sign_body(ledger.game_id, first.body_bytes, {0: sessions[0].secrets.key})
+    refused = ledger.rejection(signed)  # nobody signs for a gone seat
+    assert refused is not None
+    assert ledger.rejection(first) is None
