@@ -198,3 +198,52 @@ def test_a_forged_stand_in_move_is_refused_and_the_stand_ins_own_is_kept():
     refused = ledger.rejection(signed)  # nobody signs for a gone seat
     assert refused is not None
     assert ledger.rejection(first) is None
+
+
+def test_two_seats_leave_one_after_the_other_and_the_two_left_finish():
+    """'After the first seat's secret is public, its share of the second's is
+    too': seat 0 leaves after seat 2, rebuilt from the shares of seats 1 and 3."""
+    seats, sessions, logs, net = to_the_leavers_turn("two-leave")
+    wait(net, int(ABANDON) + 3)
+    (first,) = departures(logs[0])
+    policies = {s: random_policy(random.Random(f"two{s}")) for s in sessions}
+    for _ in range(500):
+        net.pump()
+        if sessions[0].my_turn() and sessions[0].ledger.next_index > first.body["i"] + 5:
+            break
+        mover = next(s for s in sessions.values() if s.my_turn())
+        mover.submit(
+            policies[mover.seat](mover.ledger.game, mover.ledger.state, mover.seat), net.now
+        )
+    else:
+        raise AssertionError("seat 0 never came to move")
+    del sessions[0]
+    wait(net, int(ABANDON) + 3)
+    for session in sessions.values():
+        assert session.ledger.book.gone == (LEAVER, 0), session.stopped
+        assert session.ledger.book.readers[0] == seats[0].deck
+    second = departures(logs[1])[1]
+    assert second.body["seats"] == [1, 3]
+    finish(sessions, net, "two-leave")
+    files = {log_file(logs[s]) for s in sessions}
+    assert len(files) == 1
+    report = verify_bytes(files.pop())
+    assert report.valid, report.error
+    result = Entry.decode(logs[1][-1])
+    assert result.kind == Kind.RESULT and [s for s, _ in result.sigs] == [1, 3]
+
+
+def test_two_seats_gone_at_the_same_moment_stop_the_game_as_before():
+    """Two leaving at once leave ``n - 2`` shares: nothing can be rebuilt, and
+    the game stops with the abandonment named, as without keep_going."""
+    _, sessions, logs, net = to_the_leavers_turn("two-at-once")
+    del sessions[3]
+    wait(net, int(ABANDON) + 3)
+    for seat in (0, 1):
+        stopped = sessions[seat].stopped
+        assert stopped is not None and stopped.reason == "abandoned", stopped
+        assert stopped.culprit in (LEAVER, 3)
+        assert not departures(logs[seat])
+    assert log_file(logs[0]) == log_file(logs[1])
+    report = verify_bytes(log_file(logs[0]))
+    assert report.stopped is not None and report.stopped["reason"] == "abandoned"
