@@ -31,8 +31,8 @@ no signature of its own (its parts prove it), and may come at any position of
 the game, as an abort may: the ledger checks it before what it expects next.
 
 What the ledger checks (:func:`departure`): the table keeps going and every
-escrow is in; the leaver is a seat not yet gone, and at least two seats stay
-(with one left there is no table to keep); ``seats`` is exactly the staying
+escrow is in; the leaver is a seat not yet gone, and at least one seat stays (with
+one left the game ends: replay/stand_in.py, ``outcome_alone``); ``seats`` is exactly the staying
 seats; each part is signed by its seat and right against the commitments;
 then the secret rebuilt (Lagrange at 0 over every holder's share) is checked
 against the leaver's deck key of the genesis (``x_i·G = K_i``).  The book then
@@ -56,7 +56,9 @@ from p2ptable.replay.seat_secrets import SeatSecrets
 from p2ptable.sealed import escrow as vss
 from p2ptable.sealed.group import GroupError, base_mul, decode_scalar, scalar_bytes
 
-MIN_STAYING = 2  # with one seat left there is nobody to play against
+# A seat may leave as long as one stays: with one left, its game ends at once with
+# the result its rules give the last player at the table (replay/stand_in.py).
+MIN_STAYING = 1
 
 
 def staying(book: SealedBook, leaver: int) -> tuple[int, ...]:
@@ -68,7 +70,7 @@ def staying(book: SealedBook, leaver: int) -> tuple[int, ...]:
 def can_depart(book: SealedBook | None, leaver: int) -> bool:
     """Whether ``leaver`` can leave here with its secret rebuilt: a table that
     keeps going, every escrow in, the leaver not gone yet, and at least
-    MIN_STAYING seats staying (each gone seat's share is public already)."""
+    MIN_STAYING seat staying (each gone seat's share is public already)."""
     if book is None or book.escrows is None or len(book.escrows) < book.seats:
         return False
     if leaver in book.gone or not 0 <= leaver < book.seats:

@@ -192,6 +192,12 @@ class Ledger:
             dealer = escrow_entries.next_dealer(book)
             if dealer is not None:
                 return Expected(Kind.ESCROW, seat=dealer)
+            if len(book.gone) == book.seats - 1:  # one player left: the game ends
+                if book.secrets is None:
+                    return Expected(_SECRETS)
+                (seat,) = (s for s in range(book.seats) if s not in book.gone)
+                alone = stand_in.alone_outcome(self.game, position.state, seat, book.seats)
+                return Expected(_RESULT, outcome=alone)
         game = self.game
         decision = game.pending(position.state)
         if isinstance(decision, Turn):

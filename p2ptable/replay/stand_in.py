@@ -30,6 +30,11 @@ choice        state as it stood at the commits, applied with the others'
 the result    nothing: the staying seats sign it
 ============  ===================================================================
 
+When every seat but one has left, nobody is left to play against: there is no
+stand-in, and the game ends at once (after the ``secrets`` entry, for the
+audit) with the result its rules give the last player at the table
+(:func:`alone_outcome`: the game's ``outcome_alone``, its RULES.md says how).
+
 Each is the one entry a stand-in makes there, so :func:`gone_entry` is both how a
 live peer makes it and how a ledger checks it (the ledger compares the bytes).
 """
@@ -41,7 +46,7 @@ import random
 from typing import Any
 
 from p2ptable.bots import make_bot, opponent_for
-from p2ptable.engine.api import Action, Game
+from p2ptable.engine.api import Action, Game, Outcome
 from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry, part_body
 from p2ptable.replay.kinds import Kind
@@ -99,3 +104,14 @@ def stand_in_part(ledger: authoring.Log, expected: Expected, seat: int) -> Entry
     assert ledger.book is not None
     msg = gone_part(ledger.book, ledger.game_id, ledger.head, expected, seat)
     return Entry(part_body(ledger.next_index, ledger.head, seat, msg), ((seat, b""),))
+
+
+def alone_outcome(game: Game[Any], state: Any, seat: int, seats: int) -> Outcome:
+    """The result when ``seat`` is the last player at the table: the game's own
+    ``outcome_alone(state, seat)`` (each game's RULES.md, "The end"), or, for a
+    game without one, ``seat`` wins with no score counted."""
+    rule = getattr(game, "outcome_alone", None)
+    if rule is not None:
+        return rule(state, seat)  # type: ignore[no-any-return]
+    text = f"seat {seat} wins: the only player left at the table"
+    return Outcome((0,) * seats, (seat,), text)

@@ -247,3 +247,37 @@ def test_two_seats_gone_at_the_same_moment_stop_the_game_as_before():
     assert log_file(logs[0]) == log_file(logs[1])
     report = verify_bytes(log_file(logs[0]))
     assert report.stopped is not None and report.stopped["reason"] == "abandoned"
+
+
+def test_with_one_player_left_the_game_ends_at_once_and_the_last_one_wins():
+    """Vorsicht Lehrer!'s RULES.md: "When every other player has left, the game
+    ends at once where it stands: the negative points so far are the scores, and
+    the player still at the table wins"."""
+    seats, sessions, logs, net = to_the_leavers_turn("one-left", players=3)
+    wait(net, int(ABANDON) + 3)
+    (first,) = departures(logs[0])
+    policies = {s: random_policy(random.Random(f"one{s}")) for s in sessions}
+    for _ in range(500):
+        net.pump()
+        if sessions[0].my_turn() and sessions[0].ledger.next_index > first.body["i"] + 3:
+            break
+        mover = next(s for s in sessions.values() if s.my_turn())
+        mover.submit(
+            policies[mover.seat](mover.ledger.game, mover.ledger.state, mover.seat), net.now
+        )
+    else:
+        raise AssertionError("seat 0 never came to move")
+    state = sessions[1].ledger.state
+    del sessions[0]
+    wait(net, int(ABANDON) + 3)
+    last = sessions[1]
+    assert last.finished and last.stopped is None
+    kinds = [Entry.decode(p).kind for p in logs[1]]
+    assert kinds[-3:] == [Kind.DEPARTURE, Kind.SECRETS, Kind.RESULT]
+    result = Entry.decode(logs[1][-1])
+    assert [s for s, _ in result.sigs] == [1]
+    assert result.body["winners"] == [1]
+    assert result.body["scores"] == list(min(t, state.track) for t in state.tokens)
+    report = verify_bytes(log_file(logs[1]))
+    assert report.valid and report.audited, report.error
+    assert "every other player left" in report.result["explanation"]

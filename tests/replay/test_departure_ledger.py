@@ -126,10 +126,10 @@ def test_without_keep_going_nobody_can_leave(tmp_path):
     assert refused is not None and "cannot leave" in refused.reason
 
 
-def test_two_seats_leave_one_after_the_other_and_a_third_cannot(log):
+def test_seats_leave_one_after_the_other_until_one_is_left(log):
     """'After the first seat's secret is public, its share of the second's is
-    too': seat 0 leaves after seat 2 with the shares of seats 1 and 3 alone.
-    With two seats gone of four, one more would leave a table of one."""
+    too': seat 0 leaves after seat 2 with the shares of seats 1 and 3 alone,
+    then seat 3 with seat 1's; the last seat cannot leave (nobody would stay)."""
     ledger = ledger_at(log, AT, reader=1)
     ledger.append(leave(ledger, 2))
     second = leave(ledger, 0)
@@ -137,6 +137,11 @@ def test_two_seats_leave_one_after_the_other_and_a_third_cannot(log):
     ledger.append(second)
     assert ledger.book is not None and ledger.book.gone == (2, 0)
     assert ledger.book.readers[0] == SEATS[0].deck
-    assert not departure.can_depart(ledger.book, 3)
     report = verify_bytes(file_of([*log[:AT], *(e.encode() for e in ledger.entries[AT:])]))
     assert report.error is not None and report.error["entry"] == AT + 2, report.error
+    third = leave(ledger, 3)
+    assert third.body["seats"] == [1]
+    ledger.append(third)
+    assert ledger.book.gone == (2, 0, 3)
+    assert not departure.can_depart(ledger.book, 1)
+    assert ledger.expected().kind is Kind.SECRETS  # one left: the game ends
