@@ -45,7 +45,7 @@ from __future__ import annotations
 import traceback
 
 from p2ptable.engine.api import Action
-from p2ptable.net import greetings, stopping
+from p2ptable.net import greetings, naming, stopping
 from p2ptable.net.accusations import ALIVE, Accusation
 from p2ptable.net.catch_up import HANDLERS as CATCH_UP
 from p2ptable.net.catch_up import CatchUp
@@ -66,7 +66,6 @@ from p2ptable.net.events import (
 from p2ptable.net.greetings import Greetings
 from p2ptable.net.outbox import Outbox
 from p2ptable.net.peers import PeerStates, link_keys
-from p2ptable.net.round_base import gone_seats
 from p2ptable.net.rounds import ALL, CommitsRound, PartsRound, Round, each_round, make_rounds
 from p2ptable.net.session_view import SessionView
 from p2ptable.net.sideline import HANDLERS as SIDELINE
@@ -438,24 +437,7 @@ class Session(SessionView):
             self.greetings.send_ping(self, ALL)  # where our log ends, so the endings can agree
 
     def _check_accusations(self, now: float) -> None:
-        if self.stopped is not None or self._catching_up():
-            return  # an abort is a signature too: none before we know where the log is
-        contacts = self.peers.last_contacts()
-        if self.departure.active(self) is not None:  # a leaver's shares, not its move
-            found = self.departure.accusation(self, contacts, now, self.waiting.timeouts)
-            if found is not None:
-                self.accuse(found)
-            return
-        expected = self.ledger.expected()
-        round_ = self.rounds[expected.kind]
-        awaited = round_.awaited(self, expected) - {self.seat, *gone_seats(self.ledger)}
-        found = self.waiting.accusation(
-            awaited, round_.withholdable(expected), contacts, self.ledger.next_index, now
-        )
-        if found is not None and self.departure.instead(self, found, now):
-            self.advance(now)  # every other share may be in already
-        elif found is not None:
-            self.accuse(found)
+        naming.check(self, now)  # whom our clocks name, or a departure instead
 
     def _fail(self, exc: BaseException) -> None:
         """A bug of ours: report it with its traceback, take no more input."""
