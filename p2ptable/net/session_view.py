@@ -153,6 +153,14 @@ class SessionView:
         nothing since, with why (see :class:`PeerLeft`)."""
         return dict(self.greetings.left)
 
+    def gone_hands(self) -> dict[int, tuple[int, ...]]:
+        """Each seat that left a table that keeps going (a bot plays for it,
+        replay/stand_in.py) and its hand, which everyone reads from then on."""
+        book = self.ledger.book
+        if book is None:
+            return {}
+        return {seat: book.hand(seat) for seat in book.gone}
+
     def resume_waiting_on(self) -> list[int]:
         """After a resume, the seats we wait on before our player may move (empty
         once caught up, and always for a session not resumed)."""

@@ -45,7 +45,7 @@ import shutil
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from p2ptable.bots.seat import BreakManners
 from p2ptable.engine.api import Action
@@ -315,6 +315,14 @@ class TerminalFrontend:
         )
 
 
+def gone_line(game: Any, name: str, hand: Sequence[int]) -> str:
+    """The line that says a player left a table that keeps going, with the
+    cards a bot now plays for them, face up for everyone."""
+    card_name = getattr(game, "card_name", None)
+    cards = ", ".join(card_name(c) if card_name else f"card {c}" for c in hand) or "none"
+    return f"{name} left the table: a bot plays for {name}, cards face up: {cards}"
+
+
 def status_lines(session: Session, now: float, exact: bool = True) -> list[str]:
     """What the table waits for, in words: secret choices, seats that left or are
     silent, a break proposed.  Silences count seconds when ``exact``, else tens (a log on a pipe
@@ -329,7 +337,12 @@ def status_lines(session: Session, now: float, exact: bool = True) -> list[str]:
     elif mine is None and chosen:
         who = listed([names[s] for s in chosen])
         lines.append(f"{who} chose already (nobody sees what until everyone has)")
+    gone = session.gone_hands()
+    for seat, hand in gone.items():
+        lines.append(gone_line(session.game, names[seat], hand))
     for seat, why in session.left_seats().items():
+        if seat in gone:
+            continue
         said = LEFT_WORDS.get(why, "")
         lines.append(f"{names[seat]} left{said}; waiting for {names[seat]} to resume")
     proposal = session.sideline.proposal(session.ledger)
@@ -345,6 +358,8 @@ def status_lines(session: Session, now: float, exact: bool = True) -> list[str]:
         who = listed([names[s] for s in behind])
         lines.append(f"resumed: waiting for {who} to say where the game stands")
     for seat, quiet in session.silent_peers(now, SILENT_AFTER):
+        if seat in gone:
+            continue  # nobody waits for a seat a bot plays
         if quiet is None:
             lines.append(f"waiting for {names[seat]} (not connected yet)")
         else:

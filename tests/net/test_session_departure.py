@@ -23,6 +23,7 @@ from p2ptable.replay.kinds import Kind
 from p2ptable.replay.ledger import Ledger
 from p2ptable.replay.verify import verify_bytes
 from p2ptable.sealed.group import N, scalar_bytes
+from p2ptable.ui.terminal import status_lines
 
 from .test_session_escrow import log_file, make_table
 from .test_session_memory import random_policy
@@ -75,6 +76,19 @@ def test_the_staying_seats_rebuild_the_leavers_secret_in_one_identical_entry():
         assert book is not None and book.gone == (LEAVER,)
         assert book.readers[LEAVER] == seats[LEAVER].deck  # its cards are read now
     assert len({bytes(e.encode()) for s in sessions for e in departures(logs[s])}) == 1
+    # Its cards face up on every screen; nobody waits for it to resume.
+    hand = sessions[0].ledger.book.hand(LEAVER)
+    game = sessions[0].game
+    lines = status_lines(sessions[0], net.now)
+    cards = ", ".join(game.card_name(c) for c in hand)
+    assert f"P{LEAVER} left the table: a bot plays for P{LEAVER}, cards face up: {cards}" in lines
+    assert not any(f"waiting for P{LEAVER}" in line for line in lines)
+    # The stand-in's state reads the gone seat's cards and never the peer's own.
+    ledger = sessions[0].ledger
+    assert all(c is not None for c in ledger.state.hands[0])
+    assert all(c is None for c in ledger.stand_in_state.hands[0])
+    assert list(ledger.stand_in_state.hands[LEAVER]) == list(hand)
+    assert all(c is not None for c in ledger.state.hands[LEAVER])  # read from the start
     # verify rebuilds the secret from the log alone and checks it against the key
     report = verify_bytes(log_file(logs[0][: at + 1]))
     assert report.error is not None and report.error["entry"] == at + 1, report.error
