@@ -214,6 +214,8 @@ class Ledger:
             # the others' (replay/stand_in.py).
             asked = tuple(sorted(s for s in decision.seats if s not in gone))
             left = tuple(sorted(s for s in decision.seats if s in gone))
+            if not asked:
+                kind = _CHOICES  # only stand-ins choose: nothing to commit first
             if kind == _COMMITS or not left:
                 return Expected(kind, targets=asked)
             state = self.stand_in_state

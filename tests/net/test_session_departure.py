@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from p2ptable.net import departure_round
 from p2ptable.net.memory import MemoryNet
-from p2ptable.net.session import Stopped
+from p2ptable.net.session import Session, Stopped
 from p2ptable.replay import authoring, departure
 from p2ptable.replay.entries import Entry, sign_body
 from p2ptable.replay.kinds import Kind
@@ -32,10 +34,29 @@ LEAVER = 2
 ABANDON = 30.0
 
 
-def to_the_leavers_turn(seed: str, players: int = 4):
+OPTIONS = {"vorsicht-lehrer": {"track": "100"}, "teachers-pet": {}}
+
+
+def make_game_table(players: int, seed: str, game: str):
+    seats = [authoring.SeatSecrets.from_seed(seed.encode(), i, 512) for i in range(players)]
+    names = [f"P{i}" for i in range(players)]
+    genesis = authoring.local_genesis(
+        game, OPTIONS[game], names, seats, 512, b"\x09" * 16, keep_going=True
+    )
+    logs = {i: [genesis.encode()] for i in range(players)}
+    sessions = {
+        i: Session(
+            Ledger(genesis, readers={i: seats[i].deck}), i, seats[i], 0.0, boot=bytes([i]) * 8
+        )
+        for i in range(players)
+    }
+    return seats, sessions, logs
+
+
+def to_the_leavers_turn(seed: str, players: int = 4, game: str = "vorsicht-lehrer"):
     """A table played (random moves) until the leaver is to move, the leaver
     then taken off the network: (seats, staying sessions, logs, net)."""
-    seats, sessions, logs = make_table(players, seed)
+    seats, sessions, logs = make_game_table(players, seed, game)
     net = MemoryNet(sessions, logs)
     rng = random.Random(seed)
     policies = {s: random_policy(random.Random(rng.random())) for s in sessions}
@@ -165,10 +186,11 @@ def finish(sessions, net: MemoryNet, seed: str, max_moves: int = 3000) -> None:
     raise AssertionError("the game did not end")
 
 
-def test_the_stand_in_plays_the_gone_seat_and_every_log_ends_the_same_and_verifies():
-    seats, sessions, logs, net = to_the_leavers_turn("plays-on")
+@pytest.mark.parametrize("game", ["vorsicht-lehrer", "teachers-pet"])
+def test_the_stand_in_plays_the_gone_seat_and_every_log_ends_the_same_and_verifies(game):
+    seats, sessions, logs, net = to_the_leavers_turn("plays-on", game=game)
     wait(net, int(ABANDON) + 3)
-    finish(sessions, net, "plays-on")
+    finish(sessions, net, "plays-on", max_moves=20_000)
     for session in sessions.values():
         assert session.stopped is None, session.stopped
         assert session.finished
