@@ -43,6 +43,7 @@ from p2ptable.crypto.signing import verify_signature
 from p2ptable.net import accusations
 from p2ptable.net.accusations import Accusation
 from p2ptable.net.round_base import ALL, WINDOW, Round, RoundSession
+from p2ptable.net.stopping import LocalProtocolError
 from p2ptable.net.wire import Message, RemoteProtocolError
 from p2ptable.replay import departure
 from p2ptable.replay.entries import Entry, MalformedEntry, signed_message
@@ -89,6 +90,23 @@ class DepartureRound(Round):
         self.ours = (index, leaver, now)
         table.send(ALL, SHARE, {"entry": mine.encode()})
         return True
+
+    def leave(self, table: RoundSession) -> None:
+        """Our player leaves on purpose ("leave: a bot plays for me"), at their
+        turn: our own deck secret, signed, in a departure entry the others take
+        at once (no wait, no shares); a bot plays our seat from then on.
+        LocalProtocolError when it cannot be (not our turn, or no table that
+        keeps going)."""
+        ledger = table.ledger
+        expected = ledger.expected()
+        if expected.kind != Kind.ACTION or expected.seat != table.seat or expected.forced:
+            raise LocalProtocolError("you can leave at your turn (a bot then plays for you)")
+        if not departure.can_depart(ledger.book, table.seat):
+            raise LocalProtocolError("this table does not keep going without a player who leaves")
+        assert ledger.book is not None  # can_depart
+        at = (ledger.next_index, ledger.head)
+        entry = departure.own_departure(ledger.game_id, ledger.book, at, table.secrets, table.seat)
+        table.send_first(entry, "entries", {"from": at[0], "entries": [entry.encode()]})
 
     def instead(self, table: RoundSession, found: Accusation, now: float) -> bool:
         """Whether ``found`` (our clocks' accusation) starts a departure instead

@@ -23,6 +23,8 @@ def check(session: Session, now: float) -> None:
     """Name whoever is due to be named now, if anyone (see the module docstring)."""
     if session.stopped is not None or session.resuming:
         return  # an abort is a signature too: none before we know where the log is
+    if session.seat in gone_seats(session.ledger):
+        return  # a bot plays our seat: we watch, and name nobody
     contacts = session.peers.last_contacts()
     departure = session.departure
     if departure.active(session) is not None:  # a leaver's shares, not its move

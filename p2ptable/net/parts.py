@@ -147,11 +147,12 @@ class PartsRound(Gathering[Entry]):
         index = table.ledger.next_index
         asked = round_.contributors(table, expected)
         bucket = self.pending.setdefault(index, {})
-        if table.seat in asked and table.seat not in bucket:
+        gone = gone_seats(table.ledger)
+        if table.seat in asked and table.seat not in bucket and table.seat not in gone:
             mine = self._our_part(table, expected)
             if mine is not None:
                 self._mine(table, mine, now)
-        for seat in gone_seats(table.ledger):
+        for seat in gone:
             if seat in asked and seat not in bucket:  # its stand-in's, made by us all
                 bucket[seat] = stand_in_part(table.ledger, expected, seat)
                 self._checked.add((index, seat))

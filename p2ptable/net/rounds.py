@@ -136,7 +136,8 @@ class ActionRound(Round):
         return expected.forced  # a person may think as long as they like
 
     def asks(self, table: RoundSession, expected: Expected) -> bool:
-        return expected.seat == table.seat and not expected.forced
+        mine = expected.seat == table.seat and not expected.forced
+        return mine and table.seat not in gone_seats(table.ledger)  # not when a bot plays it
 
     def submit(self, table: RoundSession, action: Action, now: float, clock: bool = False) -> None:
         entry = authoring.action_entry(table.ledger, table.seat, table.secrets, action, clock)
@@ -247,7 +248,7 @@ class ChanceRound(Gathering[tuple[bytes, bytes, int]]):  # (pre, prev, step)
         index = ledger.next_index
         bucket = self.pending.setdefault(index, {})
         collector = self.collector(table)
-        if table.seat not in bucket:
+        if table.seat not in bucket and table.seat not in gone_seats(ledger):
             pre = authoring.reveal(ledger, table.seat, table.secrets)
             bucket[table.seat] = (pre, ledger.head, ledger.chance_steps)
             if collector is None:
@@ -334,7 +335,7 @@ class ResultRound(Gathering[bytes]):  # its signature
         index = ledger.next_index
         body = authoring.result_body(ledger)
         sigs = self.pending.setdefault(index, {})
-        if table.seat not in sigs:
+        if table.seat not in sigs and table.seat not in gone_seats(ledger):
             sigs[table.seat] = authoring.sign_result(ledger, body, table.secrets)
             table.send(ALL, "rsig", {"i": index, "sig": sigs[table.seat]})
         message = signed_message(ledger.game_id, body)

@@ -161,6 +161,14 @@ class SessionView:
             return {}
         return {seat: book.hand(seat) for seat in book.gone}
 
+    def left_on_purpose(self, seat: int) -> bool:
+        """Whether gone ``seat`` left on purpose (its own signed secret), rather
+        than being rebuilt after it was named as having abandoned the game."""
+        for entry in reversed(self.ledger.entries):
+            if entry.kind == Kind.DEPARTURE and entry.body["of"] == seat:
+                return bool(entry.body["seats"] == [seat])
+        return False
+
     def resume_waiting_on(self) -> list[int]:
         """After a resume, the seats we wait on before our player may move (empty
         once caught up, and always for a session not resumed)."""

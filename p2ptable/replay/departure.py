@@ -24,6 +24,10 @@ field     what it holds
           the ``share`` body rebuilt from the entry: :func:`share_body`)
 ========  =================================================================
 
+A seat may also leave on purpose (``leave``, at its turn): then ``seats`` is
+the leaver alone and its part is its own deck secret, signed by it and checked
+against its deck key; nothing needs rebuilding (:func:`own_departure`).
+
 A seat that left before holds a share too, and its own secret is public
 (rebuilt by its own departure): its share of the new leaver's secret is
 ``unmask``-ed by anyone from ``x_j·E``, so it is not sent.  The entry carries
@@ -86,9 +90,18 @@ def share_body(index: int, prev: bytes, seat: int, leaver: int, share: bytes) ->
 def share_problem(
     game_id: bytes, book: SealedBook, seat: int, leaver: int, raw: bytes
 ) -> str | None:
-    """What is wrong with ``seat``'s share ``raw`` of ``leaver``'s secret, or None."""
+    """What is wrong with ``seat``'s share ``raw`` of ``leaver``'s secret (or, from
+    the leaver itself, with its own secret), or None."""
     if not can_depart(book, leaver):
         return f"seat {leaver} cannot leave here (no escrow to rebuild it, or too few stay)"
+    if seat == leaver:  # leaving on purpose: its own secret
+        try:
+            secret = decode_scalar(raw)
+        except GroupError as exc:
+            return f"its deck secret is malformed: {exc}"
+        if base_mul(secret) != book.table.keys[leaver]:
+            return "published a deck secret that does not match its key"
+        return None
     if seat not in staying(book, leaver):
         return f"seat {seat} holds no share to send for seat {leaver}"
     try:
@@ -157,7 +170,8 @@ def departure(
         raise InvalidEntry(index, f"seat {leaver} cannot leave here (no escrow, or too few stay)")
     assert book is not None
     seats, parts = body["seats"], body["parts"]
-    if seats != list(staying(book, leaver)) or len(parts) != len(seats):
+    on_purpose = seats == [leaver]  # its own signed secret: it left on purpose
+    if (not on_purpose and seats != list(staying(book, leaver))) or len(parts) != len(seats):
         raise InvalidEntry(
             index, f"a departure holds one share from each staying seat {staying(book, leaver)}"
         )
@@ -172,6 +186,11 @@ def departure(
         if problem is not None:
             raise InvalidEntry(index, problem, seat)
         shares[seat] = decode_scalar(raw)
+    if on_purpose:
+        name = info.seats[leaver].name
+        text = f"{name} leaves the table and shows its deck secret: a bot plays for it from now on"
+        after = replace(position, book=book.departed(leaver, shares[leaver]))
+        return Applied(index, Kind.DEPARTURE, leaver, text), after
     secret = rebuilt_secret(info.game_id, book, leaver, shares)
     if base_mul(secret) != book.table.keys[leaver]:  # unreachable with every share right
         raise InvalidEntry(index, f"the shares do not rebuild seat {leaver}'s deck key")
@@ -182,3 +201,13 @@ def departure(
     return Applied(index, Kind.DEPARTURE, leaver, text), replace(
         position, book=book.departed(leaver, secret)
     )
+
+
+def own_departure(
+    game_id: bytes, book: SealedBook, at: tuple[int, bytes], secrets: SeatSecrets, seat: int
+) -> Entry:
+    """Our departure on purpose at the position ``at``: our own deck secret,
+    signed, so the others go on at once (no shares to gather, no wait)."""
+    body = share_body(at[0], at[1], seat, seat, scalar_bytes(secrets.deck))
+    mine = sign_body(game_id, body, {seat: secrets.key})
+    return bundle(at[0], at[1], seat, {seat: mine})

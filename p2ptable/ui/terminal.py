@@ -339,7 +339,15 @@ def status_lines(session: Session, now: float, exact: bool = True) -> list[str]:
         lines.append(f"{who} chose already (nobody sees what until everyone has)")
     gone = session.gone_hands()
     for seat, hand in gone.items():
-        lines.append(gone_line(session.game, names[seat], hand))
+        if seat == session.seat:
+            why = (
+                "you chose to leave"
+                if session.left_on_purpose(seat)
+                else "you were out of contact too long, and the others rebuilt your cards"
+            )
+            lines.append(f"You left the table ({why}): a bot plays for you; you watch the rest")
+        else:
+            lines.append(gone_line(session.game, names[seat], hand))
     for seat, why in session.left_seats().items():
         if seat in gone:
             continue

@@ -317,3 +317,72 @@ def test_with_one_player_left_the_game_ends_at_once_and_the_last_one_wins():
     report = verify_bytes(log_file(logs[1]))
     assert report.valid and report.audited, report.error
     assert "every other player left" in report.result["explanation"]
+
+
+def test_a_player_who_leaves_on_purpose_is_played_by_the_bot_at_once():
+    """'Their peer publishes its own secret in a signed entry ... the others go
+    on at once (no 5-minute wait)': no time passes between the leave and the
+    stand-in's first move."""
+    seats, sessions, logs = make_game_table(4, "on-purpose", "vorsicht-lehrer")
+    net = MemoryNet(sessions, logs)
+    policies = {s: random_policy(random.Random(f"purpose{s}")) for s in sessions}
+    for _ in range(500):
+        net.pump()
+        if sessions[LEAVER].my_turn() and sessions[LEAVER].ledger.next_index > 12:
+            break
+        mover = next(s for s in sessions.values() if s.my_turn())
+        mover.submit(
+            policies[mover.seat](mover.ledger.game, mover.ledger.state, mover.seat), net.now
+        )
+    at, then = sessions[0].ledger.next_index, net.now
+    leaver = sessions[LEAVER]
+    leaver.departure.leave(leaver)
+    leaver.advance(net.now)
+    net.pump()
+    assert net.now == then
+    for seat in (0, 1, 3):
+        entry = Entry.decode(logs[seat][at])
+        assert entry.kind == Kind.DEPARTURE and entry.body["seats"] == [LEAVER]
+        following = Entry.decode(logs[seat][at + 1])  # the stand-in's move, at once
+        assert following.kind == Kind.ACTION and following.body["seat"] == LEAVER
+        assert following.sigs == ()
+    assert not leaver.my_turn()  # a bot plays it now, for everyone alike
+    lines = status_lines(leaver, net.now)
+    assert any(line.startswith("You left the table (you chose to leave)") for line in lines)
+    del sessions[LEAVER]  # its peer exits
+    finish(sessions, net, "on-purpose")
+    files = {log_file(logs[s]) for s in sessions}
+    assert len(files) == 1
+    report = verify_bytes(files.pop())
+    assert report.valid and report.audited, report.error
+
+
+def test_a_player_who_comes_back_after_a_bot_took_the_seat_watches():
+    """'A person who resumes after a stand-in took the seat watches the rest as
+    a spectator and is told why': the seat's session follows the log to the end,
+    is never asked to move, and contributes nothing (every log stays the same)."""
+    seats, sessions, logs, net = to_the_leavers_turn("comes-back")
+    wait(net, int(ABANDON) + 3)
+    (gone,) = departures(logs[0])
+    back = Session(
+        Ledger(Entry.decode(logs[LEAVER][0]), readers={LEAVER: seats[LEAVER].deck}),
+        LEAVER,
+        seats[LEAVER],
+        net.now,
+        boot=b"\x02" * 7 + b"\x09",
+        resumed=True,
+    )
+    for payload in logs[LEAVER][1:]:
+        back.ledger.append(Entry.decode(payload))
+    sessions[LEAVER] = back
+    net.pump()
+    wait(net, 3)
+    assert back.ledger.next_index > gone.body["i"]
+    assert not back.my_turn()
+    lines = status_lines(back, net.now)
+    assert any(line.startswith("You left the table (you were out of contact") for line in lines)
+    finish(sessions, net, "comes-back")
+    assert back.finished and back.failed is None
+    files = {log_file(logs[s]) for s in sessions}
+    assert len(files) == 1, "the watcher's log differs"
+    assert verify_bytes(files.pop()).valid

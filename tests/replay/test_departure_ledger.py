@@ -145,3 +145,22 @@ def test_seats_leave_one_after_the_other_until_one_is_left(log):
     assert ledger.book.gone == (2, 0, 3)
     assert not departure.can_depart(ledger.book, 1)
     assert ledger.expected().kind is Kind.SECRETS  # one left: the game ends
+
+
+def test_a_seat_that_leaves_on_purpose_publishes_its_own_secret(log):
+    """'Their peer publishes its own secret in a signed entry': one part, the
+    leaver's own, checked against its deck key; a wrong secret names the leaver."""
+    ledger = ledger_at(log, AT, reader=0)
+    at = (ledger.next_index, ledger.head)
+    assert ledger.book is not None
+    own = departure.own_departure(ledger.game_id, ledger.book, at, SEATS[2], 2)
+    assert own.body["seats"] == [2]
+    wrong = departure.own_departure(ledger.game_id, ledger.book, at, SEATS[1], 2)
+    refused = ledger.rejection(wrong)  # seat 1's keys: not signed by seat 2
+    assert refused is not None and "not signed by it" in refused.reason
+    body = departure.share_body(at[0], at[1], 2, 2, scalar_bytes(SEATS[1].deck))
+    lie = departure.bundle(*at, 2, {2: sign_body(ledger.game_id, body, {2: SEATS[2].key})})
+    refused = ledger.rejection(lie)
+    assert refused is not None and refused.culprit == 2 and "does not match" in refused.reason
+    ledger.append(own)
+    assert ledger.book.gone == (2,) and ledger.book.readers[2] == SEATS[2].deck
