@@ -86,6 +86,7 @@ class PlayResult:
     stopped: Stopped | None = None  # what stopped a stopped game
     resume_hint: str | None = None  # the command that continues a game left early
     already_over: bool = False  # resume found the game over: nothing was played
+    left_for_good: bool = False  # we typed leave: a bot plays our seat (issue 27)
 
     def with_hint(self) -> PlayResult:
         if self.status in (LEFT, PAUSED) and self.replay is not None:
@@ -200,7 +201,10 @@ def _run(peer: Peer) -> PlayResult:
     run_peer = getattr(peer.ui, "run_peer", None)
     status = peer.run() if run_peer is None else run_peer(peer.run)
     ledger = peer.session.ledger if peer.session is not None else None
-    return _result(status, peer.replay_path, ledger).with_hint()
+    result = _result(status, peer.replay_path, ledger).with_hint()
+    if peer.session is not None and peer.session.left_for_good:
+        result = replace(result, left_for_good=True)
+    return result
 
 
 def host(

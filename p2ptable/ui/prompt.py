@@ -10,7 +10,8 @@ the chosen :class:`~p2ptable.engine.api.Action`, :class:`Help` for ``?``/``help`
 :class:`Recent` for ``r`` (every event since the last choice, which a short
 terminal cannot show at once), :class:`Talk` for a line begun with ``'`` or
 ``say`` (table talk, net/sideline.py), :class:`Break` for ``break`` (a proposed
-break, or agreeing to one), or :class:`Invalid` with a message saying what to
+break, or agreeing to one), :class:`LeaveTable` for ``leave`` (for good, a bot
+plays the seat: net/departure_round.py), or :class:`Invalid` with a message saying what to
 type instead.  A choice may be typed as its number, as the action's text (``take
 1``, the form the log uses; any legal action, also one the menu leaves off) or as
 its menu wording.  Nothing here reads input or prints: the caller does, so every
@@ -61,8 +62,14 @@ class Invalid:
     message: str
 
 
-Choice = Action | Help | Recent | Talk | Break | Invalid
+@dataclass(frozen=True)
+class LeaveTable:
+    """The player leaves for good and lets a bot play their seat ("leave")."""
+
+
+Choice = Action | Help | Recent | Talk | Break | LeaveTable | Invalid
 BREAK_WORDS = frozenset({"break", "pause"})
+LEAVE_WORDS = frozenset({"leave"})
 
 
 def menu_lines(actions: Sequence[Action], describe: Callable[[Action], str]) -> list[str]:
@@ -111,6 +118,8 @@ def parse_choice(
     typed = _normal(line)
     if typed in BREAK_WORDS:
         return Break()
+    if typed in LEAVE_WORDS:
+        return LeaveTable()
     if typed in HELP_WORDS:
         return Help()
     if typed in RECENT_WORDS:
@@ -151,6 +160,8 @@ At the table
               while others play; every seat reads it with your name
   break       propose a break; when every seat has typed break, every
               peer saves and ends, printing the command that comes back
+  leave       at a table that keeps going, at your turn: leave for good, and
+              a bot plays for you from then on (the others go on at once)
   Ctrl-C      leave the game; the log is kept, and `p2ptable resume FILE`
               continues it where it stopped."""
 

@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from p2ptable.bots.seat import BreakManners
 from p2ptable.engine.api import Action
 from p2ptable.net.events import Seen
-from p2ptable.net.frontend import Chosen, Leave, LobbyCommand, Say, TakeBreak
+from p2ptable.net.frontend import Chosen, Leave, LeaveForGood, LobbyCommand, Say, TakeBreak
 from p2ptable.net.session import Finished, Session, Stopped
 from p2ptable.net.sideline import BreakAgreed, BreakNews, Declined, Talked
 from p2ptable.replay.ledger import Applied
@@ -220,6 +220,11 @@ class TerminalFrontend:
         elif isinstance(choice, prompt.Break):
             self.message = None
             return TakeBreak()
+        elif isinstance(choice, prompt.LeaveTable):
+            if session.can_leave():
+                self.message = None
+                return LeaveForGood()
+            self.message = "You can leave for good at your turn, at a table that keeps going."
         else:
             self.message = None
             self._chose_at = self._told  # the events since this choice are the new ones
@@ -267,6 +272,8 @@ class TerminalFrontend:
             below += menu.lines(self._width())
             if session.choosing_together():
                 below.append("Everyone chooses at once: nobody sees your choice until all have.")
+            if session.can_leave():
+                below.append("leave: a bot plays for me (type leave)")
             below.append("Your choice (number, or ? for help):")
         if self.message:
             below += self.message.splitlines()
