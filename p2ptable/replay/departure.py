@@ -187,16 +187,15 @@ def departure(
             raise InvalidEntry(index, problem, seat)
         shares[seat] = decode_scalar(raw)
     if on_purpose:
-        name = info.seats[leaver].name
-        text = f"{name} leaves the table and shows its deck secret: a bot plays for it from now on"
+        text = "leaves the table and shows its deck secret: a bot plays for it from now on"
         after = replace(position, book=book.departed(leaver, shares[leaver]))
         return Applied(index, Kind.DEPARTURE, leaver, text), after
     secret = rebuilt_secret(info.game_id, book, leaver, shares)
     if base_mul(secret) != book.table.keys[leaver]:  # unreachable with every share right
         raise InvalidEntry(index, f"the shares do not rebuild seat {leaver}'s deck key")
-    name = info.seats[leaver].name
     text = (
-        f"{name} left: its deck secret is rebuilt from {len(seats)} shares; its cards are face up"
+        f"left the table: its deck secret is rebuilt from {len(seats)} shares, "
+        "and a bot plays for it from now on, its cards face up"
     )
     return Applied(index, Kind.DEPARTURE, leaver, text), replace(
         position, book=book.departed(leaver, secret)

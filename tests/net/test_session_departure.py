@@ -386,3 +386,20 @@ def test_a_player_who_comes_back_after_a_bot_took_the_seat_watches():
     files = {log_file(logs[s]) for s in sessions}
     assert len(files) == 1, "the watcher's log differs"
     assert verify_bytes(files.pop()).valid
+
+
+def test_the_log_in_words_says_who_left_and_which_moves_the_bot_made():
+    from p2ptable.replay.verify import verify_bytes as verified
+    from p2ptable.ui.text import verify_summary
+
+    _, sessions, logs, net = to_the_leavers_turn("words")
+    wait(net, int(ABANDON) + 3)
+    finish(sessions, net, "words")
+    report = verified(log_file(logs[0]))
+    said = [did.text for did in report.events]
+    assert any(
+        t.startswith("left the table: its deck secret is rebuilt from 3 shares") for t in said
+    )
+    assert any(t.endswith("(the bot that plays for it)") for t in said)
+    summary = verify_summary("game.p2pt", report)
+    assert f"left:    P{LEAVER} at entry" in summary
