@@ -11,15 +11,32 @@ departure; any other accusation stops the game with the agreed abort.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from p2ptable.net.round_base import gone_seats
+from p2ptable.net.round_base import RoundSession, gone_seats
 
 if TYPE_CHECKING:
-    from p2ptable.net.session import Session
+    from p2ptable.net.departure_round import DepartureRound
+    from p2ptable.net.events import Stopped
+    from p2ptable.net.peers import PeerStates
+    from p2ptable.net.round_base import Round
+    from p2ptable.net.waiting import Waiting
+    from p2ptable.replay.kinds import Kind
 
 
-def check(session: Session, now: float) -> None:
+class NamingSession(RoundSession, Protocol):
+    """What naming may use of its session (net/session.py): a round's, and more."""
+
+    stopped: Stopped | None
+    peers: PeerStates
+    waiting: Waiting
+    departure: DepartureRound
+    rounds: dict[Kind, Round]
+
+    def advance(self, now: float) -> None: ...
+
+
+def check(session: NamingSession, now: float) -> None:
     """Name whoever is due to be named now, if anyone (see the module docstring)."""
     if session.stopped is not None or session.resuming:
         return  # an abort is a signature too: none before we know where the log is
