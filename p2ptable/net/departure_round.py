@@ -114,6 +114,18 @@ class DepartureRound(Round):
         go on without it."""
         return found.reason is Reason.ABANDONED and self.start(table, found.culprit, now)
 
+    def arrived(self, table: RoundSession, entry: Entry) -> None:
+        """``entry`` is about to be appended where our share of a leaver's secret
+        is out: only the departure (or an abort) may come there now.  A leaver
+        back just in time, whose move a peer took, must not fork our log from the
+        logs of the peers that bundle the departure with our share."""
+        leaver = self.active(table)
+        if leaver is not None and entry.kind not in (Kind.DEPARTURE, Kind.ABORT):
+            raise RemoteProtocolError(
+                f"our share of seat {leaver}'s secret is out for entry {entry.body['i']}: "
+                "only its departure may come there"
+            )
+
     def active(self, table: RoundSession) -> int | None:
         """The leaver of the departure we take part in at our log's end, if any."""
         ours = self.ours

@@ -383,6 +383,7 @@ class Session(SessionView):
         self.outbox.persisted(raw, self.ledger.entries[-1], self._at_end())
 
     def before_apply(self, entry: Entry) -> None:
+        self.departure.arrived(self, entry)  # our share is out: only the departure
         self.rounds[self.ledger.expected().kind].arrived(self, entry)  # early shuffles
 
     def _at_end(self) -> bool:

@@ -18,7 +18,7 @@ import pytest
 
 from p2ptable.net import departure_round
 from p2ptable.net.memory import MemoryNet
-from p2ptable.net.session import Session, Stopped
+from p2ptable.net.session import Rejected, Session, Stopped
 from p2ptable.replay import authoring, departure
 from p2ptable.replay.entries import Entry, sign_body
 from p2ptable.replay.kinds import Kind
@@ -53,7 +53,9 @@ def make_game_table(players: int, seed: str, game: str):
     return seats, sessions, logs
 
 
-def to_the_leavers_turn(seed: str, players: int = 4, game: str = "vorsicht-lehrer"):
+def to_the_leavers_turn(
+    seed: str, players: int = 4, game: str = "vorsicht-lehrer", kept: list | None = None
+):
     """A table played (random moves) until the leaver is to move, the leaver
     then taken off the network: (seats, staying sessions, logs, net)."""
     seats, sessions, logs = make_game_table(players, seed, game)
@@ -70,7 +72,9 @@ def to_the_leavers_turn(seed: str, players: int = 4, game: str = "vorsicht-lehre
         )
     else:
         raise AssertionError("the leaver never came to move")
-    del sessions[LEAVER]
+    gone = sessions.pop(LEAVER)
+    if kept is not None:
+        kept.append(gone)  # off the network, but not ended (the test's to use)
     for session in sessions.values():
         session.waiting.abandon_timeout = ABANDON
     return seats, sessions, logs, net
@@ -403,3 +407,30 @@ def test_the_log_in_words_says_who_left_and_which_moves_the_bot_made():
     assert any(t.endswith("(the bot that plays for it)") for t in said)
     summary = verify_summary("game.p2pt", report)
     assert f"left:    P{LEAVER} at entry" in summary
+
+
+def test_once_a_seats_share_is_out_the_leavers_late_move_is_refused():
+    """A leaver back just in time must not fork the log of a seat whose share
+    is out from the logs of the seats that bundle the departure with it."""
+    kept: list = []
+    _, sessions, logs, net = to_the_leavers_turn("late-move", kept=kept)
+    (leaver,) = kept
+    for seat in (1, 3):
+        sessions[seat].waiting.abandon_timeout = ABANDON + 6  # seat 0's clock first
+    at = sessions[0].ledger.next_index
+    wait(net, int(ABANDON) + 2)
+    assert sessions[0].departure.active(sessions[0]) == LEAVER
+    sessions[0].take_events()
+    legal = leaver.legal_actions()
+    leaver.submit(legal[0], net.now)
+    for dest, frame in leaver.take_outgoing():
+        if dest == 0:
+            sessions[0].receive(frame, net.now)
+    assert sessions[0].ledger.next_index == at  # the move was not taken
+    refused = [e for e in sessions[0].take_events() if isinstance(e, Rejected)]
+    assert any("only its departure may come there" in e.reason for e in refused), refused
+    wait(net, 8)  # the others' clocks name it too, well within the withholding time
+    for seat in sessions:
+        (entry,) = departures(logs[seat])
+        assert entry.body["i"] == at
+    assert len({log_file(logs[s]) for s in sessions}) == 1
