@@ -38,13 +38,14 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
-from p2ptable.net.frontend import Leave
+from p2ptable.net.frontend import Leave, LeaveForGood
 from p2ptable.ui import prompt
 from p2ptable.ui.bell import rings
 from p2ptable.ui.menu import Menu
 from p2ptable.ui.screens import screens_for
 from p2ptable.ui.style import fit
 from p2ptable.ui.tui.channel import INTERRUPTED, Link
+from p2ptable.ui.tui.questions import LeaveForGoodScreen, LeaveScreen
 from p2ptable.ui.tui.snapshot import Snapshot
 
 NARROW = 70  # below this many columns the panes stack
@@ -95,32 +96,6 @@ class HelpScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class LeaveScreen(ModalScreen[bool]):
-    """Asks before leaving: the leave key is one slip away from a choice."""
-
-    BINDINGS = [
-        Binding("y", "answer(True)", "leave"),
-        Binding("n,escape,q", "answer(False)", "stay"),
-    ]
-    DEFAULT_CSS = """
-    LeaveScreen { align: center middle; }
-    LeaveScreen > Static {
-        width: 60; max-width: 95%; height: auto; border: round $warning; padding: 1 2;
-        background: $surface;
-    }
-    """
-
-    def compose(self) -> ComposeResult:
-        yield Static(
-            "Leave the table?\n\nThe others are told, your replay is kept, and "
-            "`p2ptable resume` continues the game where it stopped.\n\n"
-            "y: leave    n or Esc: stay"
-        )
-
-    def action_answer(self, leave: bool) -> None:
-        self.dismiss(leave)
-
-
 class TableApp(App[None]):
     """The full-screen table (see the module docstring)."""
 
@@ -156,6 +131,7 @@ class TableApp(App[None]):
     BINDINGS = [
         Binding("question_mark", "help", "help", priority=True),
         Binding("q", "leave", "leave", priority=True),
+        Binding("l", "leave_for_good", "leave for good", priority=True, show=False),
         Binding("ctrl+c,ctrl+d", "leave_now", "leave now", priority=True, show=False),
         Binding("pageup", "events(-1)", "events up", priority=True, show=False),
         Binding("pagedown", "events(1)", "events down", priority=True, show=False),
@@ -436,6 +412,17 @@ class TableApp(App[None]):
 
         self.push_screen(LeaveScreen(), answered)
 
+    def action_leave_for_good(self) -> None:
+        if not self.snapshot.can_leave:
+            self._say("You can leave for good at your turn, at a table that keeps going.")
+            return
+
+        def answered(leave: bool | None) -> None:
+            if leave:
+                self.link.send(LeaveForGood())
+
+        self.push_screen(LeaveForGoodScreen(), answered)
+
     def action_leave_now(self) -> None:
         if self._ended:
             self.exit()
@@ -459,6 +446,8 @@ Keys
   PgUp PgDn        scroll the events (every one since the table opened)
   ?                this help
   q                leave the table (asks first); Ctrl-C leaves at once
+  l                at a table that keeps going, at your turn: leave for
+                   good, a bot plays for you (asks first)
   The turn line is highlighted, and the terminal's bell rings, when it
   becomes your turn (--no-bell: no bell)."""
 

@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable
 
 from p2ptable.engine.api import Action
-from p2ptable.net.frontend import Leave
+from p2ptable.net.frontend import Leave, LeaveForGood
 from p2ptable.ui.tui.snapshot import Snapshot
 
 INTERRUPTED = "interrupted"  # the reason our bye gives, as Ctrl-C's in the line mode
@@ -30,7 +30,7 @@ class Link:
         self._latest: Snapshot | None = None
         self._posted = False
         self._post: Callable[[], None] | None = None
-        self._choices: queue.SimpleQueue[Action | Leave] = queue.SimpleQueue()
+        self._choices: queue.SimpleQueue[Action | Leave | LeaveForGood] = queue.SimpleQueue()
         self.read_fd, self._write_fd = os.pipe()
         os.set_blocking(self.read_fd, False)
         os.set_blocking(self._write_fd, False)
@@ -46,7 +46,7 @@ class Link:
         if post is not None:
             post()
 
-    def received(self) -> list[Action | Leave]:
+    def received(self) -> list[Action | Leave | LeaveForGood]:
         """What the person chose since the last call, oldest first."""
         try:
             while os.read(self.read_fd, 4096):
@@ -77,7 +77,7 @@ class Link:
             self._posted = False
             return self._latest
 
-    def send(self, item: Action | Leave) -> None:
+    def send(self, item: Action | Leave | LeaveForGood) -> None:
         self._choices.put(item)
         try:
             os.write(self._write_fd, b".")

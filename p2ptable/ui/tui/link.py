@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 from p2ptable.engine.api import Action
 from p2ptable.net.events import Seen
-from p2ptable.net.frontend import Leave
+from p2ptable.net.frontend import Leave, LeaveForGood
 from p2ptable.net.session import Finished, Session, Stopped
 from p2ptable.replay.ledger import Applied
 from p2ptable.ui.endings import stop_words
@@ -108,12 +108,16 @@ class FullScreenFrontend:
         clock = self._last_clock + CLOCK
         return clock if self.bot is None else min(clock, self.bot.wake_at(session, now))
 
-    def choose(self, session: Session | None, now: float, typed: bool) -> Action | Leave | None:
+    def choose(
+        self, session: Session | None, now: float, typed: bool
+    ) -> Action | Leave | LeaveForGood | None:
         items = self.link.received() if typed else []
         for item in items:
             if isinstance(item, Leave):
                 self._left = True
                 return item
+            if isinstance(item, LeaveForGood):
+                return item  # the peer checks it is still our turn
         if self.bot is not None:
             return None if session is None else self.bot.choose(session, now)
         chosen = None
@@ -149,6 +153,7 @@ class FullScreenFrontend:
             message=self.message,
             final=self.final,
             watching=self.bot is not None,
+            can_leave=self._may_leave(session),
         )
 
     def _status(self, session: Session, now: float | None) -> tuple[str, ...]:
@@ -157,7 +162,13 @@ class FullScreenFrontend:
         from p2ptable.ui.terminal import status_lines
 
         clock = self.clock_line(session, now, 1) if self.clock_line is not None else None
-        return (*([clock] if clock is not None else []), *status_lines(session, now))
+        # The menu's "leave: a bot plays for me", at a table that keeps going.
+        leave = ["leave: a bot plays for me (press l)"] if self._may_leave(session) else []
+        return (*([clock] if clock is not None else []), *status_lines(session, now), *leave)
+
+    def _may_leave(self, session: Session) -> bool:
+        over = session.finished or session.stopped is not None
+        return self.bot is None and not over and session.can_leave()
 
     def _publish(self, session: Session | None, now: float | None) -> None:
         self.link.publish(self.snapshot(session, now))
