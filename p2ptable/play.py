@@ -8,36 +8,29 @@ wrong raises ValueError (or LobbyError, ResumeError) with the words to show.
 
 from __future__ import annotations
 
-import ipaddress
-import os
-import random
-import sys
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 import zmq
 
 from p2ptable.bots import opponent_for
-from p2ptable.bots.clock import ClockedFrontend
-from p2ptable.bots.seat import BotFrontend, BotPlayer
-from p2ptable.engine.api import Outcome, normalize_options
+from p2ptable.checks import check_advertise, check_name, check_new_replay, check_seats, check_stats
+from p2ptable.engine.api import normalize_options
+from p2ptable.frontends import make_frontend
 from p2ptable.games import get_game
 from p2ptable.net import lobby as lobbies
 from p2ptable.net.addresses import (
     DEFAULT_PORT,
     address_towards,
     check_port,
-    interface_addresses,
-    is_local_address,
     lan_address,
     split_address,
 )
 from p2ptable.net.discovery import announce_lobby
-from p2ptable.net.events import Stopped
 from p2ptable.net.frontend import Frontend
 from p2ptable.net.lobby_frames import KEEP_GOING_WORDS, NO_ESCROW
-from p2ptable.net.local_table import BotProcesses, read_record, write_record
-from p2ptable.net.peer import LEFT, PAUSED, Peer, PeerConfig
+from p2ptable.net.local_table import BotProcesses, BotsBeside, read_record
+from p2ptable.net.peer import Peer, PeerConfig
 from p2ptable.net.pending_genesis import (
     PendingGenesis,
     drop_pending,
@@ -48,135 +41,19 @@ from p2ptable.net.pending_genesis import (
 )
 from p2ptable.net.persistence import Resume, ResumeError, load_resume
 from p2ptable.net.seat_lock import SeatLock, hold_seat_lock
+from p2ptable.play_result import (  # noqa: F401 - every status is play's surface too
+    FINISHED,
+    LEFT,
+    NO_ANSWER,
+    PAUSED,
+    STOPPED,
+    TIMED_OUT,
+    PlayResult,
+)
+from p2ptable.play_result import result_of as _result
 from p2ptable.replay.genesis import MAX_CLOCK, escrows_at
-from p2ptable.replay.ledger import Ledger
-from p2ptable.replay.outputs import check_output
 
-FINISHED, TIMED_OUT, STOPPED, NO_ANSWER = 0, 2, 3, 4
-
-
-def check_new_replay(replay: Path | None) -> None:
-    """A new game never writes over (or appends to) an existing replay, and its
-    folder must be there and writable now, not when the table is full (as for
-    ``sim --out``: a typo in a folder's name is an error, not a new folder)."""
-    if replay is None:
-        return
-    if replay.exists():
-        raise ValueError(f"{replay} already exists: choose another --replay (or resume it)")
-    folder = replay.parent
-    if not folder.is_dir():
-        raise ValueError(f"the folder {folder} does not exist (create it first)")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise ValueError(f"the folder {folder} cannot be written to")
-
-
-def check_stats(stats: Path | None, replay: Path | None) -> None:
-    """``--stats`` (the benchmarks' timestamps) goes to a new file: never over a
-    replay, this game's or any other (replay/outputs.py), nor any existing file."""
-    if stats is not None:
-        check_output(stats, replays=[replay] if replay is not None else [])
-
-
-@dataclass(frozen=True)
-class PlayResult:
-    status: int  # FINISHED, TIMED_OUT, STOPPED, NO_ANSWER, LEFT or PAUSED
-    replay: Path | None
-    names: tuple[str, ...] = ()
-    outcome: Outcome | None = None  # a finished game's result
-    stopped: Stopped | None = None  # what stopped a stopped game
-    resume_hint: str | None = None  # the command that continues a game left early
-    already_over: bool = False  # resume found the game over: nothing was played
-    left_for_good: bool = False  # we typed leave: a bot plays our seat (issue 27)
-
-    def with_hint(self) -> PlayResult:
-        if self.status in (LEFT, PAUSED) and self.replay is not None:
-            return replace(self, resume_hint=f"p2ptable resume {self.replay}")
-        return self
-
-
-def _result(status: int, replay: Path | None, ledger: Ledger | None) -> PlayResult:
-    if ledger is None:
-        return PlayResult(status, replay)
-    names = tuple(s.name for s in ledger.seats)
-    halt = ledger.stopped
-    stopped = None
-    if halt is not None:
-        stopped = Stopped(halt.reason, halt.culprit, halt.detail, halt.proved, halt.detector)
-    return PlayResult(status, replay, names, ledger.result, stopped)
-
-
-def check_name(name: str) -> str:
-    """A seat name people can read: 1 to 32 printable characters."""
-    if not (0 < len(name) <= lobbies.MAX_NAME and name.isprintable() and name.strip()):
-        raise ValueError(
-            f"a name must be 1 to {lobbies.MAX_NAME} printable characters, not {name!r}"
-        )
-    return name
-
-
-def check_advertise(address: str) -> str:
-    """The address others reach us at: an IPv4 address (it goes into the
-    roster, and every peer connects to it)."""
-    try:
-        parsed = ipaddress.ip_address(address)
-    except ValueError:
-        parsed = None
-    if parsed is None or parsed.version != 4 or parsed.is_unspecified or parsed.is_multicast:
-        raise ValueError(
-            f"--advertise must be this machine's IPv4 address, such as 192.168.1.20, "
-            f"not {address!r}"
-        )
-    if not is_local_address(address):
-        mine = ", ".join(interface_addresses()) or "none but loopback"
-        raise ValueError(
-            f"--advertise must be this machine's IPv4 address, and {address} is not one "
-            f"of its network cards' (they have: {mine})"
-        )
-    return address
-
-
-def check_seats(game: str, seats: int) -> None:
-    the_game = get_game(game)
-    if not the_game.min_seats <= seats <= the_game.max_seats:
-        raise ValueError(
-            f"{the_game.title} takes {the_game.min_seats} to {the_game.max_seats} players, "
-            f"not {seats}"
-        )
-
-
-def full_screen(plain: bool, person: bool) -> bool:
-    """Whether a seat is drawn on the full-screen table (ui/tui/) rather than in
-    the line mode (ui/terminal.py): not when ``plain`` asks for the line mode, nor
-    when the output (or a ``person``'s input) is not a terminal or TERM is
-    ``dumb`` (screen readers, pipes, logs)."""
-    if plain or os.environ.get("TERM", "") in ("", "dumb"):
-        return False
-    try:
-        return sys.stdout.isatty() and (not person or sys.stdin.isatty())
-    except (OSError, ValueError):
-        return False
-
-
-def make_frontend(
-    bot: str | None, quiet: bool, delay: float = 0.0, bell: bool = True, plain: bool = False
-) -> Frontend:
-    """A person at this terminal (the bell rings at their turn unless not ``bell``),
-    or a bot: watched on a screen when this is a terminal and not ``quiet``,
-    otherwise printing only the end of the game.  The screen is the full-screen
-    table unless ``plain`` or the terminal cannot show it (:func:`full_screen`)."""
-    player = None if bot is None else BotPlayer(bot, delay, random.Random())
-    if player is not None and (quiet or not sys.stdout.isatty()):
-        return BotFrontend(player, quiet=quiet)
-    if full_screen(plain, person=player is None):
-        from p2ptable.ui.tui.link import FullScreenFrontend
-
-        screen: Frontend = FullScreenFrontend(bot=player, bell=bell)
-    else:
-        from p2ptable.ui.terminal import TerminalFrontend
-
-        screen = TerminalFrontend(bot=player, bell=bell)
-    # A person plays under the table's clock if its genesis has one (bots/clock.py).
-    return screen if player is not None else ClockedFrontend(screen)
+LOOPBACK = "127.0.0.1"  # where `play` sits: a table for its own bot peers, on this machine
 
 
 def _peer(config: PeerConfig, frontend: Frontend, resume: Resume | None = None) -> Peer:
@@ -227,20 +104,24 @@ def host(
     spectators: bool = False,
     bell: bool = True,  # ring the terminal bell when it becomes our turn (ui/bell.py)
     plain: bool = False,  # the line mode, not the full-screen table
-    show_join: bool = True,  # `play` starts its bots with the join line: nobody reads it
     bots: int = 0,
     bot_kind: str | None = None,
     keep_going: bool = False,
     clock: int | None = None,
     again: dict[int, str] | None = None,
+    spectators_talk: bool = False,
+    hide_spectators: bool = False,
+    rotation: tuple[str, ...] = (),
 ) -> PlayResult:
     """Open a table and play at seat 0 once every seat is filled; ``bots`` of the
     seats are bot peers started beside us (``bot_kind``, by default the game's
-    choice), as ``play`` starts them, and people join the rest.  ``keep_going``:
+    choice), and people join the rest (``play``: nobody).  ``keep_going``:
     every seat escrows its deck secret among the others (where that applies:
     hidden hands, 3 seats or more; sealed-decks.md section 15).  ``clock``: the
     seconds each person has per decision (bots/clock.py), or no clock; ``again``:
-    a rematch's codes by old seat (p2ptable/rematch.py)."""
+    a rematch's codes by old seat (p2ptable/rematch.py).  ``spectators_talk``:
+    spectators may write in their own channel (net/spectator_talk.py);
+    ``hide_spectators``: our screen starts with that channel hidden."""
     check_new_replay(replay)
     check_stats(stats, replay)
     check_port(port)
@@ -248,6 +129,8 @@ def host(
     check_seats(game, seats)
     if clock is not None and not 1 <= clock <= MAX_CLOCK:
         raise ValueError(f"--clock must be 1 to {MAX_CLOCK} seconds, not {clock}")
+    if spectators_talk and not spectators:
+        raise ValueError("--spectators-talk needs --spectators: nobody watches to talk")
     if not 0 <= bots <= seats - 1:
         raise ValueError(f"--bots must be 0 to {seats - 1} (a table of {seats} has you too)")
     the_game = get_game(game)
@@ -272,36 +155,33 @@ def host(
         replay=replay,
         stats=stats,
         spectators=spectators,
+        spectators_talk=spectators_talk,
         keep_going=keep_going and escrows_at(the_game, seats),
         clock=clock,
         again=dict(again or {}),
+        rotation=rotation,
     )
-    frontend = make_frontend(bot, quiet, bot_delay, bell, plain)
+    frontend = make_frontend(bot, quiet, bot_delay, bell, plain, hide_spectators)
     peer = _peer(config, frontend)
-    if hasattr(frontend, "run_peer") and show_join:
+    if hasattr(frontend, "run_peer"):
         # what the others must type stays in view on the full-screen table too
         def announce(line: str, printed=announce) -> None:  # noqa: ANN001
             printed(line)
             frontend.say(line)
 
     # The bot peers beside us: ``bots`` now, and more if the host types `bots`
-    # in the lobby (net/lobby_commands.py) for the seats nobody came for.
-    started: list[BotProcesses] = []
-
-    def noted(path: Path, then=on_genesis) -> None:  # noqa: ANN001
-        if started:  # resume brings them back
-            write_record(path, started[0].workdir, started[0].seats)
-        if then is not None:
-            then(path)
-
-    # The bots knock on our own loopback (or the one address we listen on).
-    near = "127.0.0.1" if bind in ("0.0.0.0", "127.0.0.1") else bind
+    # in the lobby (net/lobby_commands.py) for the seats nobody came for; they
+    # knock on our own loopback (or the one address we listen on).
+    beside = BotsBeside(bot_kind or opponent_for(the_game), bot_delay)
+    near = LOOPBACK if bind in ("0.0.0.0", LOOPBACK) else bind
 
     def more_bots(count: int) -> None:
-        if not started:
-            started.append(BotProcesses())
-        kind = bot_kind or opponent_for(the_game)
-        started[0].start(f"{near}:{peer.transport.port}", code, count, kind, bot_delay)
+        beside.start(f"{near}:{peer.transport.port}", code, count)
+
+    def noted(path: Path, then=on_genesis) -> None:  # noqa: ANN001
+        beside.note(path)  # resume brings them back
+        if then is not None:
+            then(path)
 
     peer.on_genesis = noted
     peer.on_bots = more_bots
@@ -315,10 +195,14 @@ def host(
         announce(f"  p2ptable join {where} --code {code} --name <their name>")
     else:
         announce(f"Table open: {the_game.title} for {seats} players{timed}.")
-    if bots:
+    if bots and people:
         announce(f"Started {bots} bot peers for {bots} of the seats; {people} left for people.")
+    elif bots:  # `play`: nobody else comes
+        announce(f"Started {bots} bot peers for the other seats; waiting for them to join...")
     if spectators:
         announce(f"Spectators watch with: p2ptable watch {where} --code {code}")
+    if spectators_talk:
+        announce("Spectators may talk, in a channel of their own (`hide spectators` hides it).")
     if config.keep_going:
         announce(f"{KEEP_GOING_WORDS}.")
     elif keep_going:  # nothing to escrow: a game without hidden hands, or 2 seats
@@ -327,12 +211,13 @@ def host(
     result: PlayResult | None = None
     try:
         result = _run(peer)
-        return result
+        kinds = tuple(s.kind for s in beside.procs.seats) if beside.procs else ()
+        return replace(result, bots=kinds)
     finally:
         if announcer is not None:
             announcer.close(wait=1.0)  # the goodbye, best effort
-        if started:
-            _end_bots(started[0], result)
+        if beside.procs is not None:
+            _end_bots(beside.procs, result)
 
 
 def join(
@@ -352,6 +237,8 @@ def join(
     listed_table: str = "",
     bell: bool = True,
     again: int | None = None,
+    hide_spectators: bool = False,
+    rotation: tuple[str, ...] = (),
 ) -> PlayResult:
     """Join the table at ``address`` (HOST:PORT) and play; ``listed_table``, the
     id of the table picked from the LAN's list, is checked against the host's;
@@ -378,8 +265,9 @@ def join(
         lifeline=lifeline,
         listed_table=listed_table,
         again_seat=again,
+        rotation=rotation,
     )
-    frontend = make_frontend(bot, quiet, bot_delay, bell, plain)
+    frontend = make_frontend(bot, quiet, bot_delay, bell, plain, hide_spectators)
     peer = _peer(config, frontend)
     if not quiet:
         say(f"Connecting to {address}…")
@@ -401,60 +289,38 @@ def play(
     bell: bool = True,
     plain: bool = False,
 ) -> PlayResult:
-    """You against ``bots`` local bot peers, each its own process on loopback.
+    """You against ``bots`` local bot peers, each its own process on loopback:
+    :func:`host` on loopback with every other seat a bot (``bot_kind``, by default
+    the game's choice, ``GamePackage.opponent``); ``you``: a bot at your seat too.
 
     The bots live as long as this process: if you leave (Ctrl-C, a crash), they
-    leave too, and `p2ptable resume REPLAY` brings the whole table back.  The bots
-    are ``bot_kind``, by default the game's choice (``GamePackage.opponent``)."""
-    check_new_replay(replay)
-    check_name(name)
+    leave too, and `p2ptable resume REPLAY` brings the whole table back."""
     the_game = get_game(game)
-    if bot_kind is None:  # the game's choice: the bot that makes the best game
-        bot_kind = opponent_for(the_game)
     if not the_game.min_seats <= bots + 1 <= the_game.max_seats:
         low, high = max(1, the_game.min_seats - 1), the_game.max_seats - 1
         raise ValueError(
             f"{the_game.title} takes {the_game.min_seats} to {the_game.max_seats} players: "
             f"--bots must be {low} to {high}, not {bots}"
         )
-    code = lobbies.new_code()
-    procs = BotProcesses()
-    result: PlayResult | None = None
-
-    def announce(line: str) -> None:
-        if line.startswith("  p2ptable join"):
-            port = int(line.split()[2].rsplit(":", 1)[1])
-            procs.start(f"127.0.0.1:{port}", code, bots, bot_kind, bot_delay)
-            if not quiet:
-                print(f"Started {bots} bot peers; waiting for them to join...", flush=True)
-
-    def noted(path: Path) -> None:
-        write_record(path, procs.workdir, procs.seats)
-
-    try:
-        result = host(
-            game,
-            bots + 1,
-            name,
-            options,
-            port=0,
-            code=code,
-            bot=you,
-            replay=replay,
-            bind="127.0.0.1",
-            advertise="127.0.0.1",
-            quiet=quiet,
-            announce=announce,
-            bot_delay=bot_delay,
-            on_genesis=noted,
-            listed=False,
-            bell=bell,
-            plain=plain,
-            show_join=False,
-        )
-    finally:
-        _end_bots(procs, result)
-    return result
+    return host(
+        game,
+        bots + 1,
+        name,
+        options,
+        port=0,
+        bot=you,
+        replay=replay,
+        bind=LOOPBACK,
+        advertise=LOOPBACK,
+        quiet=quiet,
+        announce=(lambda _: None) if quiet else print,
+        bot_delay=bot_delay,
+        listed=False,
+        bell=bell,
+        plain=plain,
+        bots=bots,
+        bot_kind=bot_kind,
+    )
 
 
 def _resume_genesis(
@@ -564,7 +430,7 @@ def resume(
         result: PlayResult | None = None
         try:
             procs.resume(seats)
-            result = replace(_run(peer), already_over=over)
+            result = replace(_run(peer), already_over=over, bots=tuple(s.kind for s in seats))
         finally:
             _end_bots(procs, result)
         return result

@@ -25,6 +25,11 @@ person decides at their own terminal, and a seat goes only to the endpoint its
 own signed genesis round recorded.  A stranger who knocks with ``again: s`` and
 a guess is one more wrong code, counted and limited like any (net/knocks.py).
 
+The first player rotates: the rematch's is the player after the last game's
+first player, by name, whoever came back (net/rotation.py).  The host tells the
+joiners the order in its challenge, the genesis names the seat (option
+``first``), and a seat of the old game checks the order against its own replay.
+
 The new replay is next to the old one: ``Ana.p2pt`` is followed by
 ``Ana.game2.p2pt``, then ``Ana.game3.p2pt`` (:func:`next_replay`).
 """
@@ -38,11 +43,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from p2ptable.crypto.links import link_key
+from p2ptable.engine.api import FIRST, FIRST_PLAYER
 from p2ptable.net.join_code import CODE_ALPHABET
 from p2ptable.net.persistence import ResumeError, load_resume
+from p2ptable.net.rotation import rotation_after
+from p2ptable.replay.genesis import read_genesis
+from p2ptable.replay.kinds import Kind
+from p2ptable.replay.ledger import Ledger
 
 if TYPE_CHECKING:
-    from p2ptable.play import PlayResult
+    from p2ptable.play_result import PlayResult
 
 REMATCH_INFO = b"p2ptable/rematch/v1"
 CODE_CHARS = 20  # of the code alphabet: about 99 bits, never typed
@@ -68,6 +78,18 @@ def next_replay(old: Path) -> Path:
     return old.with_name(f"{found['stem']}.game{int(found['n']) + 1}.p2pt")
 
 
+def first_player(ledger: Ledger) -> int | None:
+    """The seat that played first in ``ledger``'s game: the one its genesis
+    names, or the one its first-player roll drew (None if there was none)."""
+    if FIRST in ledger.options:
+        return int(ledger.options[FIRST])
+    for entry in ledger.entries[1:]:
+        body = entry.body
+        if body["t"] == Kind.CHANCE and body["purpose"] == FIRST_PLAYER:
+            return int(body["outcome"][0])
+    return None
+
+
 @dataclass(frozen=True)
 class Again:
     """What the rematch of a finished game needs, read from one seat's files."""
@@ -83,6 +105,9 @@ class Again:
     port: int  # the port we listened on
     codes: dict[int, str]  # seat -> the rematch code between it and us
     replay: Path  # the rematch's
+    rotation: tuple[str, ...]  # from the player after the first one (net/rotation.py)
+    keep_going: bool = False  # the table's, as its genesis says (host --keep-going)
+    spectators: bool = False  # the host admitted spectators (it kept their code)
 
 
 def read_again(replay: Path) -> Again:
@@ -98,18 +123,24 @@ def read_again(replay: Path) -> Again:
             key = link_key(mine.link, mine.link_public, info.link, ledger.game_id)
             codes[seat] = derived_code(key, ledger.game_id)
     host = state.endpoints[0].removeprefix("tcp://")
+    names = tuple(s.name for s in ledger.seats)
+    first = first_player(ledger)
+    options = {k: v for k, v in ledger.options.items() if k != FIRST}  # named anew
     return Again(
         ledger.game.name,
-        dict(ledger.options),
+        options,
         len(ledger.seats),
         ledger.clock,
         state.seat,
         ledger.seats[state.seat].name,
-        tuple(s.name for s in ledger.seats),
+        names,
         host,
         state.port,
         codes,
         next_replay(replay),
+        () if first is None else rotation_after(names, first),
+        read_genesis(ledger.entries[0]).keep_going,
+        state.spectators_code is not None,
     )
 
 
@@ -123,6 +154,11 @@ def host_again(replay: Path, **options) -> PlayResult:  # noqa: ANN003 - play.ho
     again = read_again(replay)
     if again.seat != 0:
         raise ValueError("only the host of a game opens its table again")
+    # As the last table was (a resumed host's say-so is its genesis and files).
+    options = {"keep_going": again.keep_going, "spectators": again.spectators, **options}
+    near = again.host_address.rsplit(":", 1)[0]
+    if near.startswith("127."):  # `play`'s table: it stays on this machine, unlisted
+        options = {**options, "bind": near, "listed": False}
     return play.host(
         again.game,
         again.seats,
@@ -133,6 +169,7 @@ def host_again(replay: Path, **options) -> PlayResult:  # noqa: ANN003 - play.ho
         advertise=again.host_address.rsplit(":", 1)[0],
         clock=again.clock,
         again=again.codes,
+        rotation=again.rotation,
         **options,
     )
 
@@ -150,6 +187,7 @@ def join_again(replay: Path, **options) -> PlayResult:  # noqa: ANN003 - play.jo
         again.name,
         replay=again.replay,
         again=again.seat,
+        rotation=again.rotation,
         connect_timeout=WAIT_FOR_HOST,
         **options,
     )

@@ -33,13 +33,15 @@ from p2ptable.net.listing import picked_mismatch
 from p2ptable.net.lobby import JoinerLobby, LobbyError, LobbyIgnored, normalize_code
 from p2ptable.net.persistence import replay_path_for
 from p2ptable.net.spectator import FeedError, Follower
+from p2ptable.net.spectator_talk import Refused
 from p2ptable.net.transport import LOBBY, Transport
 from p2ptable.net.zmq_transport import ZmqTransport
 from p2ptable.replay import authoring
 from p2ptable.replay.logfile import LogWriter
 from p2ptable.replay.talk_file import TalkWriter
-from p2ptable.ui.narrative import event_line, talk_line
+from p2ptable.ui.narrative import event_line, spectator_line, talk_line
 from p2ptable.ui.screens import screens_for
+from p2ptable.ui.spectator_input import SpectatorInput
 from p2ptable.ui.style import color_enabled
 from p2ptable.ui.text import name_seats
 
@@ -174,6 +176,7 @@ class _Watch:
         # The table's clock (host --clock), once the genesis says it has one.
         self.clock: WatchedClock | None = None
         self.clock_said: str | None = None
+        self.told_talk = False  # said once: this table lets spectators talk
 
     def take_out(self, now: float) -> list[bytes]:
         """The lobby's and the follower's due work: the frames for the host."""
@@ -204,6 +207,20 @@ class _Watch:
                 self.talk = TalkWriter(self.path)
             self.talk.append(record)  # REPLAY.talk, as a seat keeps it
             self.screen.heard(talk_line(ledger.seats[line.seat].name, line.text))
+        for said in self.follower.take_spectators():  # the spectators' channel
+            self.screen.heard(spectator_line(said.name, said.text))
+        if self.follower.may_talk and not self.told_talk:
+            self.told_talk = True
+            self.screen.heard("Spectators may talk at this table: type a line and Enter.")
+
+    def typed(self, text: str, now: float) -> None:
+        """A line our person typed: said in the spectators' channel, or why not."""
+        try:
+            line = self.follower.say(text, now)
+        except Refused as exc:
+            self.screen.heard(f"(not said: {exc})")
+            return
+        self.screen.heard(spectator_line(line.name, line.text))
 
     def admitted(self, now: float, listed_table: str, where: str) -> None:
         """The host's welcome: said, and the host's silence counts from now."""
@@ -245,13 +262,16 @@ def watch(
     listed_table: str = "",
     transport: Transport | None = None,
     full_screen: bool = False,
+    stdin: TextIO | None = None,
 ) -> WatchResult:
     """Watch the table at ``address`` (HOST:PORT) until its game ends;
     ``listed_table``, the id of the table picked from the LAN's list, is
     checked against the host's (net/listing.py).  ``transport`` is the
     network (net/transport.py; a ZeroMQ inbox of our own if not given).  With
     ``full_screen`` (and not ``quiet``) the table is drawn full-screen while the
-    loop runs beside it (ui/tui/link.py)."""
+    loop runs beside it (ui/tui/link.py).  In the line mode, what is typed on
+    ``stdin`` (ours by default) is said in the spectators' channel, at a table
+    that has one (ui/spectator_input.py)."""
     if full_screen and not quiet:
         from p2ptable.ui.tui.link import run_beside
 
@@ -264,8 +284,9 @@ def watch(
         for text in shown.after:
             print(text, file=out or sys.stdout, flush=True)
         return result or WatchResult(LEFT, None, "you stopped watching")
+    typing = None if quiet else SpectatorInput(stdin or sys.stdin)
     return _watch(address, code, name, replay, quiet, connect_timeout, silent_timeout, out,
-                  on_frame, listed_table, transport)  # fmt: skip
+                  on_frame, listed_table, transport, typing=typing)  # fmt: skip
 
 
 def _watch(
@@ -281,6 +302,7 @@ def _watch(
     listed_table: str,
     transport: Transport | None,
     shown: _FullScreen | None = None,
+    typing: SpectatorInput | None = None,
 ) -> WatchResult:
     normalize_code(code)
     host_ip, host_port = split_address(address)
@@ -291,6 +313,8 @@ def _watch(
     net.connect(host)
     if shown is not None:
         net.register_fd(shown.link.read_fd)  # the leave key wakes the loop at once
+    elif typing is not None and typing.fd is not None:
+        net.register_fd(typing.fd)  # a line typed wakes the loop at once
     endpoint = f"tcp://{advertise}:{net.port}"
     lobby = JoinerLobby(code, authoring.SeatSecrets.generate(2), name, endpoint, watch=True)
     screen = shown if shown is not None else _Screen(out or sys.stdout, quiet)
@@ -304,8 +328,14 @@ def _watch(
             for frame in state.take_out(now):
                 net.send(host, LOBBY, frame)
             wake = state.wake_at(now, start, connect_timeout, silent_timeout)
-            incoming, _ = net.poll(_sleep_ms(wake, time.monotonic()))
+            incoming, ready = net.poll(_sleep_ms(wake, time.monotonic()))
             now = time.monotonic()
+            if ready and typing is not None and typing.fd is not None:
+                fd, text = typing.fd, typing.read()
+                if typing.fd is None:
+                    net.unregister_fd(fd)  # the input ended: the watch goes on
+                if text is not None:
+                    state.typed(text, now)
             applied: list = []
             for item in incoming:
                 if item.channel != LOBBY:

@@ -212,6 +212,7 @@ CASES: dict[str, list[Bad]] = {
         bad(*HOST, "--advertise", "not an address", says="must be this machine's IPv4 address"),
         bad(*HOST, "--advertise", "198.51.100.7", says="198.51.100.7 is not one of its network"),
         bad(*HOST, "--stats", "{good}", says="{good} is a p2ptable replay"),
+        bad(*HOST, "--spectators-talk", says="--spectators-talk needs --spectators"),
     ],
     "join": [
         # Without ADDRESS, join lists the tables heard (cli/tables.py); what was

@@ -103,3 +103,26 @@ def test_the_walk_finds_a_circle_when_there_is_one():
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert circles(graph) == [["a", "b", "c"]]
     assert circles({"a": {"b"}, "b": set()}) == []
+
+
+#: What each lower layer must not import (README, How it fits together): the
+#: replay format imports the rules, never the network or the people's layer
+#: (STYLE.md 8); the rules import neither the format nor anything above it.
+LAYERS = {
+    "p2ptable.replay": ("p2ptable.net", "p2ptable.ui", "p2ptable.bots", "p2ptable.cli"),
+    "p2ptable.games": ("p2ptable.replay", "p2ptable.net", "p2ptable.ui", "p2ptable.cli"),
+    "p2ptable.engine": ("p2ptable.games", "p2ptable.replay", "p2ptable.net", "p2ptable.ui"),
+}
+
+
+def test_no_layer_imports_one_above_it():
+    graph = import_graph()
+    wrong = [
+        f"{module} imports {target}"
+        for module, targets in graph.items()
+        for layer, above in LAYERS.items()
+        if module == layer or module.startswith(layer + ".")
+        for target in targets
+        if any(target == a or target.startswith(a + ".") for a in above)
+    ]
+    assert wrong == []

@@ -261,6 +261,17 @@ def _finish(result, quiet: bool = False) -> None:  # noqa: ANN001 - a play.PlayR
     help="Let people with the code watch the game without a seat (`p2ptable watch`).",
 )
 @click.option(
+    "--spectators-talk",
+    is_flag=True,
+    help="Let spectators write in a channel of their own, which seats can hide "
+    "(needs --spectators).",
+)
+@click.option(
+    "--hide-spectators",
+    is_flag=True,
+    help="Start with the spectators' channel hidden (`show spectators` shows it; line mode).",
+)
+@click.option(
     "--bots",
     type=click.IntRange(0, 5),
     default=0,
@@ -306,6 +317,8 @@ def host(
     advertise,
     no_announce,
     spectators,
+    spectators_talk,
+    hide_spectators,
     bots,
     opponents,
     keep_going,
@@ -319,7 +332,7 @@ def host(
     plain,
 ):  # noqa: ANN001, ANN201
     """Open a table for GAME and print what the others must type."""
-    from p2ptable import play, rematch
+    from p2ptable import play
 
     result = _call(
         play.host,
@@ -344,24 +357,13 @@ def host(
         bot_kind=opponents,
         keep_going=keep_going,
         clock=clock,
+        spectators_talk=spectators_talk,
+        hide_spectators=hide_spectators,
     )
-    while _again_wanted(result, quiet, bot):  # the rematch (p2ptable/rematch.py)
-        result = _call(
-            rematch.host_again,
-            result.replay,
-            bot=bot,
-            quiet=quiet,
-            announce=click.echo,
-            bot_delay=bot_delay,
-            listed=not no_announce,
-            spectators=spectators,
-            bell=not no_bell,
-            plain=plain,
-            bots=bots,
-            bot_kind=opponents,
-            keep_going=keep_going,
-        )
-    _finish(result, quiet)
+    hosting = {"listed": not no_announce, "spectators": spectators, "keep_going": keep_going}
+    hosting.update(bots=bots, bot_kind=opponents, spectators_talk=spectators_talk)
+    again = _again(result, quiet, bot, bot_delay, not no_bell, plain, hide_spectators, **hosting)
+    _finish(again, quiet)
 
 
 @main.command()
@@ -387,6 +389,11 @@ def host(
 @_bell_option
 @_plain_option
 @click.option(
+    "--hide-spectators",
+    is_flag=True,
+    help="Start with the spectators' channel hidden (`show spectators` shows it; line mode).",
+)
+@click.option(
     "--lifeline", is_flag=True, hidden=True, help="Leave when stdin closes (play's bots)."
 )
 @wait_option
@@ -404,6 +411,7 @@ def join(
     stats,
     no_bell,
     plain,
+    hide_spectators,
     lifeline,
     wait,
     interfaces,
@@ -412,10 +420,10 @@ def join(
 
     Without ADDRESS, lists the tables announced on this network and lets you
     pick one. Without --code, asks for it."""
-    from p2ptable import play, rematch
+    from p2ptable import checks, play
 
     name = _login_name() if name is None else name
-    _call(play.check_name, name)  # before listening or asking: a typo is said at once
+    _call(checks.check_name, name)  # before listening or asking: a typo is said at once
     asked = code is None
     address, code, listed = _table_and_code(address, code, wait, interfaces, watching=False)
     for tries in range(1, CODE_TRIES + 1):
@@ -436,6 +444,7 @@ def join(
                 say=click.echo,
                 bell=not no_bell,
                 plain=plain,
+                hide_spectators=hide_spectators,
             )
             break
         except WrongCode as exc:
@@ -447,19 +456,7 @@ def join(
             code = ask_code()
         except USER_ERRORS as exc:
             raise click.ClickException(str(exc)) from None
-    while _again_wanted(result, quiet, bot):  # the rematch (p2ptable/rematch.py)
-        click.echo("Waiting for the host to open the table again...")
-        result = _call(
-            rematch.join_again,
-            result.replay,
-            bot=bot,
-            quiet=quiet,
-            bot_delay=bot_delay,
-            say=click.echo,
-            bell=not no_bell,
-            plain=plain,
-        )
-    _finish(result, quiet)
+    _finish(_again(result, quiet, bot, bot_delay, not no_bell, plain, hide_spectators), quiet)
 
 
 @main.command(name="play")
@@ -503,7 +500,8 @@ def play_cmd(
 ):  # noqa: ANN001, ANN201
     """Play GAME against local bot peers (separate processes on loopback).
 
-    With --bot, a bot takes your seat too and you watch the game."""
+    With --bot, a bot takes your seat too and you watch the game. At the end it
+    offers to play again, against new bots of the same kind."""
     from p2ptable import play
 
     result = _call(
@@ -520,7 +518,28 @@ def play_cmd(
         bell=not no_bell,
         plain=plain,
     )
-    _finish(result, quiet)
+    _finish(_again(result, quiet, bot, bot_delay, not no_bell, plain), quiet)
+
+
+def _again(result, quiet, bot, delay, bell, plain, hide=False, **hosting):  # noqa: ANN001, ANN003, ANN202
+    """Play again at the same table while the person at this finished seat
+    wants to (p2ptable/rematch.py), and return the last game's result: the host
+    opens its table again (with ``hosting``, else with as many new bot peers of
+    the same kinds as the last game had), a seat goes back to its host."""
+    from p2ptable import rematch
+
+    while _again_wanted(result, quiet, bot):
+        common = {"bot": bot, "quiet": quiet, "bot_delay": delay, "bell": bell, "plain": plain}
+        common["hide_spectators"] = hide
+        if _call(rematch.read_again, result.replay).seat != 0:
+            click.echo("Waiting for the host to open the table again...")
+            result = _call(rematch.join_again, result.replay, say=click.echo, **common)
+            continue
+        bots = {"bots": len(result.bots), "bot_kind": (result.bots or (None,))[0]}
+        result = _call(
+            rematch.host_again, result.replay, announce=click.echo, **(hosting or bots), **common
+        )
+    return result
 
 
 @main.command()
@@ -541,7 +560,8 @@ def play_cmd(
 def resume(file, port, quiet, bot, bot_delay, stats, no_bell, plain, lifeline):  # noqa: ANN001, ANN201
     """Rejoin a running game from your replay FILE after your process died.
 
-    A game started with `play` comes back with its bots."""
+    A game started with `play` comes back with its bots; one that then finishes
+    offers to play again at the same table, as `host` and `join` do."""
     from p2ptable import play
 
     result = _call(
@@ -550,7 +570,8 @@ def resume(file, port, quiet, bot, bot_delay, stats, no_bell, plain, lifeline): 
         bell=not no_bell,
         plain=plain,
     )  # fmt: skip
-    _finish(result, quiet)
+    # A game that finishes here may be played again, as at `host` and `join`.
+    _finish(_again(result, quiet, bot, bot_delay, not no_bell, plain), quiet)
 
 
 @main.command()
@@ -575,12 +596,12 @@ def watch(address, code, name, timeout, replay, quiet, wait, interfaces, plain):
     The table must be opened with `host --spectators`. You see what everyone may
     see, never a hand, and keep a replay identical to the players'. Without
     ADDRESS, lists the tables announced on this network and lets you pick one."""
-    from p2ptable import play
+    from p2ptable import checks, frontends
     from p2ptable import watch as watching
 
     name = _login_name() if name is None else name
-    _call(play.check_name, name)
-    _call(play.check_new_replay, replay)
+    _call(checks.check_name, name)
+    _call(checks.check_new_replay, replay)
     address, code, listed = _table_and_code(address, code, wait, interfaces, watching=True)
     result = _call(
         watching.watch,
@@ -591,7 +612,7 @@ def watch(address, code, name, timeout, replay, quiet, wait, interfaces, plain):
         replay=replay,
         quiet=quiet,
         connect_timeout=timeout,
-        full_screen=play.full_screen(plain, person=True),
+        full_screen=frontends.full_screen(plain, person=True),
     )
     if result.status == watching.LEFT:
         click.echo("\nYou stopped watching.", err=quiet)

@@ -192,7 +192,7 @@ def show(file: Path, at: int | None, seat: str | None, step: bool, plain: bool) 
             f"{at} is past the end: the last entry of {file} is {viewer.last}", param_hint="--at"
         )
     target = viewer.last if at is None else at
-    from p2ptable.play import full_screen
+    from p2ptable.frontends import full_screen
 
     if not step and full_screen(plain, person=True):
         from p2ptable.ui.tui.replay import ReplayApp

@@ -204,12 +204,17 @@ class OptionSpec:
 class Game(Protocol[S]):
     """What every registered game provides.  See the module docstring.
 
-    Optional (callers check with ``getattr``, so it is not a method here):
+        Optional (callers check with ``getattr``, so they are not declared here):
 
-    * ``moment(state)``: when in the game ``state`` stands, for the numbered lines
-      of a game's record (``p2ptable export``): "Day 2, Period 3", "Round 3".  The
-      state is the one an entry was made in (before it is applied).  A game whose
-      time has no natural name leaves it out and its lines have no prefix.
+    * ``takes_first``: true for a game whose setup honours the :data:`FIRST` option
+      (the seat that plays first, named in a rematch's genesis) instead of its
+      ``"first-player"`` chance step; :func:`normalize_options` refuses the option
+      for any other game.
+
+        * ``moment(state)``: when in the game ``state`` stands, for the numbered lines
+          of a game's record (``p2ptable export``): "Day 2, Period 3", "Round 3".  The
+          state is the one an entry was made in (before it is applied).  A game whose
+          time has no natural name leaves it out and its lines have no prefix.
     """
 
     name: str
@@ -290,15 +295,38 @@ class HiddenHands(Protocol[S]):
     def given_card_seen(self, state: S, seat: Seat, card: int) -> S: ...
 
 
+# The genesis option of a rematch (p2ptable/rematch.py): the seat that plays
+# first, as a seat number ("0", "1", ...).  Unlike the game's own options it has
+# no default and is written only when given, so every genesis without it (every
+# game that is not a rematch, every golden replay) is exactly as before, and its
+# game draws the first player by chance (the step of purpose FIRST_PLAYER).
+FIRST = "first"
+FIRST_PLAYER = "first-player"
+
+
+def first_option(game: Game[Any], seats: int, value: object) -> str:
+    """``value`` as the :data:`FIRST` option of ``game`` at ``seats`` seats: a
+    seat number in its one spelling; BadOptions if it is not one, or if the game
+    does not take it."""
+    if not getattr(game, "takes_first", False):
+        raise BadOptions(f"{game.name} has no option {FIRST!r}")
+    if not (isinstance(value, str) and value.isdigit() and str(int(value)) == value):
+        raise BadOptions(f"option {FIRST} must be a seat number, not {value!r}")
+    if not 0 <= int(value) < seats:
+        raise BadOptions(f"option {FIRST} must be a seat 0 to {seats - 1}, not {value}")
+    return value
+
+
 def normalize_options(game: Game[Any], seats: int, options: Mapping[str, str]) -> dict[str, str]:
-    """Fill defaults and reject unknown names or values (a user-input error)."""
+    """Fill defaults and reject unknown names or values (a user-input error);
+    :data:`FIRST` is kept only when given."""
     if not game.min_seats <= seats <= game.max_seats:
         raise BadOptions(
             f"{game.name} takes {game.min_seats} to {game.max_seats} players, not {seats}"
         )
     known = {spec.name: spec for spec in game.options}
     for name in options:
-        if name not in known:
+        if name not in known and name != FIRST:
             raise BadOptions(
                 f"{game.name} has no option {name!r} (known: {', '.join(known) or 'none'})"
             )
@@ -310,4 +338,6 @@ def normalize_options(game: Game[Any], seats: int, options: Mapping[str, str]) -
                 f"option {spec.name} must be one of {', '.join(spec.choices)}, not {value!r}"
             )
         result[spec.name] = value
+    if FIRST in options:
+        result[FIRST] = first_option(game, seats, options[FIRST])
     return result

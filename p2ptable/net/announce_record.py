@@ -11,7 +11,9 @@ record says what it is, one ``key=value`` string per item:
     id=5f0c9e21a47b3d18       the table (the first 8 bytes of the lobby's table id)
     game=pet-quartet          the game, by name
     opts=scoring=basic,variant=maestro   the options, sorted (empty: none), and
-                              clock=60s at a table with a clock (host --clock)
+                              clock=60s at a table with a clock (host --clock),
+                              spectators=talk at a table whose spectators may
+                              talk (host --spectators-talk)
     host=Ana                  the host's name at the table
     seats=1/3                 seats taken / seats
     port=47001                the port the host listens on (the SRV record's too)

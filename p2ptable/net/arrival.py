@@ -169,6 +169,19 @@ class Arrival:
         if gallery is not None:
             gallery.entries, gallery.talk = entries, talk
 
+    def open_spectators_channel(self, game_id: bytes) -> None:
+        """The game ``game_id`` began: a table that lets spectators talk opens
+        their channel (gallery.py, net/spectator_talk.py)."""
+        gallery = self._gallery()
+        if gallery is not None:
+            gallery.open_channel(game_id)
+
+    def take_spectators_lines(self) -> list[bytes]:
+        """The records of the lines our spectators said since the last call, in
+        order: for every seat (the host's peer relays them)."""
+        gallery = self._gallery()
+        return [] if gallery is None else [record for _, record in gallery.take_spoken()]
+
     def resume(self, pending: PendingGenesis, now: float) -> None:
         """Back in a genesis round our process left (net/pending_genesis.py)."""
         from p2ptable.replay.genesis import read_genesis
@@ -217,7 +230,8 @@ class Arrival:
                 names = ", ".join(m.name for m in self.members)
                 watching = f"; watching: {', '.join(watchers)}" if watchers else ""
                 clock = f"; clock: {lobby.clock} s a decision" if lobby.clock else ""
-                self.say(f"Lobby ({len(self.members)} seated): {names}{watching}{clock}")
+                talk = "; spectators may talk" if lobby.spectators_talk else ""
+                self.say(f"Lobby ({len(self.members)} seated): {names}{watching}{clock}{talk}")
             self._tell_host_did(lobby)
         else:
             self.ignored_lobby += 1

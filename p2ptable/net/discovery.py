@@ -320,6 +320,18 @@ def listen(wait: float, interfaces: Sequence[str] = ()) -> Heard:
     return Heard(listing.tables(), listing.refused + listing.unlisted())
 
 
+def listed_options(lobby: HostLobby) -> dict[str, str]:
+    """The options a table's announcement lists: the game's, and what else a
+    person should know before sitting down, the table's clock (``clock=60s``)
+    and whether spectators may talk (``spectators=talk``)."""
+    shown = dict(lobby.options)
+    if lobby.clock is not None:
+        shown["clock"] = f"{lobby.clock}s"
+    if lobby.spectators_talk:
+        shown["spectators"] = "talk"
+    return shown
+
+
 def announce_lobby(peer: Peer, address: str, say: Callable[[str], None]) -> Announcer | None:
     """Announce a host's table on the interface of ``address`` and keep the
     announcement in step with its lobby: seats taken as they fill, withdrawn
@@ -339,13 +351,9 @@ def announce_lobby(peer: Peer, address: str, say: Callable[[str], None]) -> Anno
             announcer.withdraw()  # a full table is of no use to anyone on the list
         else:  # open, or full and still of use to spectators until it closes
             taken = lobby.seats if lobby.genesis is not None else len(lobby.members)
-            # The table's clock is listed with the options: known before anyone sits.
-            shown = dict(lobby.options)
-            if lobby.clock is not None:
-                shown["clock"] = f"{lobby.clock}s"
             announcer.publish(
                 announcement(
-                    lobby.table, lobby.game, shown, lobby.name, taken,
+                    lobby.table, lobby.game, listed_options(lobby), lobby.name, taken,
                     lobby.seats, port, watch, lobby.keep_going,
                 )
             )  # fmt: skip

@@ -7,6 +7,7 @@ from typing import NamedTuple
 
 from p2ptable.engine.api import Outcome
 from p2ptable.net.pause import Agreement
+from p2ptable.net.spectator_talk import SpectatorLine
 from p2ptable.net.talk import TalkLine
 from p2ptable.replay.kinds import Reason
 from p2ptable.replay.ledger import Applied
@@ -110,6 +111,14 @@ class Talked:
 
 
 @dataclass(frozen=True)
+class SpectatorTalked:
+    """A line in the spectators' channel (net/spectator_talk.py): relayed by
+    the host, shown apart from the seats' talk, kept nowhere."""
+
+    line: SpectatorLine
+
+
+@dataclass(frozen=True)
 class BreakNews:
     """A seat signed the break proposed at ``at``: ``proposer`` proposed it,
     ``waiting_for`` have not agreed yet."""
@@ -145,6 +154,7 @@ Event = (
     | Recovered
     | PeerLeft
     | Talked
+    | SpectatorTalked
     | BreakNews
     | BreakAgreed
     | Declined

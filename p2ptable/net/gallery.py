@@ -35,6 +35,16 @@ A ``feed`` may also ask for the table's talk (``talk``: how many lines the
 watcher holds); the answer then carries at most :data:`FEED_TALK` more records,
 each signed by its seat, as the host heard them (net/sideline.py), and how many
 the host holds (``said``).  The watcher checks each signature itself.
+
+At a table opened with ``--spectators-talk`` (the genesis says
+``spectators_talk``), a watcher may also write in the spectators' channel
+(net/spectator_talk.py): ``say {line}``, bound to its handshake like a
+``feed``, carries its signed record.  The channel checks and bounds it; a line
+kept is handed to the host's peer (``take_spoken``: it relays it to the seats)
+and served to the other watchers, as the talk is: a ``feed`` with
+``spectators`` (how many records it has read) is answered with at most
+:data:`FEED_TALK` more in ``spectators`` and how many there are in ``spoken``.
+At another table, or before the genesis, a ``say`` is dropped and counted.
 """
 
 from __future__ import annotations
@@ -44,6 +54,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from p2ptable.net.lobby_binding import Binding
+from p2ptable.net.spectator_talk import Channel, Rejected, SpectatorLine
 from p2ptable.replay import authoring
 
 MAX_WATCHERS = 8
@@ -114,9 +125,26 @@ class Gallery:
     talk: Callable[[], Sequence[bytes]] = lambda: ()
     outgoing: list[tuple[str, bytes]] = field(default_factory=list)  # (endpoint, frame)
     log: list[str] = field(default_factory=list)
+    talks: bool = False  # host --spectators-talk: watchers write in their channel
 
     def __post_init__(self) -> None:
         self.watchers: dict[bytes, Watcher] = {}  # by the watcher's signing key
+        # The spectators' channel, once the genesis (its game id) is known.
+        self.channel: Channel | None = None
+        self.spoken: list[tuple[SpectatorLine, bytes]] = []  # kept, for the seats
+        self.refused_lines = 0  # ``say`` frames dropped: no channel, or not a line
+
+    def open_channel(self, game_id: bytes) -> None:
+        """The game began (its genesis is ``game_id``'s): a table whose host
+        allowed it opens the spectators' channel."""
+        if self.talks and (self.channel is None or self.channel.game_id != game_id):
+            self.channel = Channel(game_id)
+
+    def take_spoken(self) -> list[tuple[SpectatorLine, bytes]]:
+        """The watchers' lines kept since the last call, in order, each with its
+        record: for the host's peer to relay to every seat."""
+        out, self.spoken = self.spoken, []
+        return out
 
     def take_outgoing(self) -> list[tuple[str, bytes]]:
         """Answers to send, in order: (the watcher's endpoint, the frame)."""
@@ -159,6 +187,11 @@ class Gallery:
         watcher = self.watchers.get(key)
         if watcher is None:
             return False
+        if kind == "say":  # lobby_messages.LobbyKind.SAY (which imports this module)
+            watcher.binding.check(kind, data, address)
+            watcher.heard = now
+            self._said(watcher, data.get("line"), now)
+            return True
         if kind != "feed":
             return True  # a watcher has nothing else to say: ignored
         watcher.binding.check(kind, data, address)
@@ -176,9 +209,27 @@ class Gallery:
             records = self.talk()
             answer["talk"] = list(records[heard : heard + FEED_TALK])
             answer["said"] = len(records)
+        read = data.get("spectators")  # a spectator reading its own channel asks for it
+        if self.channel is not None and type(read) is int and read >= 0:
+            lines = self.channel.records
+            answer["spectators"] = lines[read : read + FEED_TALK]
+            answer["spoken"] = len(lines)
         bound = watcher.binding.bind("entries", answer)
         self.outgoing.append((watcher.endpoint, self.seal("entries", bound)))
         return True
+
+    def _said(self, watcher: Watcher, record: object, now: float) -> None:
+        """A watcher's line: kept and handed out for the seats, or dropped."""
+        if self.channel is None:
+            self.refused_lines += 1  # not allowed here, or the game has not begun
+            return
+        try:
+            line = self.channel.post(watcher.key, watcher.name, record, now)
+        except Rejected:
+            self.refused_lines += 1  # counted, not shown: a flood must not fill a screen
+            return
+        if line is not None:
+            self.spoken.append((line, self.channel.records[-1]))
 
     def behind(self, length: int, now: float) -> bool:
         """Whether a watcher heard from in the last few seconds has fewer than
@@ -198,6 +249,9 @@ class Gallery:
                 self.log.append(f"{watcher.name} stopped watching")
 
 
-def gallery_for(me: authoring.SeatSecrets, table: bytes, seal: Callable) -> Gallery:
-    """A gallery whose answers are signed by ``me`` (``seal(kind, data, me)``)."""
-    return Gallery(lambda kind, data: seal(kind, data, me), table)
+def gallery_for(
+    me: authoring.SeatSecrets, table: bytes, seal: Callable, talks: bool = False
+) -> Gallery:
+    """A gallery whose answers are signed by ``me`` (``seal(kind, data, me)``);
+    ``talks``: its watchers may write in the spectators' channel."""
+    return Gallery(lambda kind, data: seal(kind, data, me), table, talks=talks)

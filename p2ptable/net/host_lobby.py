@@ -70,14 +70,26 @@ class HostLobby:
     spectators: bool = False  # host --spectators: watchers may follow the log
     keep_going: bool = False  # host --keep-going: every seat escrows its deck secret
     clock: int | None = None  # host --clock: seconds per decision, in the genesis
+    # host --spectators-talk: spectators write in their own channel (in the
+    # challenge and the genesis, so every seat agrees to it; net/spectator_talk.py).
+    spectators_talk: bool = False
     # A rematch (p2ptable/rematch.py): old seat -> the code derived with it; a
     # knock that says ``again: s`` proves seat s's code instead of the table's.
     again: dict[int, str] = field(default_factory=dict)
+    # ... and the last game's seats from the one after its first player: the
+    # rematch's first player is the first of them seated (net/rotation.py).
+    rotation: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         check_host_code(self.code)
         _own_endpoint(self.endpoint)
-        self.gallery = gallery_for(self.me, self.table, seal_lobby) if self.spectators else None
+        if self.spectators_talk and not self.spectators:
+            raise LobbyError("--spectators-talk needs --spectators: no one watches to talk")
+        self.gallery = (
+            gallery_for(self.me, self.table, seal_lobby, self.spectators_talk)
+            if self.spectators
+            else None
+        )
         self._pending = Handshakes(self.tally)  # knocks answered, their join to come
         self._log_limit = LogLimit(LOG_LINES, KNOCK_WINDOW)
         self.members = [Member.own(self.me, self.name, self.endpoint, self.table)]
@@ -249,6 +261,8 @@ class HostLobby:
             self.gallery is not None,
             self.keep_going,
             self.clock,
+            self.spectators_talk,
+            self.rotation,
         )
         self.outgoing.append((endpoint, seal_lobby(reply.kind, reply.to_data(), self.me)))
 
@@ -334,6 +348,8 @@ class HostLobby:
                 self.table,
                 self.keep_going,
                 self.clock,
+                self.spectators_talk,
+                self.rotation,
             )
             self._heard.clear()  # from here on the genesis round waits for every seat
             self._send_roster()

@@ -61,6 +61,9 @@ class JoinerLobby:
     log: list[str] = field(default_factory=list)
     watch: bool = False  # a spectator (gallery.py): proves the code, takes no seat
     again: int | None = None  # a rematch: our old seat, whose derived code we prove
+    # ... and the rotation our last game gives it (net/rotation.py): a host
+    # that says another is refused.
+    rotation: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         normalize_code(self.code)
@@ -79,6 +82,7 @@ class JoinerLobby:
         self.options: dict = {}
         self.keep_going = False  # the host's --keep-going, from its challenge
         self.clock: int | None = None  # the table's seconds per decision, if it has a clock
+        self.spectators_talk = False  # the host's --spectators-talk, from its challenge
         self.members: list[Member] = []
         self.genesis: bytes | None = None
         self._version = 0  # the number of the last roster taken
@@ -245,11 +249,18 @@ class JoinerLobby:
         self.binding = Binding(confirm, self._exchange.message, JOINER)
         # From here on the host has proved the code: what it says is the table's.
         self.refusal = None
+        if self.again is not None and challenge.rotation and challenge.rotation != self.rotation:
+            # The host would pick who plays first: our own replay says who does.
+            raise LobbyError(
+                "the host's rematch does not give the first move to the player after "
+                "the last game's first player, as our replay of it says"
+            )
         self.host_key, self.table = key, table
         self.game, self.options = challenge.game, challenge.options
-        self.clock = challenge.clock
+        self.clock, self.rotation = challenge.clock, challenge.rotation
         self.spectators = challenge.spectators
         self.keep_going = challenge.keep_going
+        self.spectators_talk = challenge.spectators and challenge.spectators_talk
         proof = join_code.proof(confirm, b"joiner")
         answer: Join | Watch
         if self.watch:
@@ -291,6 +302,8 @@ class JoinerLobby:
                 self.table or b"",
                 self.keep_going,
                 self.clock,
+                self.spectators_talk,
+                self.rotation,
             )
             if roster.genesis != expected:
                 raise LobbyError("the host's genesis does not match the roster")

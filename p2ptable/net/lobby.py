@@ -140,6 +140,7 @@ def under_way(
         spectators=True,
         keep_going=info.keep_going,
         clock=info.clock,
+        spectators_talk=info.spectators_talk,
     )
     lobby.members = list(members)
     lobby.genesis = genesis.body_bytes

@@ -12,6 +12,7 @@ from p2ptable.games import get_game
 from p2ptable.net import join_code
 from p2ptable.net.endpoints import parse_endpoint
 from p2ptable.net.join_code import CodeError
+from p2ptable.net.rotation import with_first
 from p2ptable.replay import authoring
 from p2ptable.replay.genesis import MAX_CLOCK
 
@@ -151,12 +152,17 @@ def genesis_for(
     nonce: bytes,
     keep_going: bool = False,
     clock: int | None = None,
+    spectators_talk: bool = False,
+    rotation: tuple[str, ...] = (),
 ) -> bytes:
+    """The genesis body of ``members`` at this table; a rematch's ``rotation``
+    names its first player (net/rotation.py)."""
     decks = [m.deck or {} for m in members] if _hidden_hands(game) else None
+    names = [m.name for m in members]
     return authoring.genesis_body(
         game,
-        options,
-        [m.name for m in members],
+        with_first(options, rotation, names),
+        names,
         [m.key for m in members],
         [m.chain for m in members],
         [m.link for m in members],
@@ -165,6 +171,7 @@ def genesis_for(
         decks,
         keep_going,
         clock,
+        spectators_talk,
     )
 
 

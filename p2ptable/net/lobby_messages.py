@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from p2ptable.net.gallery import MAX_WATCHERS
 from p2ptable.net.lobby_frames import (
@@ -23,6 +24,9 @@ from p2ptable.net.lobby_frames import (
     Member,
     parse_clock,
 )
+from p2ptable.net.rotation import parse_rotation
+
+Data = dict[str, Any]  # a lobby frame's data, as msgpack decoded it
 
 
 class LobbyKind(str, Enum):
@@ -38,6 +42,7 @@ class LobbyKind(str, Enum):
     WATCHING = "watching"  # host -> spectator: admitted (net/gallery.py)
     FEED = "feed"  # spectator -> host: the log from an index (net/gallery.py)
     ENTRIES = "entries"  # host -> spectator: entries of the log (net/gallery.py)
+    SAY = "say"  # spectator -> host: a line in the spectators' channel (net/spectator_talk.py)
 
 
 def printable_name(name: object) -> bool:
@@ -55,7 +60,7 @@ class Knock:
     kind = LobbyKind.KNOCK
 
     @classmethod
-    def parse(cls, data: dict) -> Knock:
+    def parse(cls, data: Data) -> Knock:
         again = data.get("again")
         return cls(
             data.get("pake"),
@@ -64,8 +69,8 @@ class Knock:
             again if type(again) is int else None,
         )
 
-    def to_data(self) -> dict:
-        data: dict = {"pake": self.pake, "endpoint": self.endpoint}
+    def to_data(self) -> Data:
+        data: Data = {"pake": self.pake, "endpoint": self.endpoint}
         if self.watch:
             data["watch"] = True
         if self.again is not None:
@@ -78,7 +83,7 @@ class Challenge:
     re: object  # the knock's SPAKE2 message this answers
     table: bytes
     game: str
-    options: dict
+    options: dict[str, Any]
     seats: int
     pake: object
     proof: object
@@ -86,11 +91,15 @@ class Challenge:
     spectators: bool = False
     keep_going: bool = False
     clock: int | None = None
+    # host --spectators-talk (wire.md 3.5): absent as before when not set
+    spectators_talk: bool = False
+    # a rematch: the order of its first player (net/rotation.py); absent otherwise
+    rotation: tuple[str, ...] = ()
 
     kind = LobbyKind.CHALLENGE
 
     @classmethod
-    def parse(cls, data: dict) -> Challenge:
+    def parse(cls, data: Data) -> Challenge:
         """LobbyError for a challenge whose table fields cannot be used."""
         table, game, options, seats = (data.get(f) for f in ("table", "game", "options", "seats"))
         if not (
@@ -102,6 +111,10 @@ class Challenge:
             and not isinstance(seats, bool)
         ):
             raise LobbyError("malformed challenge from the host")
+        try:
+            rotation = parse_rotation(data.get("rotation"))
+        except ValueError as exc:
+            raise LobbyError(f"malformed challenge from the host: {exc}") from None
         return cls(
             data.get("re"),
             table,
@@ -114,10 +127,12 @@ class Challenge:
             data.get("spectators") is True,
             data.get("keep_going") is True,
             parse_clock(data.get("clock")),
+            data.get("spectators_talk") is True,
+            rotation,
         )
 
-    def to_data(self) -> dict:
-        data: dict = {
+    def to_data(self) -> Data:
+        data: Data = {
             "re": self.re,
             "table": self.table,
             "game": self.game,
@@ -132,6 +147,10 @@ class Challenge:
             data["keep_going"] = True
         if self.clock is not None:  # absent: no clock (a host of before knows none)
             data["clock"] = self.clock
+        if self.spectators_talk:
+            data["spectators_talk"] = True
+        if self.rotation:  # absent: not a rematch, the first player is drawn
+            data["rotation"] = list(self.rotation)
         return data
 
 
@@ -144,12 +163,12 @@ class Denied:
     kind = LobbyKind.DENIED
 
     @classmethod
-    def parse(cls, data: dict) -> Denied:
+    def parse(cls, data: Data) -> Denied:
         wait = data.get("wait")
         return cls(data.get("re"), str(data.get("reason")), wait if type(wait) is int else None)
 
-    def to_data(self) -> dict:
-        data: dict = {"re": self.re, "reason": self.reason}
+    def to_data(self) -> Data:
+        data: Data = {"re": self.re, "reason": self.reason}
         if self.wait is not None:
             data["wait"] = self.wait
         return data
@@ -167,11 +186,11 @@ class Join:
     kind = LobbyKind.JOIN
 
     @classmethod
-    def parse(cls, data: dict) -> Join:
+    def parse(cls, data: Data) -> Join:
         fields = ("proof", "bind", "name", "chain", "link", "deck")
         return cls(*(data.get(f) for f in fields))
 
-    def to_data(self) -> dict:
+    def to_data(self) -> Data:
         return {
             "name": self.name,
             "chain": self.chain,
@@ -191,10 +210,10 @@ class Watch:
     kind = LobbyKind.WATCH
 
     @classmethod
-    def parse(cls, data: dict) -> Watch:
+    def parse(cls, data: Data) -> Watch:
         return cls(data.get("proof"), data.get("bind"), data.get("name"))
 
-    def to_data(self) -> dict:
+    def to_data(self) -> Data:
         return {"name": self.name, "proof": self.proof, "bind": self.bind}
 
 
@@ -205,10 +224,10 @@ class Here:
     kind = LobbyKind.HERE
 
     @classmethod
-    def parse(cls, data: dict) -> Here:
+    def parse(cls, data: Data) -> Here:
         return cls(data.get("v"))
 
-    def to_data(self) -> dict:
+    def to_data(self) -> Data:
         return {"v": self.v}
 
 
@@ -225,7 +244,7 @@ class Roster:
     kind = LobbyKind.ROSTER
 
     @classmethod
-    def parse(cls, data: dict) -> Roster:
+    def parse(cls, data: Data) -> Roster:
         """LobbyIgnored for a roster whose members, genesis or number cannot be
         used (it may be a stale or damaged copy); the lists for the screen keep
         only the names a screen may show."""
@@ -246,8 +265,8 @@ class Roster:
             _short(data.get("short")),
         )
 
-    def to_data(self) -> dict:
-        data: dict = {
+    def to_data(self) -> Data:
+        data: Data = {
             "table": self.table,
             "members": [m.as_dict() for m in self.members],
             "genesis": self.genesis,

@@ -15,6 +15,9 @@ small record next to the person's replay (``REPLAY.bots.json``) lists the bots'
 replays; ``p2ptable resume REPLAY`` reads it and resumes every bot from its own
 replay before resuming the person's seat, so the whole table comes back.
 
+A host's bot peers (``host --bots``, ``play``, which is a host whose other
+seats are all bots, and the lobby's ``bots`` command) are :class:`BotsBeside`:
+started when asked, noted beside the host's replay once it exists.
 :class:`BotProcesses` makes sure every process it started ends: on normal exit,
 on error and on Ctrl-C.  When the game finished and every bot ended well, the
 bots' files (copies of the person's replay) are removed with the record.
@@ -157,3 +160,23 @@ class BotProcesses:
         shutil.rmtree(self.workdir, ignore_errors=True)
         if replay is not None:
             record_path(replay).unlink(missing_ok=True)
+
+
+class BotsBeside:
+    """The bot peers beside one host: none until :meth:`start`, then one
+    :class:`BotProcesses` for them all, noted beside the host's replay."""
+
+    def __init__(self, kind: str, delay: float) -> None:
+        self.kind, self.delay = kind, delay
+        self.procs: BotProcesses | None = None
+
+    def start(self, address: str, code: str, count: int) -> None:
+        """``count`` more bots, knocking at ``address`` with ``code``."""
+        if self.procs is None:
+            self.procs = BotProcesses()
+        self.procs.start(address, code, count, self.kind, self.delay)
+
+    def note(self, replay: Path) -> None:
+        """Once the genesis exists: which bots share ``replay``'s table (for resume)."""
+        if self.procs is not None:
+            write_record(replay, self.procs.workdir, self.procs.seats)

@@ -119,14 +119,21 @@ class Peer:
                     config.name,
                     self.endpoint,
                     spectators=config.spectators,
+                    spectators_talk=config.spectators_talk,
                     keep_going=config.keep_going,
                     clock=config.clock,
                     again=dict(config.again),
+                    rotation=config.rotation,
                 )
             )
         else:
             lobby = lobbies.JoinerLobby(
-                config.code, self.secrets, config.name, self.endpoint, again=config.again_seat
+                config.code,
+                self.secrets,
+                config.name,
+                self.endpoint,
+                again=config.again_seat,
+                rotation=config.rotation,
             )
             self.arrival.join(lobby, f"tcp://{config.connect}", config.listed_table)
 
@@ -189,6 +196,7 @@ class Peer:
         now = time.monotonic()
         self._open_session(ledger, now, seq=round_.seq, peers=round_.peers)
         self.arrival.feed_spectators(self._log_so_far, self._talk_so_far)
+        self.arrival.open_spectators_channel(ledger.game_id)
         if self.arrival.dropped():
             self.note(
                 f"before the genesis: dropped {self.arrival.dropped()} game frames that "
@@ -231,6 +239,7 @@ class Peer:
             )  # fmt: skip
             arrival.serve_spectators(lobby)
             arrival.feed_spectators(self._log_so_far, self._talk_so_far)
+            arrival.open_spectators_channel(ledger.game_id)
             self._comeback_until = time.monotonic() + COMEBACK_WAIT
             self.ui.say("Spectators may watch again (the same code).")
         assert self.session is not None  # _open_session opened it
@@ -315,6 +324,8 @@ class Peer:
             self.shell.advance(now)
             self.session.tick(now)
             self.arrival.serve(now)  # knocks and spectators, during the game
+            for record in self.arrival.take_spectators_lines():  # host --spectators-talk
+                self.session.relay_spectators(record)
             self._take_arrival_events()
             self.ui.show(self.session, [], now)
         if stdin_ready and self.waiter.lifeline_cut():

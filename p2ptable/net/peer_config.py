@@ -42,9 +42,12 @@ class PeerConfig:
     withhold_timeout: float = 20.0
     abandon_timeout: float = field(default_factory=_abandon_timeout)
     spectators: bool = False  # host --spectators: watchers may follow the log (gallery.py)
+    # host --spectators-talk: they may write in their own channel (net/spectator_talk.py)
+    spectators_talk: bool = False
     keep_going: bool = False  # host --keep-going: escrowed deck secrets (issue 27)
     clock: int | None = None  # host --clock: seconds per decision (bots/clock.py)
     # A rematch (p2ptable/rematch.py): the host's codes by old seat, a joiner's old seat.
     again: dict[int, str] = field(default_factory=dict)
     again_seat: int | None = None
+    rotation: tuple[str, ...] = ()  # a rematch's first players in turn (net/rotation.py)
     listed_table: str = ""  # a joiner's table id as the LAN's list announced it, if picked

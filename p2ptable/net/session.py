@@ -191,6 +191,11 @@ class Session(SessionView):
         """Our line of talk to every seat (net/sideline.py; TalkRefused says why not)."""
         self.sideline.say(self, text, now)
 
+    def relay_spectators(self, record: bytes) -> None:
+        """A line our spectators said (we host, net/gallery.py) to every seat, in
+        the spectators' channel (net/sideline.py)."""
+        self.sideline.relay(self, record)
+
     def propose_break(self) -> None:
         """Our signature on a break here: a proposal, or our agreement to one
         (net/sideline.py; BreakRefused says why not)."""

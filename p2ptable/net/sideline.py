@@ -29,6 +29,15 @@ the new one). A seat proposing a thousand times is one proposal, reported once
 other (net/wire.py), so a spectator or a stranger, who holds none, cannot send
 one at all.
 
+The spectators' channel (net/spectator_talk.py), at a table whose genesis says
+``spectators_talk``: the host's peer hands :meth:`Sideline.relay` each line its
+spectators said (the gallery checked it), and it goes to every seat in a
+``spectators`` frame and is reported (:class:`SpectatorTalked`).  A seat takes
+a ``spectators`` frame only from the host (seat 0) and only at such a table,
+checks the spectator's signature again, and holds the host to a rate: a
+host flooding costs one tag and one signature check per frame.  Nothing of it
+is kept on disk.
+
 Errors say who was wrong: a peer's bad record or signature is a
 RemoteProtocolError naming it (a ``Rejected`` event, the game goes on); our own
 line or break that may not go now is reported as :class:`Declined`, with the
@@ -41,7 +50,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from p2ptable.crypto.signing import verify_signature
-from p2ptable.net.events import BreakAgreed, BreakNews, Declined, Event, Talked
+from p2ptable.net.events import BreakAgreed, BreakNews, Declined, Event, SpectatorTalked, Talked
 from p2ptable.net.pause import (
     Agreement,
     PauseBook,
@@ -51,6 +60,7 @@ from p2ptable.net.pause import (
     signed_message,
 )
 from p2ptable.net.pause import encode_signal as _encode
+from p2ptable.net.spectator_talk import Heard, Rejected, open_record
 from p2ptable.net.talk import TalkBook, TalkLine, TalkRefused, TalkRejected
 from p2ptable.net.wire import Message, RemoteProtocolError
 
@@ -94,6 +104,7 @@ class Sideline:
         # Every line kept, as its record, in the order we heard them: what our
         # table's spectators pull (net/gallery.py).  Bounded as the book is.
         self.records: list[bytes] = []
+        self.spectators = Heard(game_id)  # the spectators' channel, as the host relays it
         # A signature for a position our log has not reached yet (its sender
         # is ahead of us by a move in flight): one per seat, the latest, taken
         # when we get there.  Without it a seat a frame behind never sees the
@@ -185,6 +196,29 @@ class Sideline:
         if line is not None:
             self.records.append(record)
             session.report(Talked(line, record))
+
+    def relay(self, session: SidelineSession, record: bytes) -> None:
+        """A line our spectators said (we host; our gallery checked it and
+        held it to its rates): to every seat, and to our own screen."""
+        try:
+            line = open_record(record, session.ledger.game_id)
+        except Rejected:
+            return  # the gallery opened it: never, but not a reason to stop
+        session.send(ALL, "spectators", {"line": record})
+        session.report(SpectatorTalked(line))
+
+    def on_spectators(self, session: SidelineSession, message: Message, now: float) -> None:
+        if message.sender != 0 or not session.ledger.spectators_talk:
+            raise RemoteProtocolError(
+                "a spectator's line not from the host of a table that lets spectators talk",
+                message.sender,
+            )
+        try:
+            line = self.spectators.receive(message.data["line"], now)
+        except Rejected as exc:
+            raise RemoteProtocolError(str(exc), message.sender) from None
+        if line is not None:
+            session.report(SpectatorTalked(line))
 
     def on_break(self, session: SidelineSession, message: Message, now: float) -> None:
         data = message.data
@@ -294,5 +328,6 @@ class Sideline:
 
 HANDLERS: dict[str, Callable[[Sideline, SidelineSession, Message, float], None]] = {
     "talk": Sideline.on_talk,
+    "spectators": Sideline.on_spectators,
     "break": Sideline.on_break,
 }

@@ -32,6 +32,14 @@ it has read; the host's answer carries the next records): each line is checked
 with its seat's key from the genesis, so the host can withhold a line but never
 make or change one, and handed out by ``take_talk``.
 
+At a table whose genesis lets spectators talk (``host --spectators-talk``),
+:meth:`Follower.say` signs our line with our own key (net/spectator_talk.py)
+and sends it to the host in a ``say`` frame bound to our handshake; the other
+spectators' lines come with the log (``feed`` asks ``spectators`` from the
+count read), each checked with the key it names, and are handed out by
+``take_spectators``.  Our own come back too, and are dropped: we showed them
+as we said them.
+
 What it produces is handed out as the session's is (net/session.py):
 ``take_outgoing`` the frames for the host, ``take_talk`` the lines of talk kept,
 ``take_writes`` each accepted entry's bytes, in order, the genesis first (the
@@ -45,6 +53,8 @@ from dataclasses import dataclass, field
 
 from p2ptable.net.gallery import FEED_ENTRIES, FEED_TALK, JUST_AFTER
 from p2ptable.net.lobby import JoinerLobby, LobbyError, LobbyIgnored, open_lobby
+from p2ptable.net.lobby_messages import LobbyKind
+from p2ptable.net.spectator_talk import Heard, Mouth, Refused, Rejected, SpectatorLine
 from p2ptable.net.talk import MAX_LINES, TalkLine, TalkRejected, open_record
 from p2ptable.net.wire import MAX_FRAME
 from p2ptable.replay.entries import Entry, MalformedEntry
@@ -88,6 +98,13 @@ class Follower:
         self._talk_last: dict[int, int] = {}
         self._talk: list[tuple[TalkLine, bytes]] = []
         self.talk_kept = 0
+        # The spectators' channel, at a table that has one (its genesis says):
+        # our own lines, the records of the host's channel we have read, and
+        # the others' lines kept and not yet taken.
+        self.mouth: Mouth | None = None
+        self._heard: Heard | None = None
+        self.spectators_from = 0
+        self._spectators: list[SpectatorLine] = []
 
     def take_outgoing(self) -> list[bytes]:
         """Frames for the host, in order."""
@@ -99,6 +116,32 @@ class Follower:
         the screen and ``REPLAY.talk``), in the order the host heard them."""
         out, self._talk = self._talk, []
         return out
+
+    def take_spectators(self) -> list[SpectatorLine]:
+        """The other spectators' lines kept since the last call, in order."""
+        out, self._spectators = self._spectators, []
+        return out
+
+    @property
+    def may_talk(self) -> bool:
+        """Whether this table lets spectators talk (its genesis, once we have it)."""
+        return self.ledger is not None and self.ledger.spectators_talk
+
+    def say(self, text: str, now: float) -> SpectatorLine:
+        """Our line in the spectators' channel, sent to the host; Refused with
+        the reason for the person (no such channel here, too fast, empty)."""
+        ledger = self.ledger
+        if ledger is None:
+            raise Refused("not yet: the game has not begun")
+        if not ledger.spectators_talk:
+            raise Refused("spectators do not talk at this table (host --spectators-talk)")
+        if self.over:
+            raise Refused("the game is over")
+        if self.mouth is None:
+            self.mouth = Mouth(self.lobby.me.key, self.lobby.name, ledger.game_id)
+        line, record = self.mouth.say(text, self.have, now)
+        self.outgoing.append(self.lobby.seal_bound(LobbyKind.SAY, {"line": record}))
+        return line
 
     def take_writes(self) -> list[bytes]:
         """The accepted entries' bytes, in order, for the replay file."""
@@ -123,6 +166,8 @@ class Follower:
         if now >= self._next_pull:
             self._next_pull = now + PULL_EVERY
             ask = {"from": self.have, "talk": self.talk_from}
+            if self.may_talk:
+                ask["spectators"] = self.spectators_from
             self.outgoing.append(self.lobby.seal_bound("feed", ask))
         if now - self.heard > KNOCK_AGAIN and now >= self._next_knock:
             self._next_knock = now + KNOCK_AGAIN
@@ -182,6 +227,7 @@ class Follower:
         accepted = [self._accept(payload) for payload in payloads]
         applied = [a for a in accepted if a is not None]
         more_talk = self._read_talk(data)
+        more_talk = self._read_spectators(data) or more_talk
         if len(payloads) == FEED_ENTRIES or (payloads and data.get("have", 0) > self.have):
             self._next_pull = now  # more is waiting: ask again at once
         elif more_talk:
@@ -214,6 +260,32 @@ class Follower:
             self._talk.append((line, record))
         self.talk_from += len(records)
         return said > self.talk_from
+
+    def _read_spectators(self, data: dict) -> bool:
+        """The spectators' channel in the host's answer: each line checked with
+        the key it names; True when the host holds more."""
+        records, spoken = data.get("spectators"), data.get("spoken")
+        ledger = self.ledger
+        if not self.may_talk or not isinstance(records, list) or type(spoken) is not int:
+            return False
+        assert ledger is not None  # may_talk
+        if len(records) > FEED_TALK:
+            self.dropped += 1
+            return False
+        if spoken < self.spectators_from:
+            self.spectators_from = 0  # a host that came back holds a new channel
+        if self._heard is None:
+            self._heard = Heard(ledger.game_id, own=self.lobby.me.key.public, rate=False)
+        for record in records:
+            try:
+                line = self._heard.receive(record, 0.0)
+            except Rejected:
+                self.dropped += 1
+                continue
+            if line is not None:
+                self._spectators.append(line)
+        self.spectators_from += len(records)
+        return spoken > self.spectators_from
 
     def _answer(self, kind: str, key: bytes, data: dict) -> list[bytes] | None:
         """The entries of the host's answer to our request, or None (dropped and

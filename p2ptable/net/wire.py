@@ -48,6 +48,9 @@ KINDS: dict[str, dict[str, type]] = {
     # Beside the game (net/sideline.py): a signed line of talk, and one seat's
     # signature on a break (its own, or relayed: ``seat`` says whose).
     "talk": {"line": bytes},
+    # A spectator's line, relayed by the host (seat 0) at a table whose genesis
+    # lets spectators talk (net/spectator_talk.py).
+    "spectators": {"line": bytes},
     "break": {"at": int, "head": bytes, "sig": bytes, "seat": int},
 }
 

@@ -86,11 +86,13 @@ def genesis_body(
     decks: Sequence[dict[str, Any]] | None = None,
     keep_going: bool = False,
     clock: int | None = None,
+    spectators_talk: bool = False,
 ) -> bytes:
     """``decks``: each seat's deck key field (``SeatSecrets.deck_key``), for games
     with hidden hands only.  ``keep_going``: the table's wish to go on without a
     seat that leaves, written only where it applies (``escrows_at``); ``clock``:
-    the table's seconds per decision, if any."""
+    the table's seconds per decision, if any; ``spectators_talk``: spectators
+    may write in their own channel (written only when true)."""
     seats: list[dict[str, Any]] = [
         {"name": name, "key": key, "chain": head, "link": link}
         for name, key, head, link in zip(names, keys, chain_heads, links, strict=True)
@@ -98,7 +100,8 @@ def genesis_body(
     for seat, deck_key in zip(seats, decks or (), strict=decks is not None):
         seat["deck"] = deck_key
     keeps = True if keep_going and escrows_at(get_game(game), len(seats)) else None
-    body = GenesisBody(PROTOCOL, game, dict(options), seats, chain_len, nonce, keeps, clock)
+    talk = True if spectators_talk else None
+    body = GenesisBody(PROTOCOL, game, dict(options), seats, chain_len, nonce, keeps, clock, talk)
     return body.encode()
 
 

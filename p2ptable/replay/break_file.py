@@ -1,7 +1,7 @@
 """The table's agreed break, kept beside the replay: ``REPLAY.break``.
 
 How it works: when every seat has signed a break (net/pause.py), each peer writes
-the :class:`~p2ptable.net.pause.Agreement` here, durably (written whole, synced,
+the :class:`~p2ptable.replay.break_record.Agreement` here, durably (written whole, synced,
 renamed: a crash leaves no half file), before it exits.  On resume the agreement
 is read back and checked against the genesis's seat keys and our log
 (:func:`spared_after_break`); a file that does not check is reported and
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from p2ptable.net.pause import Agreement
+from p2ptable.replay.break_record import Agreement
 from p2ptable.replay.ledger import Ledger
 from p2ptable.replay.logfile import write_durably
 

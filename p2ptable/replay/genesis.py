@@ -68,6 +68,8 @@ class GenesisInfo:
     # on without a seat that left (issue 27; sealed-decks.md section 15).
     keep_going: bool = False
     clock: int | None = None  # seconds per decision (host --clock), or no clock
+    # Spectators may write in a channel of their own (host --spectators-talk).
+    spectators_talk: bool = False
 
     @property
     def signed_choices(self) -> bool:
@@ -156,6 +158,9 @@ def read_genesis(genesis: Entry) -> GenesisInfo:
             "keep_going is written only as true, at a table with hidden hands and "
             f"{ESCROW_SEATS} seats or more"
         )
+    spectators_talk = body.get("spectators_talk")
+    if spectators_talk is not None and spectators_talk is not True:
+        raise _genesis_error("spectators_talk is written only as true")
     game_id = game_id_of(genesis.body_bytes)
     return GenesisInfo(
         game,
@@ -168,6 +173,7 @@ def read_genesis(genesis: Entry) -> GenesisInfo:
         body["protocol"],
         keep_going is True,
         clock,
+        spectators_talk is True,
     )
 
 

@@ -199,6 +199,9 @@ class GenesisBody(Body):
     # The table's clock: seconds a person has for each decision (host --clock);
     # absent at a table without one, so older genesis entries are unchanged.
     clock: int | None = None
+    # Spectators may write in their own channel (host --spectators-talk, wire.md
+    # 3.5): written only as True; absent as before.
+    spectators_talk: bool | None = None
 
 
 @_body(Kind.ACTION)

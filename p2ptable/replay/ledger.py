@@ -132,6 +132,12 @@ class Ledger:
         return self._info.clock
 
     @property
+    def spectators_talk(self) -> bool:
+        """Whether spectators may write in their own channel (the genesis's
+        ``spectators_talk``, host --spectators-talk)."""
+        return self._info.spectators_talk
+
+    @property
     def position(self) -> Position:
         """Where the log stands after its last entry (changed only by ``append``)."""
         return self._position

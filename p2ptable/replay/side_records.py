@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from p2ptable.net.talk import TalkLine
 from p2ptable.replay.break_file import break_path, read_agreement
 from p2ptable.replay.ledger import Ledger
 from p2ptable.replay.talk_file import read_talk, talk_path
+from p2ptable.replay.talk_record import TalkLine
 
 
 @dataclass

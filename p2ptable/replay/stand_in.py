@@ -12,7 +12,7 @@ every ledger checks byte for byte.
 the ledger    what the gone seat contributes
 expects
 ============  ===================================================================
-its action    the move of the table's default bot (``bots.opponent_for``), its
+its action    the move of the table's default bot (its package's ``opponent``), its
               randomness seeded from the game id and the entry's ``prev``, over
               the *stand-in state*: the log read with the gone seats' secrets
               alone (never the computing peer's own), so every peer, and a
@@ -45,8 +45,9 @@ import hashlib
 import random
 from typing import Any
 
-from p2ptable.bots import make_bot, opponent_for
 from p2ptable.engine.api import Action, Game, Outcome
+from p2ptable.engine.playout import Policy, random_policy
+from p2ptable.games import get_package
 from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry, part_body
 from p2ptable.replay.kinds import Kind
@@ -60,8 +61,20 @@ def stand_in_move(game: Game[Any], state: Any, seat: int, game_id: bytes, prev: 
     """The default bot's move for gone ``seat`` over the stand-in ``state``, its
     randomness from the game id and the position (the same on every peer)."""
     seed = hashlib.sha256(SEED_DOMAIN + game_id + prev + bytes([seat])).digest()
-    bot = make_bot(game, opponent_for(game), random.Random(seed))
+    bot = default_bot(game, random.Random(seed))
     return bot(game, state, seat)
+
+
+def default_bot(game: Game[Any], rng: random.Random) -> Policy:
+    """The table's default bot for ``game``: its package's ``opponent`` (what
+    ``bots.opponent_for`` names and ``bots.make_bot`` makes; taken from the
+    package here, as the log imports no people's layer), else random."""
+    try:
+        package = get_package(game.name)
+    except KeyError:
+        return random_policy(rng)  # a game that is not registered (a test's)
+    factory = package.bots.get(package.opponent) or package.bots.get("greedy")
+    return factory(rng) if factory is not None else random_policy(rng)
 
 
 def gone_entry(ledger: authoring.Log, stand_in_state: Any, expected: Expected) -> Entry | None:

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from p2ptable.net.talk import MAX_LINES, TalkLine, TalkRejected, open_record
 from p2ptable.replay.logfile import LogWriter, parse_frames
+from p2ptable.replay.talk_record import MAX_LINES, TalkLine, TalkRejected, open_record
 
 SUFFIX = ".talk"
 

@@ -25,6 +25,12 @@ board that every view shares, or a hand that did not change, costs its bytes onc
 ``ui/narrative.py``'s: the public sentence for every view, and, where a view could
 read a hidden card the entry moved, that view's own sentence ("[Gift 2]").
 
+The table's talk kept beside the replay (``REPLAY.talk``, the lines that check,
+as ``export``'s text has them: ui/record.py) goes in as ``talk``: for each
+entry, the lines said after it (a line said when the log held ``at`` entries
+is shown at entry ``at - 1``), with the speaker's name.  The page sets them as
+text, never as markup.  Without talk the data has no ``talk`` at all.
+
 The page re-checks the signatures and links itself, so the entries go in as they are
 in the file (base64), never re-encoded.
 """
@@ -42,7 +48,7 @@ from p2ptable.replay.seen_cards import moved_cards
 from p2ptable.replay.verify import secrets_in_log
 from p2ptable.ui import seat_secret
 from p2ptable.ui.narrative import entry_words, genesis_words
-from p2ptable.ui.record import Checked, RecordRefused
+from p2ptable.ui.record import Checked, RecordRefused, Said, talk_beside
 from p2ptable.ui.svg_table import WIDTH, draw, height
 
 
@@ -84,7 +90,7 @@ def page_data(checked: Checked, seat: int | None = None) -> dict[str, Any]:
                     if text != words[-1]:
                         own_words[v["id"]][str(applied.index)] = text
         _picture(game, ledger, names, views, pieces, frames, most)
-    return {
+    data = {
         "game": game.name,
         "title": game.title,
         "names": names,
@@ -102,6 +108,20 @@ def page_data(checked: Checked, seat: int | None = None) -> dict[str, Any]:
         "own_words": {k: v for k, v in own_words.items() if v},
         "moments": moments,
     }
+    talk = _talk_by_entry(talk_beside(checked, ledger), len(payloads) - 1)
+    if talk:
+        data["talk"] = talk
+    return data
+
+
+def _talk_by_entry(talk: tuple[Said, ...], last: int) -> dict[str, list[dict[str, str]]]:
+    """The lines of talk by the entry they are shown at (``at - 1``), each
+    seat's in its order (the text export's order, ui/record.py)."""
+    out: dict[str, list[dict[str, str]]] = {}
+    for said in sorted(talk, key=lambda s: s.at):
+        at = str(min(max(said.at - 1, 0), last))
+        out.setdefault(at, []).append({"name": said.name, "text": said.text})
+    return out
 
 
 def own_deck_secret(checked: Checked, seat: int) -> int:

@@ -97,6 +97,7 @@ def page(checked: Checked, seat: int | None = None) -> str:
             '<a id="share" href="#entry-0">link to this entry</a></div>',
             '<p><strong id="number"></strong> <span id="moment"></span></p>',
             '<p id="words"></p>',
+            '<ul id="talk" aria-label="Said at the table after this entry"></ul>',
             f'<script type="application/json" id="replay-data">{script_json(data)}</script>',
             "<script>",
             f"// {LIBRARIES}: vendored unchanged, their modules inlined (ui/inline_js.py)",

@@ -97,6 +97,12 @@ def talk_line(name: str, text: str) -> str:
     return Verbatim(f"{'':5}  {'talk':<9} {name} says: {text}")
 
 
+def spectator_line(name: str, text: str) -> str:
+    """A line of the spectators' channel (net/spectator_talk.py), in the columns
+    of :func:`talk_line`, never to be taken for a seat's: it says who spoke."""
+    return Verbatim(f"{'':5}  {'talk':<9} (spectator) {name} says: {text}")
+
+
 def card_names(game: object, cards: Mapping[int, Sequence[int]]) -> dict[int, list[str]]:
     """``cards`` (seat -> card numbers) by the game's names for them ("Gift 2")."""
     name = getattr(game, "card_name", None) or (lambda card: f"card {card}")

@@ -10,11 +10,13 @@ the chosen :class:`~p2ptable.engine.api.Action`, :class:`Help` for ``?``/``help`
 :class:`Recent` for ``r`` (every event since the last choice, which a short
 terminal cannot show at once), :class:`Talk` for a line begun with ``'`` or
 ``say`` (table talk, net/sideline.py), :class:`Break` for ``break`` (a proposed
-break, or agreeing to one), :class:`LeaveTable` for ``leave`` (for good, a bot
-plays the seat: net/departure_round.py), or :class:`Invalid` with a message saying what to
-type instead.  A choice may be typed as its number, as the action's text (``take
-1``, the form the log uses; any legal action, also one the menu leaves off) or as
-its menu wording.  Nothing here reads input or prints: the caller does, so every
+break, or agreeing to one), :class:`Spectators` for ``hide spectators`` / ``show
+spectators`` (the spectators' channel on this screen, net/spectator_talk.py),
+:class:`LeaveTable` for ``leave`` (for good, a bot plays the seat:
+net/departure_round.py), or :class:`Invalid` with a message saying what to type
+instead.  A choice may be typed as its number, as the action's text (``take 1``,
+the form the log uses; any legal action, also one the menu leaves off) or as its
+menu wording.  Nothing here reads input or prints: the caller does, so every
 case is testable with plain strings.
 """
 
@@ -56,6 +58,16 @@ class Break:
 
 
 @dataclass(frozen=True)
+class Spectators:
+    """The player hides or shows the spectators' channel on their screen."""
+
+    shown: bool
+
+
+SPECTATORS_WORDS = {"hide spectators": False, "show spectators": True}
+
+
+@dataclass(frozen=True)
 class Invalid:
     """The line is not a choice; ``message`` says what to type instead."""
 
@@ -67,7 +79,7 @@ class LeaveTable:
     """The player leaves for good and lets a bot play their seat ("leave")."""
 
 
-Choice = Action | Help | Recent | Talk | Break | LeaveTable | Invalid
+Choice = Action | Help | Recent | Talk | Break | Spectators | LeaveTable | Invalid
 BREAK_WORDS = frozenset({"break", "pause"})
 LEAVE_WORDS = frozenset({"leave"})
 
@@ -118,6 +130,8 @@ def parse_choice(
     typed = _normal(line)
     if typed in BREAK_WORDS:
         return Break()
+    if typed in SPECTATORS_WORDS:
+        return Spectators(SPECTATORS_WORDS[typed])
     if typed in LEAVE_WORDS:
         return LeaveTable()
     if typed in HELP_WORDS:
@@ -160,6 +174,9 @@ At the table
               while others play; every seat reads it with your name
   break       propose a break; when every seat has typed break, every
               peer saves and ends, printing the command that comes back
+  hide spectators / show spectators
+              at a table where spectators may talk, hide (or show again)
+              their channel, shown as "(spectator) NAME says: ..."
   leave       at a table that keeps going, at your turn: leave for good, and
               a bot plays for you from then on (the others go on at once)
   Ctrl-C      leave the game; the log is kept, and `p2ptable resume FILE`

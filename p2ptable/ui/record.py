@@ -261,11 +261,11 @@ def record(checked: Checked, seat: int | None = None) -> Record:
         verify=f"p2ptable verify {shlex.quote(checked.path)}",
         hidden=hidden,
         lines=tuple(lines),
-        talk=_talk(checked, ledger),
+        talk=talk_beside(checked, ledger),
     )
 
 
-def _talk(checked: Checked, ledger: Ledger) -> tuple[Said, ...]:
+def talk_beside(checked: Checked, ledger: Ledger) -> tuple[Said, ...]:
     """The lines of talk beside the replay that check (``verify`` names the rest)."""
     names = checked.names
     side = check_side_records(Path(checked.path), ledger)

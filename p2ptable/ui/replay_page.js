@@ -204,6 +204,13 @@
     $("number").textContent = `Entry ${state.entry} of ${last}`;
     $("moment").textContent = moment || "";
     $("words").textContent = own || data.words[state.entry];
+    // The table's talk said after this entry (ui/html_data.py), as text only.
+    const talk = $("talk");
+    talk.replaceChildren(...((data.talk || {})[String(state.entry)] || []).map((said) => {
+      const li = document.createElement("li");
+      li.textContent = `${said.name} says: ${said.text}`;
+      return li;
+    }));
     slider.value = String(state.entry);
     const hash = `#entry-${state.entry}`;
     if (location.hash !== hash) history.replaceState(null, "", hash);

@@ -49,15 +49,15 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from p2ptable.bots.seat import BreakManners
 from p2ptable.engine.api import Action
-from p2ptable.net.events import Seen
+from p2ptable.net.events import Seen, SpectatorTalked
 from p2ptable.net.frontend import Chosen, Leave, LeaveForGood, LobbyCommand, Say, TakeBreak
 from p2ptable.net.session import Finished, Session, Stopped
 from p2ptable.net.sideline import BreakAgreed, BreakNews, Declined, Talked
 from p2ptable.replay.ledger import Applied
-from p2ptable.ui import prompt
+from p2ptable.ui import prompt, typed_line
 from p2ptable.ui.bell import BELL, rings
 from p2ptable.ui.endings import stop_words
-from p2ptable.ui.narrative import card_names, event_line, talk_line
+from p2ptable.ui.narrative import card_names, event_line, spectator_line, talk_line
 from p2ptable.ui.screen_writer import ScreenWriter
 from p2ptable.ui.screens import screens_for
 from p2ptable.ui.style import RECENT_LINES, color_enabled
@@ -96,8 +96,13 @@ class TerminalFrontend:
         stdout: TextIO | None = None,
         bot: BotPlayer | None = None,
         bell: bool = True,
+        hide_spectators: bool = False,
     ) -> None:
         self.stdin = stdin or sys.stdin
+        # The spectators' channel (net/spectator_talk.py) on this screen: hidden
+        # by --hide-spectators or `hide spectators`, until `show spectators`.
+        self.hide_spectators = hide_spectators
+        self.spectators_hidden = 0  # lines not shown while hidden
         self.out = stdout or sys.stdout
         self.writer = ScreenWriter(self.out)  # never blocks the peer (ui/screen_writer.py)
         self.bot = bot
@@ -151,6 +156,11 @@ class TerminalFrontend:
                 line = event_line(event, session.names, cards)
             elif isinstance(event, Talked):
                 line = beside_line(event, session.names)
+            elif isinstance(event, SpectatorTalked):
+                if self.hide_spectators:
+                    self.spectators_hidden += 1
+                else:
+                    line = spectator_line(event.line.name, event.line.text)
             elif isinstance(event, BreakNews) and event.seat not in self._wanting:
                 # A wish stands from move to move: said once, then in the status lines.
                 self._wanting.add(event.seat)
@@ -196,16 +206,15 @@ class TerminalFrontend:
             return Leave(INPUT_CLOSED)
         if line is None:
             return None
-        if session is None:  # the lobby's (net/lobby_commands.py)
-            return LobbyCommand(line.strip())
-        actions = self._actions(session)
-        screens = screens_for(session.game.name)
-        view = session.view()
-        names = session.names
-        shown = prompt.menu_for(session.game.name, view, actions, names).actions
-        choice = prompt.parse_choice(
-            line, shown, lambda a: screens.describe(view, a, names), legal=actions
-        )
+        actions = self._actions(session) if session is not None else ()
+        choice = typed_line.meaning(session, line, actions)  # ui/typed_line.py
+        if isinstance(choice, LobbyCommand):
+            return choice  # the lobby's (net/lobby_commands.py)
+        if session is None:  # hiding the spectators, for the game to come: ours to keep
+            assert isinstance(choice, prompt.Spectators)
+            self.hide_spectators = not choice.shown
+            self.say(f"The spectators' channel will be {'shown' if choice.shown else 'hidden'}.")
+            return None
         self._last_screen = ""  # redraw even if the screen is the same
         self._message_for = tuple(actions)  # said about this menu, and gone with it
         if isinstance(choice, prompt.Help):
@@ -214,23 +223,29 @@ class TerminalFrontend:
             self.message = self._since_choice()
         elif isinstance(choice, prompt.Invalid):
             self.message = choice.message
-        elif isinstance(choice, prompt.Talk):
+        elif isinstance(choice, Say | TakeBreak | LeaveForGood):
             self.message = None
-            return Say(choice.text)  # the screen shows it once it is said
-        elif isinstance(choice, prompt.Break):
-            self.message = None
-            return TakeBreak()
-        elif isinstance(choice, prompt.LeaveTable):
-            if session.can_leave():
-                self.message = None
-                return LeaveForGood()
-            self.message = "You can leave for good at your turn, at a table that keeps going."
+            return choice  # the screen shows a line once it is said
+        elif isinstance(choice, prompt.Spectators):
+            self.message = self._spectators(session, choice.shown)
         else:
             self.message = None
             self._chose_at = self._told  # the events since this choice are the new ones
             return choice
         self.redraw(session, now)
         return None
+
+    def _spectators(self, session: Session, shown: bool) -> str:
+        """``show spectators`` / ``hide spectators``: what it did, for the person."""
+        if not session.ledger.spectators_talk:
+            return "Spectators do not talk at this table (host --spectators-talk)."
+        self.hide_spectators = not shown
+        if not shown:
+            return "The spectators' channel is hidden (show spectators shows it again)."
+        missed, self.spectators_hidden = self.spectators_hidden, 0
+        lines = "1 line was" if missed == 1 else f"{missed} lines were"
+        since = f" ({lines} said while it was hidden)" if missed else ""
+        return f"The spectators' channel is shown{since}."
 
     def _since_choice(self) -> str:
         """Every event since the person's last choice (as many as are kept)."""

@@ -125,6 +125,11 @@ class ScreenPerson:
             os.write(self.master, k)
             time.sleep(0.05)  # a person's pace: Textual reads an escape sequence whole
 
+    def type_line(self, text: str) -> None:
+        """Type ``text`` on the typing line and send it: ``t`` opens the line
+        empty, then the text, then Enter (ui/tui/typing.py)."""
+        self.key(b"t", *(c.encode() for c in text), ENTER)
+
     def play_turns(self, turns: int, timeout: float = 120.0) -> int:
         """Take the first choice (``1`` Enter) at each of ``turns`` turns, or until
         the process ends; the turns played."""
@@ -134,13 +139,18 @@ class ScreenPerson:
             self.pump(0.1)
             if self.eof and self.proc.poll() is not None:
                 return played
-            shown = self.display
-            if YOUR_TURN in shown and "1) " in shown and shown != seen:
+            shown = self.at_a_new_turn(seen)
+            if shown is not None:
                 seen = shown
                 self.key(b"1", ENTER)
                 played += 1
                 self.settle(0.2, 2.0)
         return played
+
+    def at_a_new_turn(self, seen: str) -> str | None:
+        """The screen, if it shows a turn of ours not answered yet (not ``seen``)."""
+        shown = self.display
+        return shown if YOUR_TURN in shown and "1) " in shown and shown != seen else None
 
     # -- ending ------------------------------------------------------------------------
 
@@ -175,3 +185,22 @@ class ScreenPerson:
             os.close(self.master)
         except OSError:
             pass
+
+
+def play_together(people: list[ScreenPerson], timeout: float = 300.0) -> None:
+    """Take the first choice at every turn of any of ``people`` (several people
+    at one table, each waiting for the others) until each one's table closed:
+    its process ended or it asks to play again (``wait`` answers that)."""
+    end = time.monotonic() + timeout
+    seen = {id(p): "" for p in people}
+    while time.monotonic() < end:
+        playing = [p for p in people if not (p.eof or AGAIN in p.display)]
+        if not playing:
+            return
+        for person in playing:
+            person.pump(0.05)
+            shown = person.at_a_new_turn(seen[id(person)])
+            if shown is not None:
+                seen[id(person)] = shown
+                person.key(b"1", ENTER)
+    raise AssertionError("the game did not end in time:\n" + people[0].display)

@@ -42,3 +42,21 @@ def test_watch_says_plainly_when_no_table_admits_spectators():
     (line,) = table_lines([], 3.0, numbered=True, watching=True)
     assert "No table that admits spectators" in line and "--spectators" in line
     assert "p2ptable watch 192.168.1.20:47001 --code CODE" in line
+
+
+def test_a_table_whose_spectators_may_talk_lists_it_with_its_options():
+    # host --spectators-talk is known before anyone sits down, as the clock is.
+    from p2ptable.net import lobby
+    from p2ptable.net.discovery import listed_options
+    from p2ptable.replay import authoring
+
+    me = authoring.SeatSecrets.from_seed(b"listed", 0, 8)
+    options = {"scoring": "basic", "variant": "standard"}
+    host = lobby.HostLobby("pet-quartet", options, 2, "7KQ-M2X", me, "Ana", "tcp://10.0.0.1:4000",
+                           spectators=True, spectators_talk=True, clock=60)  # fmt: skip
+    assert listed_options(host) == {**options, "clock": "60s", "spectators": "talk"}
+    listed = announcement(TABLE, "pet-quartet", listed_options(host), "Ana", 1, 2, 47001, True)
+    assert ("spectators", "talk") in parse_txt(txt(listed)).options
+    quiet = lobby.HostLobby("pet-quartet", options, 2, "7KQ-M2X", me, "Ana",
+                            "tcp://10.0.0.1:4000", spectators=True)  # fmt: skip
+    assert listed_options(quiet) == options

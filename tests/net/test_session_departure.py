@@ -434,3 +434,45 @@ def test_once_a_seats_share_is_out_the_leavers_late_move_is_refused():
         (entry,) = departures(logs[seat])
         assert entry.body["i"] == at
     assert len({log_file(logs[s]) for s in sessions}) == 1
+
+
+def test_typing_leave_at_either_screen_is_leaving_for_good_at_ones_turn_only():
+    """'a person types leave / a menu entry "leave: a bot plays for me"': the line
+    mode and the full-screen table's typing line read it alike, and offer it."""
+    from p2ptable.net.frontend import LeaveForGood
+    from p2ptable.ui import prompt, typed_line
+    from p2ptable.ui.tui.channel import Typed
+    from p2ptable.ui.tui.link import FullScreenFrontend
+
+    _, sessions, _, net = to_the_leavers_turn("typed-leave", kept=(kept := []))
+    (mover,) = kept
+    assert mover.can_leave()
+    assert typed_line.meaning(mover, "leave", mover.legal_actions()) == LeaveForGood()
+    waiting = sessions[0]
+    said = typed_line.meaning(waiting, "leave", waiting.legal_actions())
+    assert isinstance(said, prompt.Invalid) and "at your turn" in said.message
+    ui = FullScreenFrontend()
+    try:
+        ui.link.send(Typed("leave"))
+        assert ui.choose(mover, net.now, typed=True) == LeaveForGood()
+        ui.show(mover, [], net.now)
+        snap = ui.link.take()
+        assert snap is not None and "leave: a bot plays for me (type leave)" in snap.status
+    finally:
+        ui.link.close()
+
+
+def test_the_stand_in_is_the_tables_default_bot():
+    """'a deterministic stand-in bot (the table's default bot for the game ...)':
+    the log's copy of it is the one bots.make_bot makes for the game's opponent."""
+    from p2ptable.bots import make_bot, opponent_for
+    from p2ptable.games import get_game
+    from p2ptable.replay.stand_in import default_bot
+
+    for name in ("vorsicht-lehrer", "teachers-pet"):
+        game = get_game(name)
+        ours = default_bot(game, random.Random(1))
+        theirs = make_bot(game, opponent_for(game), random.Random(1))
+        assert type(ours) is type(theirs) and getattr(ours, "__qualname__", "") == getattr(
+            theirs, "__qualname__", ""
+        )

@@ -275,3 +275,25 @@ def test_with_webcrypto_the_page_hashes_with_it(tab, pages) -> None:
     tab.goto(pages["pet-quartet-4p-standard"].as_uri())
     assert verdict(tab).startswith(VALID)
     assert tab.get_attribute("#verdict", "data-hashes") == "webcrypto"
+
+
+def test_the_tables_talk_shows_at_the_entry_it_was_said_after_as_text(tab, tmp_path) -> None:
+    # The brief: the text export shows talk "at the moment they were said; make
+    # the HTML replay page show them too"; issue 28: texts from the log are escaped.
+    from talk_replay import talking_replay
+
+    path = talking_replay(tmp_path)
+    page = tmp_path / "talk.html"
+    page.write_text(html_page(check(str(path), path.read_bytes())), encoding="utf-8")
+    tab.goto(page.as_uri())
+    assert verdict(tab).startswith(VALID)
+    assert tab.locator("#talk li").all_inner_texts() == ["Ana says: good luck, Ben"]
+    tab.keyboard.press("ArrowRight")
+    assert number(tab) == 1 and tab.locator("#talk li").count() == 0
+    tab.goto(page.as_uri() + "#entry-3")
+    assert number(tab) == 3
+    assert tab.locator("#talk li").all_inner_texts() == [
+        "Ben says: <b>thanks</b> & you",
+        "Ana says: nice",
+    ]
+    assert tab.locator("#talk b").count() == 0  # markup in a line is text, never an element

@@ -371,3 +371,27 @@ def test_the_picture_says_what_the_table_waits_for_as_the_screens_do() -> None:
 
 def vorsicht_view(state) -> dict:  # noqa: ANN001
     return get_game("vorsicht-lehrer").view(state, None)
+
+
+def test_the_tables_talk_is_in_the_page_at_the_entry_it_was_said_after(tmp_path) -> None:
+    # The brief: "the text export shows talk lines at the moment they were said;
+    # make the HTML replay page show them too".
+    from talk_replay import talking_replay
+
+    path = talking_replay(tmp_path)
+    checked = check(str(path), path.read_bytes())
+    data = html_data.page_data(checked)
+    assert data["talk"] == {
+        "0": [{"name": "Ana", "text": "good luck, Ben"}],
+        "3": [{"name": "Ben", "text": "<b>thanks</b> & you"}, {"name": "Ana", "text": "nice"}],
+    }
+    text = html_page.page(checked)
+    assert "<b>thanks</b>" not in text  # in the data as \\u003c..., set as text by the page
+    # the text export places the same lines after the same entries
+    exported = CliRunner().invoke(main, ["export", str(path)]).output.splitlines()
+    said = [i for i, line in enumerate(exported) if "says:" in line]
+    assert [exported[i - 1].split()[0].rstrip(".") for i in said[:2]] == ["0", "3"]
+
+
+def test_a_replay_without_talk_has_no_talk_in_its_data() -> None:
+    assert "talk" not in data_of(QUARTET)

@@ -33,6 +33,7 @@ class PetQuartet:
     title = "Pet Quartet"
     min_seats = 2
     max_seats = 6
+    takes_first = True  # a rematch names its first player (RULES.md)
     options: tuple[OptionSpec, ...] = (
         OptionSpec(
             "variant",

@@ -10,6 +10,7 @@ or by one seat (``state.current``, the seat whose turn it is), never both:
   ``setup-tiles``  Maestro only: one tile per Conductor, picked without replacement
                    from the six tiles in their canonical order (``TILES``).
   ``setup-first``  "Choose someone to be the first player": a fair roll over the seats.
+                   (A rematch names it instead, the option ``first``: no roll.)
   ``draw``         the card just drawn, as an index into the *sorted* deck.
   ``bonus-draw``   the Maestro "draw a random card from the deck and keep it".
 
@@ -41,6 +42,8 @@ from functools import cache
 from operator import attrgetter
 
 from p2ptable.engine.api import (
+    FIRST,
+    FIRST_PLAYER,
     Action,
     BadOptions,
     ChanceStep,
@@ -75,7 +78,7 @@ def initial(seats: int, options: Mapping[str, str]) -> State:
     variant, scoring = options["variant"], options["scoring"]
     if variant == "duet" and seats != 2:
         raise BadOptions(f"the duet variant is for 2 players, not {seats}")
-    return State(
+    s = State(
         seats=seats,
         variant=variant,
         scoring=scoring,
@@ -84,6 +87,13 @@ def initial(seats: int, options: Mapping[str, str]) -> State:
         collections=((),) * seats,
         phase="setup-tiles" if variant == "maestro" else "setup-first",
     )
+    if FIRST not in options:
+        return s
+    # A rematch names the first player (RULES.md, "The first player"): no roll.
+    first = int(options[FIRST])
+    if variant == "maestro":  # the tiles are still drawn, then the game begins
+        return replace(s, current=first, round_starter=first)
+    return _resolve_first(s, (first,))
 
 
 def _tiles_step(s: State) -> ChanceStep:
@@ -97,12 +107,14 @@ def _resolve_tiles(s: State, outcome: tuple[int, ...]) -> State:
         tile = unused.pop(pick)
         limit = 2 if tile == "limit-2" else CONDUCTOR_LIMIT
         conductors.append(replace(conductor, tile=tile, limit=limit))
-    return replace(s, conductors=tuple(conductors), phase="setup-first")
+    # A first player already named (a rematch) plays now; else it is drawn.
+    phase = "setup-first" if s.round_starter is None else "turn"
+    return replace(s, conductors=tuple(conductors), phase=phase)
 
 
 def _first_step(s: State) -> ChanceStep:
     # "Choose someone to be the first player": we choose fairly, by chance.
-    return ChanceStep("roll", "first-player", (s.seats,))
+    return ChanceStep("roll", FIRST_PLAYER, (s.seats,))
 
 
 def _resolve_first(s: State, outcome: tuple[int, ...]) -> State:

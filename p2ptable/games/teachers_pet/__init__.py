@@ -37,6 +37,7 @@ class TeachersPet:
     min_seats = 2
     max_seats = 6  # "up to 6 Players"
     # every ruling players may choose (rulings.py; RULES.md quotes the rulebook)
+    takes_first = True  # a rematch names its first player (RULES.md)
     options: tuple[OptionSpec, ...] = rulings.OPTIONS
 
     def initial(self, seats: int, options: Mapping[str, str]) -> TeachersPetState:

@@ -8,7 +8,7 @@ one seat (``state.decider``) or by several seats at once in secret; ``TABLE``
 
 1. ``setup-first`` (chance): "The Player who most recently took a class goes
    first" -- software cannot know, so a fair roll over the seats picks the
-   first player.
+   first player (a rematch names it instead, the option ``first``: no roll).
 2. ``teacher`` (chance): the top Teacher card is drawn face up (an index into
    the sorted Teacher Deck); every pawn goes to its room; ``deal`` (chance, one
    card at a time, clockwise from the first player) gives everyone 7 cards from
@@ -48,7 +48,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from p2ptable.engine.api import Action, ChanceStep
+from p2ptable.engine.api import FIRST, FIRST_PLAYER, Action, ChanceStep
 from p2ptable.engine.frozen import replace
 from p2ptable.engine.phases import ChancePhase, Phase, PhaseTable, TogetherPhase
 from p2ptable.engine.reactions import reaction_phase, reaction_played
@@ -84,7 +84,7 @@ State = TeachersPetState
 
 def initial(seats: int, options: Mapping[str, str]) -> State:
     """The school before set-up chance; ``options`` must already be normalized."""
-    return State(
+    s = State(
         seats=seats,
         phase="setup-first",
         deck=full_play_deck(),
@@ -96,6 +96,10 @@ def initial(seats: int, options: Mapping[str, str]) -> State:
         detentions=(0,) * seats,
         rulings=Rulings.of(options),
     )
+    if FIRST not in options:
+        return s
+    # A rematch names the first player (RULES.md, "The first player"): no roll.
+    return _resolve_first(s, (int(options[FIRST]),))
 
 
 def _resolve_first(s: State, outcome: tuple[int, ...]) -> State:
@@ -193,7 +197,7 @@ def hand_shuffled(s: State, seat: int, hand: tuple[int | None, ...]) -> State:
 
 TABLE: dict[str, Phase] = {
     "setup-first": ChancePhase(
-        lambda s: ChanceStep("roll", "first-player", (s.seats,)), _resolve_first
+        lambda s: ChanceStep("roll", FIRST_PLAYER, (s.seats,)), _resolve_first
     ),
     "teacher": ChancePhase(
         lambda s: ChanceStep("draw", "teacher-card", (len(s.teacher_deck),)), _resolve_teacher

@@ -36,6 +36,7 @@ class VorsichtLehrer:
     hidden_hands = True
     min_seats = 2
     max_seats = 6
+    takes_first = True  # a rematch names its first player (RULES.md)
     options: tuple[OptionSpec, ...] = (
         OptionSpec(
             "track",

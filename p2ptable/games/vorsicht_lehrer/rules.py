@@ -7,7 +7,8 @@ or by one seat (``state.decider``), never both; ``TABLE`` (after the handlers) l
 them all.  A game runs:
 
 1. ``setup-first`` (chance): "The older player start the game" -- software cannot
-   know ages, so a fair roll over the seats picks the first player.
+   know ages, so a fair roll over the seats picks the first player (a rematch
+   names it instead, the option ``first``: no roll).
 2. ``setup-deal`` (chance, once per card): 4 cards to each seat, one at a time in seat
    order from the first player.  Every deal is ``ChanceStep("deal", "deal", (cards
    left,), seat=s)``.  In a one-process simulation its outcome indexes the *sorted*
@@ -63,10 +64,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from p2ptable.engine.api import (
-    Action,
-    ChanceStep,
-)
+from p2ptable.engine.api import FIRST, FIRST_PLAYER, Action, ChanceStep
 from p2ptable.engine.frozen import replace
 from p2ptable.engine.phases import ChancePhase, Phase, PhaseTable, SeatPhase, TogetherPhase
 from p2ptable.games.vorsicht_lehrer.cards import SCHOOL, TEACHER, SchoolCard, TeacherCard
@@ -89,7 +87,7 @@ State = VorsichtLehrerState
 
 def initial(seats: int, options: Mapping[str, str]) -> State:
     """The classroom before set-up chance; ``options`` must already be normalized."""
-    return State(
+    s = State(
         seats=seats,
         track=int(options["track"]),
         teacher_mode=options["teacher-choices"],
@@ -99,6 +97,10 @@ def initial(seats: int, options: Mapping[str, str]) -> State:
         tokens=(0,) * seats,
         teacher_deck=full_teacher_deck(),
     )
+    if FIRST not in options:
+        return s
+    # A rematch names the first player (RULES.md, "The first player"): no roll.
+    return _resolve_first(s, (int(options[FIRST]),))
 
 
 def _resolve_first(s: State, outcome: tuple[int, ...]) -> State:
@@ -388,7 +390,7 @@ Handler = Callable[[State, int, Action], State]
 
 TABLE: dict[str, Phase] = {
     "setup-first": ChancePhase(
-        lambda s: ChanceStep("roll", "first-player", (s.seats,)), _resolve_first
+        lambda s: ChanceStep("roll", FIRST_PLAYER, (s.seats,)), _resolve_first
     ),
     "setup-deal": ChancePhase(_deal_step, _resolve_setup_deal),
     "turn": SeatPhase(_play_choices, {"play": _play}, _check_play),

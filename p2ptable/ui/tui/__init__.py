@@ -17,6 +17,9 @@ screens (``ui/screens.py``: ``panes``, the menu's describer and arranger).
   with its sockets.
 * ``app.py``: the Textual app, run in the main thread (Textual needs it for its
   signals) while the peer loop runs in a thread of its own: drawing can never
-  stall the peer, whatever the terminal does.  ``replay.py``: ``show``'s
+  stall the peer, whatever the terminal does.  ``panes.py``: what its panes say;
+  ``dialogs.py``: the help and the question before leaving; ``typing.py``: the
+  typing line (talk, ``break``, the lobby's commands), whose line the peer's
+  side reads as the line mode reads one (``ui/typed_line.py``).  ``replay.py``: ``show``'s
   stepping through a replay, the same app.
 """

@@ -4,7 +4,9 @@ How it works
 ------------
 The app owns the terminal and nothing else: it is handed snapshots (``link.py``
 posts a :class:`Refresh` when there is a new one; the app takes the newest) and
-hands back what the person chose.  Its panes:
+hands back what the person chose; what the panes say is worked out in
+``panes.py``, the help and the question before leaving are ``dialogs.py``.
+Its panes:
 
 * the title (the game, its Day and Period, the decks);
 * the board, from the game's ``panes`` (``ui/screens.py``): Teacher's Pet's
@@ -13,7 +15,9 @@ hands back what the person chose.  Its panes:
 * the players with their scores, ``>`` marking whose turn it is, and your hand;
 * what happens now (highlighted, with a bell, when it becomes your turn) and the
   choice: the grouped menu (``ui/menu.py``), chosen by its number and Enter, by
-  the arrows and Enter, or by a click;
+  the arrows and Enter, or by a click; under it the typing line
+  (``typing.py``), closed until ``'``, ``t`` or a letter opens it, where talk,
+  ``break`` and the host's lobby commands are typed and sent as typed;
 * the events, every one since the table opened, scrollable (PgUp / PgDn);
 * the status lines (who the table waits for) and the keys.
 
@@ -32,34 +36,35 @@ from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Container, Vertical, VerticalScroll
+from textual.containers import Container, Vertical
 from textual.message import Message
-from textual.screen import ModalScreen
-from textual.widgets import OptionList, RichLog, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Input, OptionList, RichLog, Static
 
-from p2ptable.net.frontend import Leave, LeaveForGood
+from p2ptable.net.frontend import Leave
 from p2ptable.ui import prompt
 from p2ptable.ui.bell import rings
 from p2ptable.ui.menu import Menu
-from p2ptable.ui.screens import screens_for
 from p2ptable.ui.style import fit
-from p2ptable.ui.tui.channel import INTERRUPTED, Link
-from p2ptable.ui.tui.questions import LeaveForGoodScreen, LeaveScreen
+from p2ptable.ui.tui import panes
+from p2ptable.ui.tui.channel import INTERRUPTED, Link, Typed
+from p2ptable.ui.tui.dialogs import HELP_KEYS, HelpScreen, LeaveScreen
 from p2ptable.ui.tui.snapshot import Snapshot
+from p2ptable.ui.tui.typing import HINT, LOBBY_HINT, TypingLine, opening
 
 NARROW = 70  # below this many columns the panes stack
 HELP_WIDTH = 84  # the help's box, at most (HelpScreen's max-width)
 LARGE = (120, 40)  # from this size on the board grows
 LEFT_SHARE = 0.58  # of the width, for the players, hand and events,
 LEFT_MOST = 64  # but never more columns than these: the menu gets the rest
-NARROW_KEYS = "number ↑↓ Enter click: choose  ?: help  PgUp/Dn  q: leave"
+NARROW_KEYS = "number ↑↓ Enter: choose  t: talk  ?: help  q: leave"
 WATCHING_KEYS = "PgUp/PgDn: events   ?: help   q: leave (a bot plays your seat)"
 SPECTATOR_KEYS = "PgUp/PgDn: events   ?: help   q: stop watching"
-KEYS = "number+Enter, ↑↓+Enter, click: choose   ?: help   PgUp/PgDn: events   q: leave"
-LOBBY_LINES = 16  # of what was said before the game, the latest shown on the board
-YOUR_TURN = "Your turn"  # how the highlighted turn line begins
-WAITING = "Waiting for the table to fill: the game begins when every seat is taken."
+KEYS = "number/↑↓+Enter: choose   ' or t: talk, break   ?: help   PgUp/PgDn   q: leave"
+TYPING_KEYS = "Enter: send the line   Esc: close it   PgUp/PgDn: events   Ctrl-C: leave"
+LOBBY_KEYS = "t: type a line (start, bots, remove NAME at the host)   ?: help   q: leave"
+# The table's keys that, while the typing line is open, are the line's instead.
+TYPED_INTO = frozenset({"digit", "enter", "backspace", "leave", "help"})
+YOUR_TURN = panes.YOUR_TURN  # how the highlighted turn line begins
 
 
 class Refresh(Message):
@@ -68,32 +73,6 @@ class Refresh(Message):
 
 class PeerEnded(Message):
     """The peer loop has ended: the table closes."""
-
-
-class HelpScreen(ModalScreen[None]):
-    """The help: the keys, the screen, the game's turn in a nutshell."""
-
-    BINDINGS = [
-        Binding("escape,q,question_mark,enter", "close", "close"),
-    ]
-    DEFAULT_CSS = """
-    HelpScreen { align: center middle; }
-    HelpScreen > VerticalScroll {
-        width: 90%; max-width: 84; height: 90%; border: round $accent; padding: 0 1;
-        background: $surface;
-    }
-    """
-
-    def __init__(self, text: str) -> None:
-        super().__init__()
-        self.text = text
-
-    def compose(self) -> ComposeResult:
-        with VerticalScroll():
-            yield Static(Text(self.text + "\n\n(Esc, q or ? closes this help)"))
-
-    def action_close(self) -> None:
-        self.dismiss(None)
 
 
 class TableApp(App[None]):
@@ -118,6 +97,7 @@ class TableApp(App[None]):
     #choice { height: 1fr; border: none; padding: 0 0 0 1; scrollbar-size-vertical: 1; }
     #choice:focus { border: none; }
     #typed { height: auto; padding: 0 1; color: $warning; }
+    #say { height: 1; padding: 0 1; }
     #events { height: 1fr; min-height: 2; padding: 0 1; scrollbar-size-vertical: 1; }
     #status { height: auto; padding: 0 1; color: $warning; }
     #keys { height: 1; background: $panel; color: $text-muted; padding: 0 1; }
@@ -131,7 +111,6 @@ class TableApp(App[None]):
     BINDINGS = [
         Binding("question_mark", "help", "help", priority=True),
         Binding("q", "leave", "leave", priority=True),
-        Binding("l", "leave_for_good", "leave for good", priority=True, show=False),
         Binding("ctrl+c,ctrl+d", "leave_now", "leave now", priority=True, show=False),
         Binding("pageup", "events(-1)", "events up", priority=True, show=False),
         Binding("pagedown", "events(1)", "events down", priority=True, show=False),
@@ -170,6 +149,7 @@ class TableApp(App[None]):
                     yield Static(id="now")
                     yield OptionList(id="choice")
                     yield Static(id="typed")
+                    yield TypingLine(id="say")
                 yield RichLog(id="events", wrap=True, markup=False, max_lines=None, min_width=10)
         yield Static(id="status")
         yield Static(KEYS, id="keys")
@@ -238,7 +218,7 @@ class TableApp(App[None]):
         narrow = width < NARROW
         left = width - 3 if narrow else self._left(width) - 2
         board_width = width - 3 if narrow else width - 2
-        title, board, players, hand, now = self._panes(snap, board_width, left)
+        title, board, players, hand, now = panes.words(snap, board_width, left, self.large)
         self.query_one("#title", Static).update(Text(fit(title, width - 2)))
         self.query_one("#board", Static).update(_text(board))
         self.query_one("#players", Static).update(_text(players))
@@ -258,39 +238,10 @@ class TableApp(App[None]):
         status = list(snap.status)
         if self._leaving:
             status.append("Leaving the table…")
-        spectator = snap.view is not None and snap.view.get("you") is None
-        keys = self.keys if width >= len(self.keys) + 2 or self.keys != KEYS else NARROW_KEYS
-        if spectator:
-            keys = SPECTATOR_KEYS
-        elif snap.watching:
-            keys = WATCHING_KEYS
-        self.query_one("#keys", Static).update(keys)
+        self.query_one("#keys", Static).update(self._keys(snap, width))
         status_pane = self.query_one("#status", Static)
         status_pane.update(Text("\n".join(status)))
         status_pane.display = bool(status)
-
-    def _panes(self, snap: Snapshot, board_width: int, left: int) -> tuple:
-        if snap.view is None:  # the lobby: what was said, full width (the join line)
-            said = [line[:board_width] for line in snap.lines[-LOBBY_LINES:]]
-            return "p2ptable", [WAITING, "", *said], [], [], "Waiting for the game to begin."
-        screens = screens_for(snap.game)
-        names = list(snap.names)
-        if screens.panes is None:  # a game without panes: its line-mode screen, whole
-            text = screens.render(snap.view, names, (), (), True, width=board_width)
-            return snap.game, text.splitlines(), [], [], ""
-        board = screens.panes(snap.view, names, True, board_width, self.large)
-        mine = screens.panes(snap.view, names, True, left, False)
-        now = mine.now
-        if snap.final:
-            final = [line[:board_width] for line in snap.final.splitlines()]
-            return board.title, final, [], [], "The game is over."
-        if snap.my_turn and not now.startswith(YOUR_TURN):
-            now = f"{YOUR_TURN}: {now}"  # the same words wherever the choice comes from
-        if snap.together and snap.my_turn and "at once" not in now:
-            now += " Everyone chooses at once: nobody sees your choice until all have."
-        if snap.watching:
-            now += " (a bot plays your seat)"
-        return board.title, board.board, mine.players, mine.hand, now
 
     def _draw_menu(self, snap: Snapshot) -> None:
         menu = snap.menu
@@ -302,17 +253,7 @@ class TableApp(App[None]):
         choice.clear_options()
         if menu is None:
             return
-        options: list[Option] = []
-        for group in menu.groups:
-            if group.title and len(group.entries) > 1:
-                options.append(Option(Text(group.title + ":", style="bold"), disabled=True))
-                for entry in group.entries:
-                    options.append(Option(f"  {entry.number}) {entry.words}", id=str(entry.number)))
-            else:
-                for entry in group.entries:
-                    words = entry.full if group.title else entry.words
-                    options.append(Option(f"{entry.number}) {words}", id=str(entry.number)))
-        choice.add_options(options)
+        choice.add_options(panes.options(menu))
         self._highlight(1)
         # A new menu opens at its top, choice 1 in view, whatever the pane showed
         # of the one before (a person at 80x24 found it scrolled past choice 1
@@ -328,9 +269,29 @@ class TableApp(App[None]):
                 choice.highlighted = index
                 return
 
+    def _keys(self, snap: Snapshot, width: int) -> str:
+        """The key line: the keys of what the person may do now."""
+        if self.keys != KEYS:  # show's stepping
+            return self.keys
+        if snap.view is not None and snap.view.get("you") is None:
+            return SPECTATOR_KEYS
+        if snap.watching:
+            return WATCHING_KEYS
+        if self._typing.is_open:
+            return TYPING_KEYS
+        if snap.view is None and snap.typing:
+            return LOBBY_KEYS
+        return KEYS if width >= len(KEYS) + 2 else NARROW_KEYS
+
+    @property
+    def _typing(self) -> TypingLine:
+        return self.query_one("#say", TypingLine)
+
     def _draw_typed(self) -> None:
         snap = self.snapshot
         words = f"Your choice: {self.typed}_" if self.typed else ""
+        if self._typing.is_open:
+            words = LOBBY_HINT if snap.view is None else HINT
         if snap.message:
             words = (words + "  " if words else "") + snap.message
         pane = self.query_one("#typed", Static)
@@ -343,7 +304,52 @@ class TableApp(App[None]):
         """The table's keys act on the table only, not over a help or a question."""
         if action in ("leave_now",):
             return True
-        return self.screen is self.screen_stack[0]
+        if self.screen is not self.screen_stack[0]:
+            return False
+        # While the typing line has the focus these keys are its (a digit is text).
+        return not (action in TYPED_INTO and self._mounted and self._typing_focused())
+
+    def _typing_focused(self) -> bool:
+        """Whether keys go to the typing line now.  The screen's focus, which
+        changes at once, not the widget's ``has_focus``, which follows when its
+        Focus message is handled: keys that come with the letter that opened the
+        line (a fast typist, a paste) are the line's, and so is their Enter."""
+        return self.screen.focused is self._typing
+
+    async def on_event(self, event: events.Event) -> None:
+        """A key that opens the typing line (typing.py), at a seat that may type,
+        opens it as the app takes the key from its queue, before it would hand
+        it to the menu: the keys queued behind it (a fast typist, a paste) then
+        go to the line, and so does their Enter (handed on, it would choose
+        from the menu before the line had opened)."""
+        if isinstance(event, events.Key) and not event.is_forwarded and self._opens_line(event):
+            line = self._typing
+            self.typed = ""
+            # Open but left by a click on the menu: the letter goes on where it was.
+            text = opening(event.character) or ""
+            line.open(line.value + (event.character or "") if line.is_open else text)
+            self._draw()
+            return
+        await super().on_event(event)
+
+    def _opens_line(self, event: events.Key) -> bool:
+        if not self._mounted or self.screen is not self.screen_stack[0]:
+            return False
+        if self._typing_focused() or not self.snapshot.typing:
+            return False
+        return opening(event.character) is not None
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """The typed line goes to the peer's side as it is, which reads it as
+        the line mode reads a line; the line closes."""
+        if event.value.strip():
+            self.link.send(Typed(event.value))
+        self._close_typing()
+
+    def _close_typing(self) -> None:
+        self._typing.close()
+        self.query_one("#choice", OptionList).focus()
+        self._draw()
 
     def _choose(self, number: int) -> None:
         menu = self.snapshot.menu
@@ -378,6 +384,9 @@ class TableApp(App[None]):
         self._draw_typed()
 
     def action_clear(self) -> None:
+        if self._typing.is_open:
+            self._close_typing()  # unsent
+            return
         self.typed = ""
         self._draw_typed()
 
@@ -402,7 +411,7 @@ class TableApp(App[None]):
     def action_help(self) -> None:
         game = self.snapshot.game
         width = max(30, min(HELP_WIDTH, int(self.size.width * 0.9)) - 4)  # border, padding
-        text = _help_keys() + ("\n" + prompt.help_text(game) if game else "")
+        text = HELP_KEYS + ("\n" + prompt.help_text(game) if game else "")
         self.push_screen(HelpScreen("\n".join(prompt.rewrap(text, width))))
 
     def action_leave(self) -> None:
@@ -411,17 +420,6 @@ class TableApp(App[None]):
                 self.action_leave_now()
 
         self.push_screen(LeaveScreen(), answered)
-
-    def action_leave_for_good(self) -> None:
-        if not self.snapshot.can_leave:
-            self._say("You can leave for good at your turn, at a table that keeps going.")
-            return
-
-        def answered(leave: bool | None) -> None:
-            if leave:
-                self.link.send(LeaveForGood())
-
-        self.push_screen(LeaveForGoodScreen(), answered)
 
     def action_leave_now(self) -> None:
         if self._ended:
@@ -436,20 +434,6 @@ class TableApp(App[None]):
 def _text(lines: list[str]) -> Text:
     """Lines styled as the line mode styles them (ANSI), as Rich text."""
     return Text.from_ansi("\n".join(lines)) if lines else Text("")
-
-
-def _help_keys() -> str:
-    return """\
-Keys
-  1-9 then Enter   choose by number (as in the line mode)
-  ↑ ↓ and Enter    choose the highlighted line; a click chooses too
-  PgUp PgDn        scroll the events (every one since the table opened)
-  ?                this help
-  q                leave the table (asks first); Ctrl-C leaves at once
-  l                at a table that keeps going, at your turn: leave for
-                   good, a bot plays for you (asks first)
-  The turn line is highlighted, and the terminal's bell rings, when it
-  becomes your turn (--no-bell: no bell)."""
 
 
 def screen_text(app: App) -> str:

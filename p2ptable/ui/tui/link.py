@@ -13,10 +13,16 @@ it.  So a terminal that does not
 move (Ctrl-S, a stalled ssh link) holds up the app's thread, never the peer's.
 
 The person's choices go the other way: the app puts an action (or a
-:class:`~p2ptable.net.frontend.Leave`) on a queue and writes a byte to a pipe
-whose other end is this frontend's ``input_fd``, which the peer loop polls with
-its sockets; ``choose`` then takes what is queued, and a move no longer legal
-(the table moved on) is answered with a message, never submitted.
+:class:`~p2ptable.net.frontend.Leave`, or a line typed on its typing line) on a
+queue and writes a byte to a pipe whose other end is this frontend's
+``input_fd``, which the peer loop polls with its sockets; ``choose`` then takes
+the oldest (one a pass), and a move no longer legal (the table moved on) is
+answered with a message, never submitted.  A typed line means what it means in
+the line mode (``ui/typed_line.py``): in the lobby a lobby command (``start``,
+``bots``, ``remove NAME``), during the game a choice, a line of talk or
+``break``.  Talk and a seat's wish for a break are among the event lines as the
+line mode words them; a line or a break that could not go ("slow down: ...") is
+the message under the choice.
 
 :meth:`FullScreenFrontend.run_peer` runs the peer loop in a thread of its own
 and the app in the calling (main) thread, and returns the loop's exit status;
@@ -31,16 +37,20 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
+from p2ptable.bots.seat import BreakManners
 from p2ptable.engine.api import Action
 from p2ptable.net.events import Seen
-from p2ptable.net.frontend import Leave, LeaveForGood
+from p2ptable.net.frontend import Chosen, Leave, LeaveForGood, LobbyCommand, Say, TakeBreak
 from p2ptable.net.session import Finished, Session, Stopped
+from p2ptable.net.sideline import BreakAgreed, BreakNews, Declined, Talked
 from p2ptable.replay.ledger import Applied
+from p2ptable.ui import prompt, typed_line
 from p2ptable.ui.endings import stop_words
 from p2ptable.ui.narrative import card_names, event_line
 from p2ptable.ui.screens import screens_for
+from p2ptable.ui.terminal import beside_line, status_lines
 from p2ptable.ui.text import name_seats
-from p2ptable.ui.tui.channel import INTERRUPTED, Link
+from p2ptable.ui.tui.channel import INTERRUPTED, Link, Typed
 from p2ptable.ui.tui.snapshot import Snapshot, of_view
 
 if TYPE_CHECKING:
@@ -49,6 +59,16 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 CLOCK = 1.0  # seconds between redraws of the status lines ("no contact for 12 s")
 PEER_GONE_WAIT = 10.0  # seconds the app's end waits for the peer loop to leave
+# What a typed line the line mode answers on its screen is answered with here.
+# The spectators' channel (host --spectators-talk) is not drawn on this table yet.
+SPECTATORS_UNSHOWN = (
+    "The full-screen table does not show the spectators' channel yet: their lines "
+    "are on the line mode's screen (--plain)."
+)
+TYPED_HELP = "For the help press ? (Esc first closes the typing line)."
+TYPED_RECENT = "Every event is in the events pane: PgUp/PgDn scroll it."
+NOT_YET = "The game has not started yet: waiting for the table to fill."
+MOVED_ON = "That choice is no longer possible: the table moved on."
 
 
 class FullScreenFrontend:
@@ -68,6 +88,8 @@ class FullScreenFrontend:
         self._last_clock = float("-inf")
         self._session: Session | None = None
         self._left = False
+        self._manners = BreakManners()  # a bot at our seat agrees to breaks
+        self._wanting: set[int] = set()  # seats whose wish for a break was said
         # The table's clock, set by bots/clock.py at a table with one: the line
         # of the time left for whoever must act, first of the status lines.
         self.clock_line: Callable[[Session, float, int], str | None] | None = None
@@ -99,6 +121,18 @@ class FullScreenFrontend:
                 words = stop_words(event, session.names)
                 self.lines.append(words)
                 self.after.append(words)
+            elif isinstance(event, Talked):
+                self.lines.append(beside_line(event, session.names))
+            elif isinstance(event, BreakNews) and event.seat not in self._wanting:
+                # A wish stands from move to move: said once, then in the status lines.
+                self._wanting.add(event.seat)
+                self.lines.append(beside_line(event, session.names))
+            elif isinstance(event, Declined):
+                self.message = event.reason  # "slow down: ...", under the choice
+            elif isinstance(event, BreakAgreed):
+                words = f"Every seat agreed to a break at entry {event.agreement.position.at}."
+                self.lines.append(words)
+                self.after.append(words)
         if not events and now - self._last_clock < CLOCK:
             return
         self._last_clock = now
@@ -108,29 +142,52 @@ class FullScreenFrontend:
         clock = self._last_clock + CLOCK
         return clock if self.bot is None else min(clock, self.bot.wake_at(session, now))
 
-    def choose(
-        self, session: Session | None, now: float, typed: bool
-    ) -> Action | Leave | LeaveForGood | None:
-        items = self.link.received() if typed else []
-        for item in items:
-            if isinstance(item, Leave):
-                self._left = True
-                return item
-            if isinstance(item, LeaveForGood):
-                return item  # the peer checks it is still our turn
-        if self.bot is not None:
-            return None if session is None else self.bot.choose(session, now)
-        chosen = None
-        for item in items:
-            if session is None:
-                self.message = "The game has not started yet: waiting for the table to fill."
-            elif isinstance(item, Action) and item in session.legal_actions():
-                chosen, self.message = item, ""
-            else:
-                self.message = "That choice is no longer possible: the table moved on."
-        if items:
-            self._publish(session, now)
+    def choose(self, session: Session | None, now: float, typed: bool) -> Chosen:
+        item = self.link.next() if typed else None  # one a pass (channel.py)
+        if isinstance(item, Leave):
+            self._left = True
+            return item
+        if self.bot is not None:  # the person watches: their keys choose nothing
+            return None if session is None else self._manners.choose(session, now, self.bot)
+        if item is None:
+            return None
+        chosen = self._meant(session, item)
+        self._publish(session, now)
         return chosen
+
+    def _meant(self, session: Session | None, item: Action | Typed) -> Chosen:
+        """What the person picked or typed, for the peer; anything else is
+        answered with the message under the choice."""
+        self.message = ""
+        if isinstance(item, Typed):
+            over = session is None or session.finished or session.stopped is not None
+            actions = () if session is None or over else session.legal_actions()
+            meant = typed_line.meaning(session, item.line, actions)
+            if not isinstance(meant, Action):
+                return self._answered(meant)
+            item = meant
+        if session is None:
+            self.message = NOT_YET
+        elif item in session.legal_actions():
+            return item
+        else:
+            self.message = MOVED_ON
+        return None
+
+    def _answered(self, meant: typed_line.Meaning) -> Chosen:
+        """A typed line that is not a move: for the peer (the lobby, or every
+        seat, says what came of it), or answered here as the line mode answers."""
+        if isinstance(meant, LobbyCommand | Say | TakeBreak | LeaveForGood):
+            return meant
+        if isinstance(meant, prompt.Help):
+            self.message = TYPED_HELP
+        elif isinstance(meant, prompt.Recent):
+            self.message = TYPED_RECENT
+        elif isinstance(meant, prompt.Invalid):
+            self.message = meant.message[:1].upper() + meant.message[1:] + "."
+        elif isinstance(meant, prompt.Spectators):
+            self.message = SPECTATORS_UNSHOWN
+        return None
 
     def close(self) -> None:
         """The peer has ended (nothing is held back here: the app draws)."""
@@ -139,8 +196,9 @@ class FullScreenFrontend:
 
     def snapshot(self, session: Session | None, now: float | None) -> Snapshot:
         lines = tuple(self.lines)
+        typing = self.bot is None  # talk, break and the lobby's commands
         if session is None:
-            return Snapshot("", None, lines=lines, message=self.message)
+            return Snapshot("", None, lines=lines, message=self.message, typing=typing)
         over = session.finished or session.stopped is not None
         return of_view(
             session.game.name,
@@ -153,22 +211,18 @@ class FullScreenFrontend:
             message=self.message,
             final=self.final,
             watching=self.bot is not None,
-            can_leave=self._may_leave(session),
+            typing=typing,
         )
 
     def _status(self, session: Session, now: float | None) -> tuple[str, ...]:
         if now is None:
             return ()
-        from p2ptable.ui.terminal import status_lines
-
         clock = self.clock_line(session, now, 1) if self.clock_line is not None else None
         # The menu's "leave: a bot plays for me", at a table that keeps going.
-        leave = ["leave: a bot plays for me (press l)"] if self._may_leave(session) else []
-        return (*([clock] if clock is not None else []), *status_lines(session, now), *leave)
-
-    def _may_leave(self, session: Session) -> bool:
         over = session.finished or session.stopped is not None
-        return self.bot is None and not over and session.can_leave()
+        leave = self.bot is None and not over and session.can_leave()
+        offer = ["leave: a bot plays for me (type leave)"] if leave else []
+        return (*([clock] if clock is not None else []), *status_lines(session, now), *offer)
 
     def _publish(self, session: Session | None, now: float | None) -> None:
         self.link.publish(self.snapshot(session, now))

@@ -34,7 +34,7 @@ class Snapshot:
     final: str = ""  # the final screen, once the game is over
     watching: bool = False  # a spectator, or a person watching their bot play
     title: str = field(default="")  # before the game: what the screen is waiting for
-    can_leave: bool = False  # our turn at a table that keeps going: l leaves for good
+    typing: bool = False  # the seat takes typed lines: talk, break, the lobby's commands
 
 
 def of_view(
@@ -48,7 +48,7 @@ def of_view(
     message: str = "",
     final: str = "",
     watching: bool = False,
-    can_leave: bool = False,
+    typing: bool = False,
 ) -> Snapshot:
     """The snapshot of a seat's ``view`` with its legal ``actions`` (none: it is
     not the seat's to choose), grouped into the game's menu."""
@@ -65,5 +65,5 @@ def of_view(
         message=message,
         final=final,
         watching=watching,
-        can_leave=can_leave,
+        typing=typing,
     )

@@ -11,10 +11,9 @@ from dataclasses import replace
 
 from textual.widgets import RichLog
 
-from p2ptable.net.frontend import Leave, LeaveForGood
+from p2ptable.net.frontend import Leave
 from p2ptable.ui.tui.app import HelpScreen, LeaveScreen, TableApp, screen_text
 from p2ptable.ui.tui.channel import Link
-from p2ptable.ui.tui.questions import LeaveForGoodScreen
 from p2ptable.ui.tui.snapshot import Snapshot
 from tests.ui.tui.tables import tables
 
@@ -154,29 +153,3 @@ def test_every_event_is_kept_and_page_up_scrolls_back() -> None:
         assert log.lines[-1].text.strip() == "a new event"
 
     at_the_table(steps)
-
-
-def test_l_at_a_table_that_keeps_going_asks_then_leaves_for_good() -> None:
-    # Issue 27: "a menu entry 'leave: a bot plays for me'"; asked first, as q is.
-    mine = replace(LONGEST, can_leave=True)
-
-    async def steps(app, pilot, link) -> None:  # noqa: ANN001
-        await pilot.press("l")
-        await pilot.pause()
-        assert isinstance(app.screen, LeaveForGoodScreen)
-        await pilot.press("n")
-        await pilot.pause()
-        assert link.received() == []
-        await pilot.press("l", "y")
-
-    assert at_the_table(steps, snap=mine) == [LeaveForGood()]
-
-
-def test_l_elsewhere_only_says_when_one_can_leave_for_good() -> None:
-    async def steps(app, pilot, link) -> None:  # noqa: ANN001
-        await pilot.press("l")
-        await pilot.pause()
-        assert not isinstance(app.screen, LeaveForGoodScreen)
-        assert "You can leave for good" in screen_text(app)
-
-    assert at_the_table(steps) == []
