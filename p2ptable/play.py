@@ -78,7 +78,10 @@ def _run(peer: Peer) -> PlayResult:
     run_peer = getattr(peer.ui, "run_peer", None)
     status = peer.run() if run_peer is None else run_peer(peer.run)
     ledger = peer.session.ledger if peer.session is not None else None
-    return _result(status, peer.replay_path, ledger).with_hint()
+    result = _result(status, peer.replay_path, ledger).with_hint()
+    if peer.session is not None and peer.session.left_for_good:
+        result = replace(result, left_for_good=True)
+    return result
 
 
 def host(

@@ -25,6 +25,7 @@ class PlayResult:
     resume_hint: str | None = None  # the command that continues a game left early
     already_over: bool = False  # resume found the game over: nothing was played
     bots: tuple[str, ...] = ()  # the kinds of the bot peers beside us (a rematch's too)
+    left_for_good: bool = False  # we typed leave: a bot plays our seat (issue 27)
 
     def with_hint(self) -> PlayResult:
         if self.status in (LEFT, PAUSED) and self.replay is not None:

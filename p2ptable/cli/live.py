@@ -202,6 +202,11 @@ def _finish(result, quiet: bool = False) -> None:  # noqa: ANN001 - a play.PlayR
         if result.resume_hint:
             click.echo(f"To come back: {result.resume_hint}", err=quiet)
         sys.exit(play.PAUSED)
+    if result.status == play.LEFT and result.left_for_good:
+        click.echo("\nYou left the table: a bot plays for you from now on.", err=quiet)
+        if result.resume_hint:
+            click.echo(f"To watch the rest of the game: {result.resume_hint}", err=quiet)
+        sys.exit(play.LEFT)
     if result.status == play.LEFT:
         click.echo("\nYou left the game.", err=quiet)
         if result.resume_hint:

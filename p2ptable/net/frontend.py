@@ -55,8 +55,19 @@ class TakeBreak:
     one proposed (net/sideline.py)."""
 
 
+@dataclass(frozen=True)
+class LeaveForGood:
+    """What ``choose`` returns when the seat's person leaves a table that keeps
+    going for good ("leave: a bot plays for me", at their turn): the peer
+    publishes the seat's deck secret in a signed departure and ends once the
+    others have it (net/departure_round.py); a bot plays the seat from then on."""
+
+
+# What goes beside the game, whoever's turn it is (net/session_shell.py).
+Beside = Say | TakeBreak | LeaveForGood
+
 # What ``choose`` may return.
-Chosen = Action | ClockMove | LobbyCommand | Leave | Say | TakeBreak | None
+Chosen = Action | ClockMove | LobbyCommand | Leave | LeaveForGood | Say | TakeBreak | None
 
 
 class Frontend(Protocol):

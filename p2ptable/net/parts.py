@@ -30,6 +30,7 @@ from p2ptable.net.round_base import (
     Gathering,
     Round,
     RoundSession,
+    gone_seats,
     relay_wake,
 )
 from p2ptable.net.wire import Message, RemoteProtocolError
@@ -43,6 +44,7 @@ from p2ptable.replay.entries import (
 )
 from p2ptable.replay.evidence import part_problem
 from p2ptable.replay.kinds import BUNDLE_KINDS, Kind, Reason
+from p2ptable.replay.stand_in import stand_in_part
 
 if TYPE_CHECKING:
     from p2ptable.replay.ledger import Expected
@@ -145,10 +147,15 @@ class PartsRound(Gathering[Entry]):
         index = table.ledger.next_index
         asked = round_.contributors(table, expected)
         bucket = self.pending.setdefault(index, {})
-        if table.seat in asked and table.seat not in bucket:
+        gone = gone_seats(table.ledger)
+        if table.seat in asked and table.seat not in bucket and table.seat not in gone:
             mine = self._our_part(table, expected)
             if mine is not None:
                 self._mine(table, mine, now)
+        for seat in gone:
+            if seat in asked and seat not in bucket:  # its stand-in's, made by us all
+                bucket[seat] = stand_in_part(table.ledger, expected, seat)
+                self._checked.add((index, seat))
         if not self._check(table, round_, index, bucket):
             return False
         if len(bucket) < len(asked):

@@ -30,7 +30,7 @@ from p2ptable.net import lobby as lobbies
 from p2ptable.net.arrival import Arrival, Noted, RosterChanged, Said, SeatSet
 from p2ptable.net.beside_resume import take_back
 from p2ptable.net.delivery import deliver
-from p2ptable.net.frontend import ClockMove, Frontend, Leave, LobbyCommand, Say, TakeBreak
+from p2ptable.net.frontend import Beside, ClockMove, Frontend, Leave, LobbyCommand
 from p2ptable.net.gallery import COMEBACK_WAIT, EncodedLog
 from p2ptable.net.peer_config import PeerConfig
 from p2ptable.net.peer_exit import FAILED, LEFT, NO_ANSWER, PAUSED, exit_status
@@ -359,7 +359,9 @@ class Peer:
         assert session is not None
         self.shell.flush(now)
         status = self._ended(now, self._finished_at)
-        if status is None and (session.stopped is not None or session.finished):
+        if status is None and (
+            session.stopped is not None or session.finished or session.left_for_good
+        ):
             self._finished_at = self._finished_at or now
         return status
 
@@ -398,7 +400,7 @@ class Peer:
             self.arrival.command(action.line, now, self.on_bots)
             self._take_arrival_events()
             return None
-        if isinstance(action, Say | TakeBreak):
+        if isinstance(action, Beside):  # talk, a break, leaving for good
             if self.session is not None:
                 self.shell.beside(action, now)
         elif action is not None and self.session is not None and self.session.my_turn():

@@ -2,8 +2,21 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
+
+# For tests and drills with real processes: seconds of silence after which a seat
+# is named as having abandoned the game (5 minutes unless this is set).
+ABANDON_ENV = "P2PTABLE_ABANDON_TIMEOUT"
+
+
+def _abandon_timeout() -> float:
+    value = os.environ.get(ABANDON_ENV, "")
+    try:
+        return max(1.0, float(value)) if value else 300.0
+    except ValueError:
+        return 300.0
 
 
 @dataclass
@@ -27,7 +40,7 @@ class PeerConfig:
     # (and can be resumed with it; play.py).
     lifeline: bool = False
     withhold_timeout: float = 20.0
-    abandon_timeout: float = 300.0
+    abandon_timeout: float = field(default_factory=_abandon_timeout)
     spectators: bool = False  # host --spectators: watchers may follow the log (gallery.py)
     # host --spectators-talk: they may write in their own channel (net/spectator_talk.py)
     spectators_talk: bool = False

@@ -37,6 +37,11 @@ def exit_status(
     watched = (arrival.spectators_behind(length, now) or comeback) and not lingered
     if session.stopped is not None:
         return STOPPED if (session.everyone_agrees() and not watched) or lingered else None
+    if session.left_for_good:
+        # We left for good (a bot plays our seat): we go once every other seat
+        # holds our departure, or after the linger.
+        done = all(p.their_len >= length for p in session.peers.values())
+        return LEFT if done or lingered else None
     if session.finished:
         done = all(p.their_len >= length for p in session.peers.values())
         return 0 if (done and not watched) or lingered else None

@@ -41,6 +41,13 @@ def relay_wake(sent: tuple[int, float] | None, wake: float, now: float) -> float
     return deadline if now < deadline < wake else wake
 
 
+def gone_seats(ledger: Ledger) -> tuple[int, ...]:
+    """The seats that left the table (replay/departure.py): their stand-ins'
+    contributions are made by every peer, and nobody waits for them."""
+    book = ledger.book
+    return book.gone if book is not None else ()
+
+
 class RoundSession(Protocol):
     """What a round may use of its session."""
 

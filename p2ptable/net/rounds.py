@@ -78,6 +78,7 @@ from p2ptable.net.round_base import (
     Gathering,
     Round,
     RoundSession,
+    gone_seats,
     relay_wake,
 )
 from p2ptable.net.wire import Message, RemoteProtocolError
@@ -135,7 +136,8 @@ class ActionRound(Round):
         return expected.forced  # a person may think as long as they like
 
     def asks(self, table: RoundSession, expected: Expected) -> bool:
-        return expected.seat == table.seat and not expected.forced
+        mine = expected.seat == table.seat and not expected.forced
+        return mine and table.seat not in gone_seats(table.ledger)  # not when a bot plays it
 
     def submit(self, table: RoundSession, action: Action, now: float, clock: bool = False) -> None:
         entry = authoring.action_entry(table.ledger, table.seat, table.secrets, action, clock)
@@ -231,10 +233,13 @@ class ChanceRound(Gathering[tuple[bytes, bytes, int]]):  # (pre, prev, step)
         length = table.ledger.next_index
         if self._collector_at is None or self._collector_at[0] != length:
             seat = 0
+            gone = gone_seats(table.ledger)  # a stand-in collects nothing
             for entry in reversed(table.ledger.entries):
-                if entry.body["t"] == _ACTION:
+                if entry.body["t"] == _ACTION and entry.body["seat"] not in gone:
                     seat = entry.body["seat"]
                     break
+            while seat in gone:
+                seat += 1  # no staying seat has moved yet: the first one
             self._collector_at = (length, seat)
         return self._collector_at[1]
 
@@ -243,7 +248,7 @@ class ChanceRound(Gathering[tuple[bytes, bytes, int]]):  # (pre, prev, step)
         index = ledger.next_index
         bucket = self.pending.setdefault(index, {})
         collector = self.collector(table)
-        if table.seat not in bucket:
+        if table.seat not in bucket and table.seat not in gone_seats(ledger):
             pre = authoring.reveal(ledger, table.seat, table.secrets)
             bucket[table.seat] = (pre, ledger.head, ledger.chance_steps)
             if collector is None:
@@ -260,7 +265,7 @@ class ChanceRound(Gathering[tuple[bytes, bytes, int]]):  # (pre, prev, step)
             else:
                 del bucket[seat]
                 table.reject(seat, problem)
-        if len(valid) < table.n:
+        if len(valid) < table.n - len(gone_seats(ledger)):
             return False
         entry = authoring.chance_entry(ledger, valid)
         del self.pending[index]
@@ -330,7 +335,7 @@ class ResultRound(Gathering[bytes]):  # its signature
         index = ledger.next_index
         body = authoring.result_body(ledger)
         sigs = self.pending.setdefault(index, {})
-        if table.seat not in sigs:
+        if table.seat not in sigs and table.seat not in gone_seats(ledger):
             sigs[table.seat] = authoring.sign_result(ledger, body, table.secrets)
             table.send(ALL, "rsig", {"i": index, "sig": sigs[table.seat]})
         message = signed_message(ledger.game_id, body)
@@ -338,7 +343,7 @@ class ResultRound(Gathering[bytes]):  # its signature
             if not verify_signature(table.keys[seat], sig, message):
                 del sigs[seat]
                 table.reject(seat, "result signature does not match the rules' result")
-        if len(sigs) < table.n:
+        if len(sigs) < table.n - len(gone_seats(ledger)):  # the staying seats sign it
             return False
         table.append(Entry(body, tuple(sorted(sigs.items()))))
         return True

@@ -45,10 +45,11 @@ from __future__ import annotations
 import traceback
 
 from p2ptable.engine.api import Action
-from p2ptable.net import greetings, stopping
+from p2ptable.net import greetings, naming, stopping
 from p2ptable.net.accusations import ALIVE, Accusation
 from p2ptable.net.catch_up import HANDLERS as CATCH_UP
 from p2ptable.net.catch_up import CatchUp
+from p2ptable.net.departure_round import DepartureRound
 from p2ptable.net.events import (
     LEAVE_REASONS,
     Choice,
@@ -142,7 +143,10 @@ class Session(SessionView):
         # Each round once (open and secrets share one, the parts rounds their
         # store), and the round whose contribution each message kind carries:
         # looked up on every frame.
-        self._each_round = each_round(self.rounds)
+        # A seat that leaves a keep_going table (net/departure_round.py): beside
+        # the table of rounds, since a departure comes at any position.
+        self.departure = DepartureRound()
+        self._each_round = (*each_round(self.rounds), self.departure)
         self._taker = {r.message: r for r in self._each_round if r.message is not None}
         self._commits: CommitsRound = self.rounds[Kind.COMMITS]  # type: ignore[assignment]
         self._parts: PartsRound = self._commits.parts
@@ -323,6 +327,12 @@ class Session(SessionView):
     def _step(self, now: float) -> bool:
         if self.stopped is not None:
             return False
+        if self.departure.step(self):
+            return True
+        made = self.ledger.gone_entry()  # a stand-in's move or shuffle: made by us all
+        if made is not None:
+            self.append(made)
+            return True
         expected = self.ledger.expected()
         round_ = self.rounds[expected.kind]
         if round_.withholdable(expected):
@@ -378,6 +388,7 @@ class Session(SessionView):
         self.outbox.persisted(raw, self.ledger.entries[-1], self._at_end())
 
     def before_apply(self, entry: Entry) -> None:
+        self.departure.arrived(self, entry)  # our share is out: only the departure
         self.rounds[self.ledger.expected().kind].arrived(self, entry)  # early shuffles
 
     def _at_end(self) -> bool:
@@ -432,20 +443,7 @@ class Session(SessionView):
             self.greetings.send_ping(self, ALL)  # where our log ends, so the endings can agree
 
     def _check_accusations(self, now: float) -> None:
-        if self.stopped is not None or self._catching_up():
-            return  # an abort is a signature too: none before we know where the log is
-        expected = self.ledger.expected()
-        round_ = self.rounds[expected.kind]
-        awaited = round_.awaited(self, expected) - {self.seat}
-        found = self.waiting.accusation(
-            awaited,
-            round_.withholdable(expected),
-            self.peers.last_contacts(),
-            self.ledger.next_index,
-            now,
-        )
-        if found is not None:
-            self.accuse(found)
+        naming.check(self, now)  # whom our clocks name, or a departure instead
 
     def _fail(self, exc: BaseException) -> None:
         """A bug of ours: report it with its traceback, take no more input."""

@@ -23,7 +23,7 @@ from p2ptable.engine.api import Action
 from p2ptable.net.arrival import Arrival
 from p2ptable.net.delivery import deliver
 from p2ptable.net.events import Recovered
-from p2ptable.net.frontend import Frontend, Say, TakeBreak
+from p2ptable.net.frontend import Beside, Frontend, LeaveForGood, Say
 from p2ptable.net.peer_log import seats_named
 from p2ptable.net.seat_files import SeatFiles
 from p2ptable.net.session import (
@@ -77,14 +77,26 @@ class SessionShell:
         self.flush(now)  # the move leaves before anything that follows it
         self.advance(now)
 
-    def beside(self, wish: Say | TakeBreak, now: float) -> None:
+    def beside(self, wish: Beside, now: float) -> None:
         """A line of talk, or our signature on a break: sent at once, whoever's
-        turn it is (net/sideline.py); what the session reports comes in flush."""
+        turn it is (net/sideline.py); what the session reports comes in flush.
+        Or our player leaves for good, at their turn (:meth:`leave_for_good`)."""
+        if isinstance(wish, LeaveForGood):
+            if self.session.can_leave():
+                self.leave_for_good(now)
+            return
         if isinstance(wish, Say):
             self.session.say(wish.text, now)
         else:
             self.session.propose_break()
         self.flush(now)
+
+    def leave_for_good(self, now: float) -> None:
+        """Our player leaves for good: our signed secret goes out in a departure
+        (written, synced, then sent) and a bot plays our seat from then on."""
+        self.session.departure.leave(self.session)
+        self.flush(now)
+        self.advance(now)
 
     def leave(self, why: str) -> None:
         """We leave during the game: the others are told, with a bye and nothing

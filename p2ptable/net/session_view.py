@@ -17,6 +17,7 @@ from p2ptable.net.greetings import Greetings
 from p2ptable.net.outbox import Outbox
 from p2ptable.net.peers import PeerStates
 from p2ptable.net.sideline import Sideline
+from p2ptable.replay import departure
 from p2ptable.replay.entries import Entry
 from p2ptable.replay.kinds import Kind
 from p2ptable.replay.ledger import Ledger
@@ -152,6 +153,39 @@ class SessionView:
         """The seats that said they were leaving (their ``bye``) and have sent
         nothing since, with why (see :class:`PeerLeft`)."""
         return dict(self.greetings.left)
+
+    def gone_hands(self) -> dict[int, tuple[int, ...]]:
+        """Each seat that left a table that keeps going (a bot plays for it,
+        replay/stand_in.py) and its hand, which everyone reads from then on."""
+        book = self.ledger.book
+        if book is None:
+            return {}
+        return {seat: book.hand(seat) for seat in book.gone}
+
+    def can_leave(self) -> bool:
+        """Whether our player may leave for good now, a bot playing for them: at
+        their turn, at a table that keeps going without a player who leaves."""
+        expected = self.ledger.expected()
+        if expected.kind != Kind.ACTION or expected.seat != self.seat or expected.forced:
+            return False
+        return departure.can_depart(self.ledger.book, self.seat)
+
+    @property
+    def left_for_good(self) -> bool:
+        """Whether our player left on purpose (a bot plays our seat): our peer
+        goes once the others hold our departure (net/peer_exit.py)."""
+        return self.left_on_purpose(self.seat)
+
+    def left_on_purpose(self, seat: int) -> bool:
+        """Whether gone ``seat`` left on purpose (its own signed secret), rather
+        than being rebuilt after it was named as having abandoned the game."""
+        book = self.ledger.book
+        if book is None or seat not in book.gone:
+            return False
+        for entry in reversed(self.ledger.entries):
+            if entry.kind == Kind.DEPARTURE and entry.body["of"] == seat:
+                return bool(entry.body["seats"] == [seat])
+        return False
 
     def resume_waiting_on(self) -> list[int]:
         """After a resume, the seats we wait on before our player may move (empty

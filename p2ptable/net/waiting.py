@@ -44,6 +44,11 @@ class Waiting:
         # once heard from, they count as anyone does.
         self.spared: frozenset[int] = frozenset()
 
+    @property
+    def timeouts(self) -> tuple[float, float]:
+        """(withholding, abandonment), in seconds."""
+        return self.withhold_timeout, self.abandon_timeout
+
     def begin(self, now: float) -> None:
         """A round that may be withheld is under way: its clock starts, once."""
         if self.since is None:

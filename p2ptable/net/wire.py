@@ -38,6 +38,8 @@ KINDS: dict[str, dict[str, type]] = {
     "reveal": {"i": int, "prev": bytes, "step": int, "pre": bytes},
     "rsig": {"i": int, "sig": bytes},
     "part": {"entry": bytes},
+    # A staying seat's signed share of a leaver's deck secret (net/departure_round.py).
+    "share": {"entry": bytes},
     "get": {"from": int},
     "entries": {"from": int, "entries": list},
     "stop": {"entry": bytes},

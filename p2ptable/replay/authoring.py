@@ -151,25 +151,33 @@ def action_entry(
 ) -> Entry:
     """Our action, with the proof of the hand card it plays in a hidden-hand game;
     ``clock``: our clock ran out and the default bot chose it (bots/clock.py)."""
+    body = action_body(ledger, seat, secrets.deck, action, clock)
+    return sign_body(ledger.game_id, body.encode(), {seat: secrets.key})
+
+
+def action_body(
+    ledger: Log, seat: int, deck_secret: int, action: Action, clock: bool = False
+) -> ActionBody:
+    """The body of seat's action, its proofs made with its ``deck_secret`` (ours,
+    or a gone seat's rebuilt one: replay/stand_in.py)."""
     reveal = transfer = None
     if ledger.book is not None:
         rules = sealed_rules(ledger.game)
         given = rules.hand_card_given(ledger.state, seat, action)
         if given is not None:
-            rand = _rand(ledger, secrets, f"transfer {action.text}")
-            transfer = ledger.book.make_transfer(seat, secrets.deck, given[0], given[1], rand)
+            rand = sealed_rand(deck_secret, ledger.game_id, ledger.head, f"transfer {action.text}")
+            transfer = ledger.book.make_transfer(seat, deck_secret, given[0], given[1], rand)
         shown = rules.hand_card_played(ledger.state, seat, action)
         if shown is not None:
             # The purpose names the move: a proof's nonce must differ for any
             # two different statements, or two plays at one position would
             # give the deck secret away (RFC 6979 binds the nonce to the message
             # for the same reason).
-            rand = _rand(ledger, secrets, f"reveal {action.text}")
-            reveal = ledger.book.make_reveal(seat, secrets.deck, shown[0], rand)
-    body = ActionBody(
+            rand = sealed_rand(deck_secret, ledger.game_id, ledger.head, f"reveal {action.text}")
+            reveal = ledger.book.make_reveal(seat, deck_secret, shown[0], rand)
+    return ActionBody(
         ledger.next_index, ledger.head, seat, action.text, reveal, transfer, True if clock else None
     )
-    return sign_body(ledger.game_id, body.encode(), {seat: secrets.key})
 
 
 def shuffle_entry(ledger: Log, seat: int, secrets: SeatSecrets) -> Entry:
@@ -177,12 +185,18 @@ def shuffle_entry(ledger: Log, seat: int, secrets: SeatSecrets) -> Entry:
     expected = ledger.expected()
     if expected.kind != Kind.SHUFFLE or expected.seat != seat or ledger.book is None:
         raise ValueError(f"seat {seat} is not to shuffle (expected {expected.kind})")
-    if expected.hand:  # our own hand, before a blind pick from it
-        msg = ledger.book.make_shuffle(seat, _rand(ledger, secrets, "hand-shuffle"), hand=True)
-    else:
-        msg = ledger.book.make_shuffle(seat, _rand(ledger, secrets, "shuffle"))
-    body = ShuffleBody(ledger.next_index, ledger.head, seat, msg)
+    body = shuffle_body(ledger, seat, secrets.deck, expected.hand)
     return sign_body(ledger.game_id, body.encode(), {seat: secrets.key})
+
+
+def shuffle_body(ledger: Log, seat: int, deck_secret: int, hand: bool) -> ShuffleBody:
+    """The body of seat's shuffle (of its own ``hand``, before a blind pick, or of
+    the deck), its randomness from ``deck_secret`` and the position."""
+    assert ledger.book is not None
+    purpose = "hand-shuffle" if hand else "shuffle"
+    rand = sealed_rand(deck_secret, ledger.game_id, ledger.head, purpose)
+    msg = ledger.book.make_shuffle(seat, rand, hand=hand)
+    return ShuffleBody(ledger.next_index, ledger.head, seat, msg)
 
 
 def escrow_entry(ledger: Log, seat: int, secrets: SeatSecrets) -> Entry:
@@ -332,10 +346,18 @@ def chance_entry(ledger: Log, preimages: Mapping[int, bytes]) -> Entry:
     """Bundle every seat's value into the chance entry (the same on every peer)."""
     expected = ledger.expected()
     assert expected.chance is not None and expected.step_number is not None
-    pre = [preimages[s] for s in sorted(preimages)]
+    gone = ledger.book.gone if ledger.book is not None else ()
+    values = [preimages[s] for s in sorted(preimages)]
     outcome = derive_outcome(
-        ledger.game_id, expected.step_number, expected.chance.purpose, pre, expected.chance.ranges
+        ledger.game_id,
+        expected.step_number,
+        expected.chance.purpose,
+        values,
+        expected.chance.ranges,
     )
+    pre: list[bytes | None] = list(values)
+    if gone:  # a seat that left adds nothing (replay/stand_in.py): its item is nil
+        pre = [None if s in gone else preimages[s] for s in range(len(ledger.seats))]
     step, purpose = expected.step_number, expected.chance.purpose
     body = ChanceBody(ledger.next_index, ledger.head, step, purpose, pre, list(outcome))
     return Entry(body.encode(), ())

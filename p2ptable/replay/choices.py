@@ -210,8 +210,10 @@ def choices(
     parts = _parts(info, position, expected, index, entry)
     game, state = info.game, position.state
     said = []
-    for part in parts:  # the choices are applied together, in seat order
-        seat, action = part.body["seat"], Action.parse(part.body["msg"]["action"])
+    chosen = [(p.body["seat"], p.body["msg"]["action"]) for p in parts]
+    chosen = sorted(chosen + list(expected.stand_ins))  # a gone seat's stand-in's too
+    for seat, text in chosen:  # the choices are applied together, in seat order
+        action = Action.parse(text)
         said.append(f"{info.seats[seat].name} {game.describe(state, seat, action)}")
         try:
             state = game.apply(state, seat, action)

@@ -15,9 +15,11 @@ equivocation    two different bodies signed by the culprit for one position (sam
 cheated         one body signed by the culprit for *this* position that fails its
                 check: an entry the ledger refuses with the culprit named (an
                 illegal move, a bad shuffle, a false reveal), or a ``part`` of an
-                ``open``/``secrets`` entry whose share proof or secret is wrong;
-                or a seat's escrow entry for this position with its holder's
-                complaint proving that holder's share false (replay/escrow_entries.py).
+                ``open``/``secrets`` entry whose share proof or secret is wrong,
+                or a ``share`` of a leaver's secret off its escrow's
+                commitments (replay/departure.py); or a seat's escrow entry for
+                this position with its holder's complaint proving that holder's
+                share false (replay/escrow_entries.py).
 ==============  ===================================================================
 
 Withholding and abandoning carry no evidence (absence cannot be signed): they are
@@ -34,7 +36,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from p2ptable.crypto.signing import verify_signature
-from p2ptable.replay import escrow_entries
+from p2ptable.replay import departure, escrow_entries
 from p2ptable.replay.entries import Entry, MalformedEntry, signed_message
 from p2ptable.replay.errors import InvalidEntry
 from p2ptable.replay.escrow_entries import FALSE_SHARE
@@ -148,6 +150,12 @@ def check_cheat(
             why = part_problem(ledger, culprit, body["msg"])
         except ValueError as exc:
             raise bad(str(exc)) from None
+    elif body["t"] == Kind.SHARE:
+        if ledger.book is None:
+            raise bad("no escrow at this table: a share proves nothing")
+        why = departure.share_problem(
+            ledger.game_id, ledger.book, culprit, body["of"], body["share"]
+        )
     else:
         refused = ledger.rejection(entry)
         why = refused.reason if refused is not None and refused.culprit == culprit else None

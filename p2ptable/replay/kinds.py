@@ -43,7 +43,9 @@ class Kind(str, Enum):
 
     ``PART`` is the body a seat signs for a bundle (it travels on the wire and
     inside ``open``, ``secrets``, ``commits`` and ``choices`` entries, never as
-    an entry of its own); ``NONE`` is what the ledger expects after the end."""
+    an entry of its own); ``SHARE`` is the one a staying seat signs with its
+    opened escrow share of a leaver's secret (inside a ``departure`` entry);
+    ``NONE`` is what the ledger expects after the end."""
 
     GENESIS = "genesis"
     ACTION = "action"
@@ -56,7 +58,9 @@ class Kind(str, Enum):
     CHOICES = "choices"
     RESULT = "result"
     ABORT = "abort"
+    DEPARTURE = "departure"
     PART = "part"
+    SHARE = "share"
     NONE = "none"
 
     # Printed as its text, as the strings it replaces were ("expected a chance entry").
@@ -99,7 +103,7 @@ KIND_OF: dict[str, Kind] = {kind.value: kind for kind in Kind}
 # Entries that bundle one signed ``part`` per contributing seat.
 BUNDLE_KINDS = frozenset({Kind.OPEN, Kind.SECRETS, Kind.COMMITS, Kind.CHOICES})
 # Bodies one seat signs alone for a position: what equivocation and cheating prove.
-SIGNED_KINDS = (Kind.ACTION, Kind.SHUFFLE, Kind.ESCROW, Kind.PART)
+SIGNED_KINDS = (Kind.ACTION, Kind.SHUFFLE, Kind.ESCROW, Kind.PART, Kind.SHARE)
 # Entries one seat signs alone: what its ``entry`` message carries (wire.md).
 AUTHORED_KINDS = (Kind.ACTION, Kind.SHUFFLE, Kind.ESCROW)
 
@@ -307,6 +311,33 @@ class AbortBody(Body):
     culprit: int
     detail: str
     evidence: list[Any]
+
+
+@_body(Kind.DEPARTURE)
+@dataclass(frozen=True)
+class DepartureBody(Body):
+    """A seat left a ``keep_going`` table (replay/departure.py): every staying
+    seat's signed share of its escrowed deck secret, ``[share, signature]`` in
+    the order of ``seats``, so the log holds what rebuilds it."""
+
+    i: int
+    prev: bytes
+    of: int
+    seats: list[Any]
+    parts: list[Any]
+
+
+@_body(Kind.SHARE)
+@dataclass(frozen=True)
+class ShareBody(Body):
+    """What a staying seat signs for a ``departure``: its opened escrow share
+    of seat ``of``'s deck secret (32 bytes), for one log position."""
+
+    i: int
+    prev: bytes
+    seat: int
+    of: int
+    share: bytes
 
 
 # Field name -> python type, per kind (the body types' fields): what a body must hold.

@@ -60,7 +60,7 @@ from p2ptable.engine.api import (
     Turn,
 )
 from p2ptable.engine.frozen import replace
-from p2ptable.replay import choices, escrow_entries, rows, sealed_entries
+from p2ptable.replay import choices, escrow_entries, rows, sealed_entries, stand_in
 from p2ptable.replay import evidence as evidence_rules
 from p2ptable.replay.entries import Entry, MalformedEntry
 from p2ptable.replay.errors import InvalidEntry
@@ -118,6 +118,11 @@ class Ledger:
         self._position: Position = sealed_entries.settle(info.game, info.state, book, tips, 0)
         self._expected_at: Position | None = None  # the position _expected is for
         self._expected: Expected | None = None
+        # After a seat left (replay/stand_in.py): the log read with the gone
+        # seats' secrets alone, over which the stand-in moves (None: none left,
+        # or this ledger reads only the gone seats); and the gone entry made last.
+        self._shadow: Ledger | None = None
+        self._gone_made: tuple[Position, Entry | None] | None = None
 
     # -- where the log stands (the position, and its fields by their old names) ----
 
@@ -193,6 +198,12 @@ class Ledger:
             dealer = escrow_entries.next_dealer(book)
             if dealer is not None:
                 return Expected(Kind.ESCROW, seat=dealer)
+            if len(book.gone) == book.seats - 1:  # one player left: the game ends
+                if book.secrets is None:
+                    return Expected(_SECRETS)
+                (seat,) = (s for s in range(book.seats) if s not in book.gone)
+                alone = stand_in.alone_outcome(self.game, position.state, seat, book.seats)
+                return Expected(_RESULT, outcome=alone)
         game = self.game
         decision = game.pending(position.state)
         if isinstance(decision, Turn):
@@ -202,7 +213,20 @@ class Ledger:
         if isinstance(decision, Simultaneous):
             # Committed first, all at once, then revealed (replay/choices.py).
             kind = _COMMITS if position.commits is None else _CHOICES
-            return Expected(kind, targets=tuple(sorted(decision.seats)))
+            gone = book.gone if book is not None else ()
+            if not gone:
+                return Expected(kind, targets=tuple(sorted(decision.seats)))
+            # A seat that left is not asked: its stand-in's choice is applied with
+            # the others' (replay/stand_in.py).
+            asked = tuple(sorted(s for s in decision.seats if s not in gone))
+            left = tuple(sorted(s for s in decision.seats if s in gone))
+            if not asked:
+                kind = _CHOICES  # only stand-ins choose: nothing to commit first
+            if kind == _COMMITS or not left:
+                return Expected(kind, targets=asked)
+            state = self.stand_in_state
+            made = stand_in.stand_in_choices(game, state, left, self.game_id, self.head)
+            return Expected(kind, targets=asked, stand_ins=made)
         if isinstance(decision, Chance):
             return self._expected_chance(position, decision.step)
         if isinstance(decision, GameOver):
@@ -231,10 +255,52 @@ class Ledger:
     def append(self, entry: Entry) -> Applied:
         """Validate ``entry`` as the next one and commit it; InvalidEntry if not."""
         did, position = self._next(entry)
+        before = self._position.book
         self._position = position  # the one change, once every check has passed
         self.entries.append(entry)
         self.hashes.append(entry.hash)
+        if self._shadow is not None and did.kind != _DEPARTURE:
+            self._shadow.append(entry)  # a departure makes a new one (_departed)
+        if did.kind == _DEPARTURE and before is not None:
+            self._departed(did.seat, before)  # type: ignore[arg-type]
         return did
+
+    def _departed(self, leaver: int, before: SealedBook) -> None:
+        """A seat left and its secret is public.  The cards it was dealt before
+        are read by replaying the log once with it among the readers, so the
+        rules' state holds its hand as every reader's (no rules hook needed);
+        and the stand-in's state is a ledger of the gone seats' secrets alone."""
+        book = self._position.book
+        assert book is not None  # a departure's book
+        if leaver not in before.readers:
+            again = Ledger(self.entries[0], readers=dict(book.readers))
+            for entry in self.entries[1:]:
+                again.append(entry)
+            self._position, self._shadow = again._position, again._shadow
+            return
+        gone = {seat: book.readers[seat] for seat in book.gone}
+        if set(book.readers) == set(gone):
+            self._shadow = None  # we read only the gone seats: our state is the stand-in's
+        elif self._shadow is None or set(self._shadow.book.readers) != set(gone):  # type: ignore[union-attr]
+            shadow = Ledger(self.entries[0], readers=gone)
+            for entry in self.entries[1:]:
+                shadow.append(entry)
+            self._shadow = shadow
+
+    @property
+    def stand_in_state(self) -> Any:
+        """The rules' state as the gone seats' secrets alone read it: what the
+        stand-in moves over (replay/stand_in.py), the same on every peer."""
+        return self._shadow.state if self._shadow is not None else self.state
+
+    def gone_entry(self) -> Entry | None:
+        """The entry a gone seat makes at this position (its stand-in's action or
+        shuffle, unsigned), or None when no gone seat is to make one."""
+        position = self._position
+        if self._gone_made is None or self._gone_made[0] is not position:
+            made = stand_in.gone_entry(self, self.stand_in_state, self.expected())
+            self._gone_made = (position, made)
+        return self._gone_made[1]
 
     def rejection(self, entry: Entry) -> InvalidEntry | None:
         """Why ``entry`` would be refused as the next entry (None: it would be
@@ -269,6 +335,15 @@ class Ledger:
         if kind == _ABORT:
             return self._abort(position, index, entry, body)
         expected = self.expected()
+        if kind in _ANYWHERE:  # a seat that left (replay/departure.py)
+            return _HANDLE[kind](self._info, position, index, entry, body, expected)
+        book = position.book
+        if book is not None and book.gone and expected.seat in book.gone and kind == expected.kind:
+            made = self.gone_entry()
+            if made is not None and (entry.sigs or entry.body_bytes != made.body_bytes):
+                what = made.body.get("action", kind)
+                why = f"not the stand-in's {kind} for seat {expected.seat} (it makes {what!r})"
+                raise InvalidEntry(index, why)
         if expected.kind == _NONE:
             raise InvalidEntry(index, "entry after the game's result")
         if kind != expected.kind:
@@ -347,10 +422,12 @@ class Ledger:
 # the registry's column (an abort, which may come at any position, is the ledger's
 # own ``_abort``, and a genesis starts a ledger).
 _HANDLE = rows.handlers()
+_ANYWHERE = rows.anywhere()
 _NOTHING = Expected(Kind.NONE)
 # Kind members bound once: on Python 3.11 a member looked up through its enum
 # class costs several times the comparison, and every peer runs this for every entry.
 _GENESIS, _ABORT, _NONE = Kind.GENESIS, Kind.ABORT, Kind.NONE
+_DEPARTURE = Kind.DEPARTURE
 _ACTION, _CHANCE, _SHUFFLE, _OPEN = Kind.ACTION, Kind.CHANCE, Kind.SHUFFLE, Kind.OPEN
 _SECRETS, _COMMITS, _CHOICES, _RESULT = Kind.SECRETS, Kind.COMMITS, Kind.CHOICES, Kind.RESULT
 

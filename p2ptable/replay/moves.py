@@ -20,7 +20,7 @@ from p2ptable.randomness.derive import derive_outcome
 from p2ptable.replay import sealed_entries
 from p2ptable.replay.entries import Entry, signed_message
 from p2ptable.replay.errors import InvalidEntry
-from p2ptable.replay.genesis import GenesisInfo, check_signed_by
+from p2ptable.replay.genesis import GenesisInfo, check_author
 from p2ptable.replay.kinds import Kind
 from p2ptable.replay.position import Applied, Expected, Position, advanced, applied
 
@@ -36,8 +36,10 @@ def action(
     seat = body["seat"]
     if seat != expected.seat:
         raise InvalidEntry(index, f"seat {seat} acted out of turn (seat {expected.seat} to act)")
-    check_signed_by(info, index, entry, seat)
+    check_author(info, index, entry, seat, position.book.gone if position.book else ())
     by_clock = _clock_move(info, index, body, seat)
+    if position.book is not None and seat in position.book.gone:
+        by_clock = " (the bot that plays for it)"  # its stand-in (replay/stand_in.py)
     game, state = info.game, position.state
     try:
         action = _parse_action(body["action"])
@@ -95,12 +97,22 @@ def chance(
     if len(pre) != n:
         raise InvalidEntry(index, f"needs one preimage per seat ({n}), has {len(pre)}")
     tips = position.chain_tips
+    gone = position.book.gone if position.book is not None else ()
     for seat, value in enumerate(pre):
+        if seat in gone:  # a seat that left adds nothing: the others make it fair
+            if value is not None:
+                raise InvalidEntry(index, f"seat {seat} left: its item of pre is nil")
+            continue
         if not isinstance(value, bytes):
             raise InvalidEntry(index, f"preimage of seat {seat} is not bytes")
         if not check_preimage(tips[seat], value):
             raise InvalidEntry(index, f"the value for seat {seat} is not on its chain")
-    outcome = derive_outcome(info.game_id, number, step.purpose, pre, step.ranges)
+    if gone:
+        values = [value for value in pre if value is not None]
+        outcome = derive_outcome(info.game_id, number, step.purpose, values, step.ranges)
+        pre = [tips[s] if value is None else value for s, value in enumerate(pre)]
+    else:
+        outcome = derive_outcome(info.game_id, number, step.purpose, pre, step.ranges)
     if tuple(body["outcome"]) != outcome:
         raise InvalidEntry(index, f"recorded outcome {body['outcome']} != derived {list(outcome)}")
     game, state = info.game, position.state
@@ -129,7 +141,9 @@ def result(
             f"recorded result scores={body['scores']} winners={body['winners']} differs "
             f"from the rules: scores={list(outcome.scores)} winners={list(outcome.winners)}",
         )
-    if [seat for seat, _ in entry.sigs] != list(range(len(info.seats))):
+    gone = position.book.gone if position.book is not None else ()
+    staying = [seat for seat in range(len(info.seats)) if seat not in gone]
+    if [seat for seat, _ in entry.sigs] != staying:
         raise InvalidEntry(index, "the result needs one signature from each seat, in order")
     message = signed_message(info.game_id, entry.body_bytes)  # one message, every seat
     for seat, sig in entry.sigs:

@@ -47,6 +47,9 @@ class Expected:
     targets: tuple[int | None, ...] = ()
     forced: bool = False  # an action the rules decide (engine.api.Turn.forced)
     hand: bool = False  # a shuffle of the seat's own hand, before a blind pick
+    # choices: each gone seat's secret choice, made by its stand-in (seat,
+    # action text; replay/stand_in.py), applied with the asked seats' own
+    stand_ins: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,8 @@ choices   ChoicesBody     choices.choices            author_choices CHOICES: the
 result    ResultBody      moves.result               author_result  RESULT: every signature
 abort     AbortBody       the ledger's own (any      -              net/stopping.py
                           position; evidence.py)
+departure DepartureBody   departure.departure (any   -              net/departure_round.py
+                          position, ``anywhere``)
 ========  ==============  =========================  =============  ======================
 
 The live round is named, not imported (``Live``): this layer is the log's, and
@@ -45,7 +47,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from p2ptable.replay import authoring, choices, escrow_entries, moves, sealed_entries
+from p2ptable.replay import authoring, choices, departure, escrow_entries, moves, sealed_entries
 from p2ptable.replay.entries import Entry
 from p2ptable.replay.genesis import GenesisInfo
 from p2ptable.replay.kinds import (
@@ -55,6 +57,7 @@ from p2ptable.replay.kinds import (
     ChanceBody,
     ChoicesBody,
     CommitsBody,
+    DepartureBody,
     EscrowBody,
     GenesisBody,
     Kind,
@@ -113,6 +116,9 @@ class Row:
     # Synced to disk by every seat, not only its author: a commits entry holds
     # every asked seat's signed commit (net/session.py, Write.durable).
     synced: bool = False
+    # Checked at any position, before what the ledger expects next (a seat
+    # that left: replay/departure.py), as an abort is.
+    anywhere: bool = False
 
 
 ROWS: Mapping[Kind, Row] = {
@@ -193,6 +199,16 @@ ROWS: Mapping[Kind, Row] = {
             Words("result"),
         ),
         Row(Kind.ABORT, AbortBody, None, None, None, Words("abort")),
+        Row(
+            Kind.DEPARTURE,
+            DepartureBody,
+            departure.departure,
+            None,
+            None,
+            Words("departure", actor=True),
+            synced=True,  # every staying seat's signed share: what rebuilds the leaver
+            anywhere=True,
+        ),
     )
 }
 
@@ -200,6 +216,11 @@ ROWS: Mapping[Kind, Row] = {
 def handlers() -> dict[Kind, Handler]:
     """The ledger's column: the check of each kind it matches to ``expected()``."""
     return {kind: row.handle for kind, row in ROWS.items() if row.handle is not None}
+
+
+def anywhere() -> frozenset[Kind]:
+    """The kinds the ledger checks at any position, before what it expects."""
+    return frozenset(kind for kind, row in ROWS.items() if row.anywhere)
 
 
 def row_of(kind: str) -> Row:

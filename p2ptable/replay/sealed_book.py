@@ -151,6 +151,9 @@ class SealedBook:
     # The seats' escrows in seat order (replay/escrow_entries.py); None: no
     # escrow at this table (the genesis does not keep going).
     escrows: tuple[EscrowMessage, ...] | None = None
+    # Seats that left a keep_going table, in the order they left: their deck
+    # secrets were rebuilt from the escrow and are readers now (replay/departure.py).
+    gone: tuple[int, ...] = ()
 
     @classmethod
     def new(
@@ -174,6 +177,14 @@ class SealedBook:
 
     def _with(self, state: SealedState) -> SealedBook:
         return replace(self, state=state)
+
+    def departed(self, seat: int, secret: int) -> SealedBook:
+        """This book after ``seat`` left and its deck ``secret`` was rebuilt: the
+        seat is gone, and its cards are read by this book from now on."""
+        deck.own_key(self.state, seat, secret)  # the caller checked it
+        readers = MappingProxyType({**self.readers, seat: secret})
+        gone = self.gone if seat in self.gone else (*self.gone, seat)
+        return replace(self, readers=readers, gone=gone)
 
     # -- what comes next ---------------------------------------------------------
 

@@ -23,13 +23,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from p2ptable.crypto.encoding import pack
 from p2ptable.engine.api import Action, Chance, ChanceStep, Game
 from p2ptable.engine.frozen import replace
+from p2ptable.replay import stand_in
 from p2ptable.replay.entries import Entry, MalformedEntry, bundled_parts
 from p2ptable.replay.errors import InvalidEntry
 from p2ptable.replay.genesis import (
     GenesisInfo,
-    check_signed_by,
+    check_author,
     hand_shuffling_rules,
     sealed_rules,
 )
@@ -135,8 +137,8 @@ def shuffle(
     seat = body["seat"]
     if seat != expected.seat:
         raise InvalidEntry(index, f"seat {seat} shuffled out of turn (seat {expected.seat})")
-    check_signed_by(info, index, entry, seat)
     assert position.book is not None
+    check_author(info, index, entry, seat, position.book.gone)
     try:
         book = position.book.apply_shuffle(seat, body["msg"], hand=expected.hand)
     except SealedDeckError as exc:
@@ -165,7 +167,7 @@ def open_cards(
     if entry.sigs:
         raise InvalidEntry(index, "an open entry carries no signatures (its proofs prove it)")
     assert position.book is not None
-    parts = _bundled_parts(info, index, body)
+    parts = _bundled_parts(info, index, body, position.book, expected)
     try:
         book, dealt = position.book.apply_open(expected.targets, parts)
     except SealedDeckError as exc:
@@ -201,7 +203,7 @@ def secrets(
     if entry.sigs:
         raise InvalidEntry(index, "a secrets entry carries no signatures (keys prove it)")
     assert position.book is not None
-    parts = _bundled_parts(info, index, body)
+    parts = _bundled_parts(info, index, body, position.book, expected)
     try:
         book = position.book.apply_secrets(parts)
     except SealedDeckError as exc:
@@ -211,8 +213,11 @@ def secrets(
     return Applied(index, Kind.SECRETS, None, text), replace(position, book=book)
 
 
-def _bundled_parts(info: GenesisInfo, index: int, body: dict[str, Any]) -> list[Entry]:
-    """The messages of a bundle's parts, each signed by its seat (checked)."""
+def _bundled_parts(
+    info: GenesisInfo, index: int, body: dict[str, Any], book: SealedBook, expected: Expected
+) -> list[Entry]:
+    """The messages of a bundle's parts, each signed by its seat (checked); a
+    gone seat's, unsigned, is the one its rebuilt secret makes (replay/stand_in.py)."""
     try:
         parts = bundled_parts(body)
     except MalformedEntry as exc:
@@ -220,6 +225,10 @@ def _bundled_parts(info: GenesisInfo, index: int, body: dict[str, Any]) -> list[
     if len(parts) != len(info.seats):
         raise InvalidEntry(index, f"needs one part per seat ({len(info.seats)})")
     for seat, part in enumerate(parts):
-        if not info.signed_by(seat, part.sigs[0][1], part.body_bytes):
+        if seat in book.gone:
+            made = stand_in.gone_part(book, info.game_id, body["prev"], expected, seat)
+            if part.sigs[0][1] != b"" or pack(part.body["msg"]) != pack(made):
+                raise InvalidEntry(index, f"the part of seat {seat}, gone, is not its stand-in's")
+        elif not info.signed_by(seat, part.sigs[0][1], part.body_bytes):
             raise InvalidEntry(index, f"the part of seat {seat} is not signed by it")
     return [part.body["msg"] for part in parts]

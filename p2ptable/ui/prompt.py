@@ -12,11 +12,12 @@ terminal cannot show at once), :class:`Talk` for a line begun with ``'`` or
 ``say`` (table talk, net/sideline.py), :class:`Break` for ``break`` (a proposed
 break, or agreeing to one), :class:`Spectators` for ``hide spectators`` / ``show
 spectators`` (the spectators' channel on this screen, net/spectator_talk.py),
-or :class:`Invalid` with a message saying what to type instead.  A choice may
-be typed as its number, as the action's text (``take 1``, the form the log
-uses; any legal action, also one the menu leaves off) or as its menu wording.
-Nothing here reads input or prints: the caller does, so every case is testable
-with plain strings.
+:class:`LeaveTable` for ``leave`` (for good, a bot plays the seat:
+net/departure_round.py), or :class:`Invalid` with a message saying what to type
+instead.  A choice may be typed as its number, as the action's text (``take 1``,
+the form the log uses; any legal action, also one the menu leaves off) or as its
+menu wording.  Nothing here reads input or prints: the caller does, so every
+case is testable with plain strings.
 """
 
 from __future__ import annotations
@@ -73,8 +74,14 @@ class Invalid:
     message: str
 
 
-Choice = Action | Help | Recent | Talk | Break | Spectators | Invalid
+@dataclass(frozen=True)
+class LeaveTable:
+    """The player leaves for good and lets a bot play their seat ("leave")."""
+
+
+Choice = Action | Help | Recent | Talk | Break | Spectators | LeaveTable | Invalid
 BREAK_WORDS = frozenset({"break", "pause"})
+LEAVE_WORDS = frozenset({"leave"})
 
 
 def menu_lines(actions: Sequence[Action], describe: Callable[[Action], str]) -> list[str]:
@@ -125,6 +132,8 @@ def parse_choice(
         return Break()
     if typed in SPECTATORS_WORDS:
         return Spectators(SPECTATORS_WORDS[typed])
+    if typed in LEAVE_WORDS:
+        return LeaveTable()
     if typed in HELP_WORDS:
         return Help()
     if typed in RECENT_WORDS:
@@ -168,6 +177,8 @@ At the table
   hide spectators / show spectators
               at a table where spectators may talk, hide (or show again)
               their channel, shown as "(spectator) NAME says: ..."
+  leave       at a table that keeps going, at your turn: leave for good, and
+              a bot plays for you from then on (the others go on at once)
   Ctrl-C      leave the game; the log is kept, and `p2ptable resume FILE`
               continues it where it stopped."""
 

@@ -45,12 +45,12 @@ import shutil
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from p2ptable.bots.seat import BreakManners
 from p2ptable.engine.api import Action
 from p2ptable.net.events import Seen, SpectatorTalked
-from p2ptable.net.frontend import Chosen, Leave, LobbyCommand, Say, TakeBreak
+from p2ptable.net.frontend import Chosen, Leave, LeaveForGood, LobbyCommand, Say, TakeBreak
 from p2ptable.net.session import Finished, Session, Stopped
 from p2ptable.net.sideline import BreakAgreed, BreakNews, Declined, Talked
 from p2ptable.replay.ledger import Applied
@@ -219,7 +219,7 @@ class TerminalFrontend:
             self.message = self._since_choice()
         elif isinstance(choice, prompt.Invalid):
             self.message = choice.message
-        elif isinstance(choice, Say | TakeBreak):
+        elif isinstance(choice, Say | TakeBreak | LeaveForGood):
             self.message = None
             return choice  # the screen shows a line once it is said
         elif isinstance(choice, prompt.Spectators):
@@ -271,6 +271,8 @@ class TerminalFrontend:
             below += menu.lines(self._width())
             if session.choosing_together():
                 below.append("Everyone chooses at once: nobody sees your choice until all have.")
+            if session.can_leave():
+                below.append("leave: a bot plays for me (type leave)")
             below.append("Your choice (number, or ? for help):")
         if self.message:
             below += self.message.splitlines()
@@ -319,6 +321,14 @@ class TerminalFrontend:
         )
 
 
+def gone_line(game: Any, name: str, hand: Sequence[int]) -> str:
+    """The line that says a player left a table that keeps going, with the
+    cards a bot now plays for them, face up for everyone."""
+    card_name = getattr(game, "card_name", None)
+    cards = ", ".join(card_name(c) if card_name else f"card {c}" for c in hand) or "none"
+    return f"{name} left the table: a bot plays for {name}, cards face up: {cards}"
+
+
 def status_lines(session: Session, now: float, exact: bool = True) -> list[str]:
     """What the table waits for, in words: secret choices, seats that left or are
     silent, a break proposed.  Silences count seconds when ``exact``, else tens (a log on a pipe
@@ -333,7 +343,20 @@ def status_lines(session: Session, now: float, exact: bool = True) -> list[str]:
     elif mine is None and chosen:
         who = listed([names[s] for s in chosen])
         lines.append(f"{who} chose already (nobody sees what until everyone has)")
+    gone = session.gone_hands()
+    for seat, hand in gone.items():
+        if seat == session.seat:
+            why = (
+                "you chose to leave"
+                if session.left_on_purpose(seat)
+                else "you were out of contact too long, and the others rebuilt your cards"
+            )
+            lines.append(f"You left the table ({why}): a bot plays for you; you watch the rest")
+        else:
+            lines.append(gone_line(session.game, names[seat], hand))
     for seat, why in session.left_seats().items():
+        if seat in gone:
+            continue
         said = LEFT_WORDS.get(why, "")
         lines.append(f"{names[seat]} left{said}; waiting for {names[seat]} to resume")
     proposal = session.sideline.proposal(session.ledger)
@@ -349,6 +372,8 @@ def status_lines(session: Session, now: float, exact: bool = True) -> list[str]:
         who = listed([names[s] for s in behind])
         lines.append(f"resumed: waiting for {who} to say where the game stands")
     for seat, quiet in session.silent_peers(now, SILENT_AFTER):
+        if seat in gone:
+            continue  # nobody waits for a seat a bot plays
         if quiet is None:
             lines.append(f"waiting for {names[seat]} (not connected yet)")
         else:

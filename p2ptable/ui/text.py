@@ -25,6 +25,7 @@ from p2ptable.games.words import possessive_name as possessive_name
 from p2ptable.games.words import pronoun_name as pronoun_name
 from p2ptable.games.words import short_name as short_name
 from p2ptable.replay.entries import READABLE
+from p2ptable.replay.kinds import Kind
 
 if TYPE_CHECKING:
     from p2ptable.replay.verify import VerifyReport
@@ -104,6 +105,13 @@ def verify_summary(path: str, report: VerifyReport) -> str:
             else "hidden:  every shuffle, deal and played card proved (no audit: "
             "the seats' secrets are not in the log)"
         )
+    for did in report.events:
+        if did.kind == Kind.DEPARTURE and did.seat is not None:
+            name = report.seats[did.seat]["name"]
+            lines.append(
+                f"left:    {name} at entry {did.index}, its deck secret in the log and checked "
+                "against its deck key; every move of the bot that played for it re-made and checked"
+            )
     lines.append(verdict(path, report))
     return "\n".join(lines)
 

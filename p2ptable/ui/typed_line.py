@@ -10,7 +10,8 @@ NAME``: net/lobby_commands.py reads it, and answers anything else with what the
 lobby waits for).  Once the game has begun the line is read against the seat's
 menu of the moment (``ui/prompt.py``'s :func:`~p2ptable.ui.prompt.parse_choice`):
 a chosen action, a line of talk (:class:`~p2ptable.net.frontend.Say`), a break
-(:class:`~p2ptable.net.frontend.TakeBreak`), or what the frontend answers
+(:class:`~p2ptable.net.frontend.TakeBreak`), leaving for good at a table that
+keeps going (``leave``: :class:`~p2ptable.net.frontend.LeaveForGood`), or what the frontend answers
 itself (help, the recent events, why the line is not a choice, hiding or showing the
 spectators' channel: ``hide spectators``, in the lobby too).  Nothing here
 reads a keyboard or draws.
@@ -21,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from p2ptable.engine.api import Action
-from p2ptable.net.frontend import LobbyCommand, Say, TakeBreak
+from p2ptable.net.frontend import LeaveForGood, LobbyCommand, Say, TakeBreak
 from p2ptable.net.session import Session
 from p2ptable.ui import prompt
 from p2ptable.ui.screens import screens_for
@@ -33,6 +34,7 @@ Meaning = (
     | LobbyCommand
     | Say
     | TakeBreak
+    | LeaveForGood
     | prompt.Help
     | prompt.Recent
     | prompt.Spectators
@@ -59,4 +61,8 @@ def meaning(session: Session | None, line: str, actions: Sequence[Action]) -> Me
         return Say(choice.text)
     if isinstance(choice, prompt.Break):
         return TakeBreak()
+    if isinstance(choice, prompt.LeaveTable):  # for good, a bot plays the seat (issue 27)
+        if session.can_leave():
+            return LeaveForGood()
+        return prompt.Invalid("You can leave for good at your turn, at a table that keeps going.")
     return choice

@@ -64,3 +64,41 @@ def test_a_seat_killed_after_the_escrows_resumes_and_makes_the_same_log(peers):
     codes = peers.wait_all()
     assert all(code == 0 for code in codes.values()), {n: peers.output(n) for n in NAMES}
     assert_same_audited_escrowed_replays(peers)
+
+
+SEATS = ["Ana", "Ben", "Cleo", "Dev", "Eli"]
+
+
+@pytest.mark.parametrize(
+    ("game", "seats", "options"),
+    [("teachers-pet", 4, ()), ("vorsicht-lehrer", 5, SHORT)],
+    ids=["teachers-pet-4", "vorsicht-lehrer-5"],
+)
+def test_a_seat_killed_for_good_is_played_by_a_bot_and_the_others_finish(
+    peers, monkeypatch, game, seats, options
+):
+    """Issue 27: one bot peer is ``kill -9``'d mid-game and never resumed; the
+    others rebuild its secret, a bot plays it, and they finish with
+    byte-identical, valid replays (a short abandonment timeout, for the test)."""
+    monkeypatch.setenv("P2PTABLE_ABANDON_TIMEOUT", "3")
+    names = SEATS[:seats]
+    port = free_port()
+    slow = ("--bot", "random", "--bot-delay", "0.01")
+    peers.host(names[0], game, seats, port, *slow, "--keep-going", *options)
+    for name in names[1:]:
+        peers.join(name, port, *slow)
+    gone = names[-1]
+    wait_for_entries(peers.replay(gone), 3 * seats)
+    peers.kill(gone)
+    peers.procs.pop(gone)  # never resumed
+    codes = peers.wait_all()
+    staying = names[:-1]
+    assert all(codes[n] == 0 for n in staying), {n: peers.output(n) for n in staying}
+    blobs = {peers.replay(n).read_bytes() for n in staying}
+    assert len(blobs) == 1, "replays differ"
+    payloads = parse_frames(blobs.pop()).payloads
+    departures = [Entry.decode(p) for p in payloads if Entry.decode(p).kind == Kind.DEPARTURE]
+    report = verify_file(peers.replay(names[0]))
+    assert report.valid and report.audited, report.error
+    seat_of = {seat["name"]: number for number, seat in enumerate(report.seats)}
+    assert len(departures) == 1 and departures[0].body["of"] == seat_of[gone]

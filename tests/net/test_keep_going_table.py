@@ -15,10 +15,11 @@ from p2ptable.bots.seat import BotFrontend, BotPlayer
 from p2ptable.engine.api import normalize_options
 from p2ptable.games import get_game
 from p2ptable.net.announce_record import announcement, parse_txt
+from p2ptable.net.frontend import LeaveForGood
 from p2ptable.net.listing import Listing
 from p2ptable.net.lobby_frames import KEEP_GOING_WORDS
 from p2ptable.net.memory_transport import Switchboard
-from p2ptable.net.peer import Peer, PeerConfig
+from p2ptable.net.peer import LEFT, Peer, PeerConfig
 from p2ptable.replay.entries import Entry
 from p2ptable.replay.kinds import Kind
 from p2ptable.replay.logfile import parse_frames
@@ -102,3 +103,37 @@ def test_the_announcement_says_so_and_the_list_shows_it():
     plain = announcement(bytes(16), GAME, {}, "Ana", 1, 4, 47001)
     assert "keep" not in plain.to_txt()
     assert parse_txt({k.encode(): v.encode() for k, v in plain.to_txt().items()}).keep is False
+
+
+class Leaves:
+    """A bot's seat whose player types ``leave`` at its first turn past entry 15."""
+
+    def __init__(self, inner: BotFrontend) -> None:
+        self.inner = inner
+
+    def choose(self, session, now, typed):  # noqa: ANN001, ANN201
+        if session is not None and session.log_length > 15 and session.can_leave():
+            return LeaveForGood()
+        return self.inner.choose(session, now, typed)
+
+    def __getattr__(self, name: str):  # noqa: ANN204
+        return getattr(self.inner, name)
+
+
+def test_a_player_who_types_leave_is_played_by_a_bot_and_the_others_finish(tmp_path):
+    """Issue 27: "a person types leave ...: their peer publishes its own secret
+    in a signed entry and exits; the others go on at once"."""
+    peers = table(tmp_path, Switchboard(), keep_going=True)
+    leaver = peers[2]
+    leaver.ui = Leaves(leaver.ui)  # type: ignore[assignment]
+    codes = run_all(peers)
+    assert codes == [0, 0, LEFT]
+    blobs = {(tmp_path / f"{n}.p2pt").read_bytes() for n in NAMES[:2]}
+    assert len(blobs) == 1, "replays differ"
+    blob = blobs.pop()
+    kinds = [Entry.decode(p).kind for p in parse_frames(blob).payloads]
+    assert kinds.count(Kind.DEPARTURE) == 1
+    mine = (tmp_path / f"{NAMES[2]}.p2pt").read_bytes()
+    assert blob.startswith(mine)  # hers ends where she left, or a little after
+    report = verify_file(tmp_path / "Ana.p2pt")
+    assert report.valid and report.audited, report.error

@@ -40,7 +40,9 @@ RECORDED = recorded()
 def test_each_row_writes_back_every_recorded_body_byte_for_byte(kind):
     body_type = BODIES[kind]
     seen = RECORDED[kind]
-    if kind is not Kind.ABORT:  # the goldens all end with a result
+    # The goldens all end with a result, and in none does a seat leave (the
+    # departure's bodies are written back in tests/replay/test_departure_ledger.py).
+    if kind not in (Kind.ABORT, Kind.DEPARTURE, Kind.SHARE):
         assert seen, f"no {kind} entry in the recorded games"
     for entry in seen:
         value = body_type.parse(entry.body)

@@ -178,3 +178,10 @@ def test_a_line_of_talk_is_shown_as_it_was_said_never_reworded() -> None:
     line = talk_line("Ben", "seat 0, your move")
     assert name_seats(line, ["Ana", "Ben"]) == line
     assert line.endswith("Ben says: seat 0, your move")
+
+
+def test_leave_is_read_as_leaving_for_good():
+    # Issue 27: "a person types leave / a menu entry 'leave: a bot plays for me'".
+    assert prompt.parse_choice("leave\n", []) == prompt.LeaveTable()
+    assert prompt.parse_choice(" Leave ", [Action.parse("draw")]) == prompt.LeaveTable()
+    assert "leave       at a table that keeps going" in prompt.help_text("vorsicht-lehrer")

@@ -63,6 +63,10 @@ class TeachersPet:
             return None
         return scoring.outcome(state.points, state.detentions, state.rulings.tie)
 
+    def outcome_alone(self, state: TeachersPetState, seat: int) -> Outcome:
+        """Every other player left a table that keeps going (RULES.md, The end)."""
+        return scoring.outcome_alone(state.points, seat)
+
     def describe(self, state: TeachersPetState, seat: int, action: Action) -> str:
         return views.describe(state, seat, action)
 

@@ -51,3 +51,14 @@ def outcome(points: Sequence[int], detentions: Sequence[int], tie: str = "shared
             f"{fewest} Detentions each"
         )
     return Outcome(tuple(points), winners, text)
+
+
+def outcome_alone(points: Sequence[int], seat: int) -> Outcome:
+    """Every other player left (a table that keeps going, RULES.md "The end"):
+    the school day ends where it stands, nothing is played late, the Pet Points
+    so far are the scores, and the player still at the table wins."""
+    text = (
+        f"seat {seat} is the Teacher's Pet: every other player left the table "
+        "(the Pet Points so far stand)"
+    )
+    return Outcome(tuple(points), (seat,), text)

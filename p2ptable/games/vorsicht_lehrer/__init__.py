@@ -77,6 +77,10 @@ class VorsichtLehrer:
             return None
         return scoring.outcome(state.tokens, state.track)
 
+    def outcome_alone(self, state: VorsichtLehrerState, seat: int) -> Outcome:
+        """Every other player left a table that keeps going (RULES.md, The end)."""
+        return scoring.outcome_alone(state.tokens, state.track, seat)
+
     def describe(self, state: VorsichtLehrerState, seat: int, action: Action) -> str:
         return views.describe(state, seat, action)
 

@@ -37,3 +37,12 @@ def outcome(tokens: Sequence[int], track: int) -> Outcome:
     else:
         text = f"{_names(winners)} share the victory with the fewest {unit} ({best})"
     return Outcome(scores, winners, text, lower_is_better=True)
+
+
+def outcome_alone(tokens: Sequence[int], track: int, seat: int) -> Outcome:
+    """Every other player left (a table that keeps going, RULES.md "The end"):
+    the game ends where it stands, the points so far are the scores, and the
+    player still at the table wins, whatever its points."""
+    scores = final_scores(tokens, track)
+    text = f"seat {seat} wins: every other player left the table (the points so far stand)"
+    return Outcome(scores, (seat,), text, lower_is_better=True)

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 from p2ptable.bots.seat import BreakManners
 from p2ptable.engine.api import Action
 from p2ptable.net.events import Seen, SpectatorTalked
-from p2ptable.net.frontend import Chosen, Leave, LobbyCommand, Say, TakeBreak
+from p2ptable.net.frontend import Chosen, Leave, LeaveForGood, LobbyCommand, Say, TakeBreak
 from p2ptable.net.session import Finished, Session, Stopped
 from p2ptable.net.sideline import BreakAgreed, BreakNews, Declined, Talked
 from p2ptable.replay.ledger import Applied
@@ -185,7 +185,7 @@ class FullScreenFrontend:
     def _answered(self, session: Session | None, meant: typed_line.Meaning) -> Chosen:
         """A typed line that is not a move: for the peer (the lobby, or every
         seat, says what came of it), or answered here as the line mode answers."""
-        if isinstance(meant, LobbyCommand | Say | TakeBreak):
+        if isinstance(meant, LobbyCommand | Say | TakeBreak | LeaveForGood):
             return meant
         if isinstance(meant, prompt.Help):
             self.message = TYPED_HELP
@@ -230,7 +230,11 @@ class FullScreenFrontend:
         if now is None:
             return ()
         clock = self.clock_line(session, now, 1) if self.clock_line is not None else None
-        return (*([clock] if clock is not None else []), *status_lines(session, now))
+        # The menu's "leave: a bot plays for me", at a table that keeps going.
+        over = session.finished or session.stopped is not None
+        leave = self.bot is None and not over and session.can_leave()
+        offer = ["leave: a bot plays for me (type leave)"] if leave else []
+        return (*([clock] if clock is not None else []), *status_lines(session, now), *offer)
 
     def _publish(self, session: Session | None, now: float | None) -> None:
         self.link.publish(self.snapshot(session, now))
