@@ -18,6 +18,7 @@ from p2ptable.checks import check_advertise, check_name, check_new_replay, check
 from p2ptable.engine.api import normalize_options
 from p2ptable.frontends import make_frontend
 from p2ptable.games import get_game
+from p2ptable.games.words import plural
 from p2ptable.net import lobby as lobbies
 from p2ptable.net.addresses import (
     DEFAULT_PORT,
@@ -196,9 +197,11 @@ def host(
     else:
         announce(f"Table open: {the_game.title} for {seats} players{timed}.")
     if bots and people:
-        announce(f"Started {bots} bot peers for {bots} of the seats; {people} left for people.")
+        peers = plural(bots, "bot peer")
+        announce(f"Started {peers} for {bots} of the seats; {people} left for people.")
     elif bots:  # `play`: nobody else comes
-        announce(f"Started {bots} bot peers for the other seats; waiting for them to join...")
+        peers = plural(bots, "bot peer")
+        announce(f"Started {peers} for the other seats; waiting for them to join...")
     if spectators:
         announce(f"Spectators watch with: p2ptable watch {where} --code {code}")
     if spectators_talk:

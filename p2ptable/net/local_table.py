@@ -34,6 +34,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+# The folder holding the p2ptable package that runs here (see BotProcesses._spawn).
+OURS = str(Path(__file__).resolve().parent.parent.parent)
 BOT_NAMES = ("Bea", "Cal", "Dot", "Eve", "Fox")
 RECORD_SUFFIX = ".bots.json"
 
@@ -101,11 +103,21 @@ class BotProcesses:
 
     def _spawn(self, args: list[str], log_name: str) -> None:
         log = open(self.workdir / log_name, "ab")  # noqa: SIM115 - closed with the process
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        # Our own p2ptable, whatever folder the person is in: ``python -m`` puts
+        # the working folder first on the path, so a bot runs in its own folder
+        # (which holds no package), with the folder of the package that runs
+        # here first on its PYTHONPATH (a checkout that was never installed).
+        path = os.pathsep.join([OURS, *filter(None, [os.environ.get("PYTHONPATH")])])
+        env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONPATH=path)
         cmd = [sys.executable, "-m", "p2ptable", *args, "--quiet", "--lifeline"]
         self.procs.append(
             subprocess.Popen(
-                cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.PIPE, env=env
+                cmd,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.PIPE,
+                env=env,
+                cwd=self.workdir,
             )
         )
         log.close()
