@@ -1,4 +1,6 @@
-"""The commands that play live: host, join, play and resume.
+"""The commands that play live: host, join, play, resume and watch (their shared
+options are cli/live_options.py, the table and code cli/table_and_code.py, the
+words of an ending cli/live_endings.py).
 
 Each parses, calls :mod:`p2ptable.play`, and says how the game ended: the
 scores, the words that stopped it, or the command that continues it.  What a
@@ -9,226 +11,29 @@ ValueError, LobbyError or ResumeError and is printed as one ``Error:`` line.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import click
 
 from p2ptable.bots import BOT_KINDS
 from p2ptable.cli.app import Seconds, _game_name, _options, main
-from p2ptable.cli.tables import interface_option, pick_table, wait_option
-from p2ptable.engine.api import RulesError
-from p2ptable.net.lobby import LobbyError, WrongCode
-from p2ptable.net.persistence import ResumeError
-
-USER_ERRORS = (RulesError, ValueError, LobbyError, ResumeError)
-PORT = click.IntRange(0, 65535)
-
-
-def _bell_option(f: Callable) -> Callable:
-    return click.option(
-        "--no-bell",
-        "no_bell",
-        is_flag=True,
-        help="Do not ring the terminal bell when it becomes your turn.",
-    )(f)
-
-
-def _plain_option(f: Callable) -> Callable:
-    return click.option(
-        "--plain",
-        is_flag=True,
-        help="The line mode: the screen printed line by line, no full-screen table "
-        "(chosen by itself when the output is not a terminal or TERM=dumb).",
-    )(f)
-
-
-def _name_option(f: Callable) -> Callable:
-    return click.option(
-        "--name", default=None, help="Your name at the table (default: your login name)."
-    )(f)
-
-
-def _login_name() -> str:
-    import getpass
-
-    try:
-        login = getpass.getuser()
-    except (KeyError, OSError):
-        login = ""
-    login = "".join(c for c in login if c.isprintable())[:32]
-    return login.capitalize() if login else "Player"
-
-
-def _bot_options(delay: float = 0.0) -> Callable:
-    def decorate(f: Callable) -> Callable:
-        f = click.option(
-            "--stats",
-            type=click.Path(dir_okay=False, path_type=Path),
-            default=None,
-            hidden=True,
-            help="Write per-entry timestamps (JSON lines) for the latency benchmark.",
-        )(f)
-        f = click.option(
-            "--bot-delay",
-            type=Seconds(0, 60),
-            default=delay,
-            show_default=True,
-            help="Seconds a bot waits before each move, so people can follow.",
-        )(f)
-        return click.option(
-            "--bot",
-            type=click.Choice(BOT_KINDS),
-            default=None,
-            help="Let a bot play this seat (no prompts); exit 0 when the game ends.",
-        )(f)
-
-    return decorate
-
-
-def _replay_option(f: Callable) -> Callable:
-    return click.option(
-        "--replay",
-        type=click.Path(dir_okay=False, path_type=Path),
-        default=None,
-        help="Where to write your replay (default: a new file in your data directory).",
-    )(f)
-
-
-def _quiet_option(f: Callable) -> Callable:
-    return click.option(
-        "--quiet",
-        "-q",
-        is_flag=True,
-        help="Print nothing but errors, for scripts and bots' seats (a host still prints "
-        "what the others must type, and a person's seat its table).",
-    )(f)
-
-
-def _game_options(f: Callable) -> Callable:
-    f = click.option(
-        "--option", multiple=True, metavar="NAME=VALUE", help="Any other game option."
-    )(f)
-    f = click.option("--scoring", default=None, help="Scoring rules (see `p2ptable games`).")(f)
-    return click.option("--variant", default=None, help="Game variant (see `p2ptable games`).")(f)
-
-
-def _call(what: Callable, *args, **kwargs):  # noqa: ANN002, ANN003, ANN202
-    try:
-        return what(*args, **kwargs)
-    except USER_ERRORS as exc:
-        raise click.ClickException(str(exc)) from None
-
-
-def _table_and_code(
-    address: str | None,
-    code: str | None,
-    wait: float,
-    interfaces,
-    watching: bool,  # noqa: ANN001
-) -> tuple[str, str, str]:
-    """The address typed, or the table picked from those heard on the LAN (open
-    ones for `join`, watchable ones for `watch`), the code, and the picked
-    table's id ("" for an address typed): a typed code is checked before
-    anything listens; one not given is asked for, after the pick or once the
-    address typed is known to be one."""
-    from p2ptable.net.addresses import split_address
-    from p2ptable.net.lobby import normalize_code
-
-    if code is not None:
-        _call(normalize_code, code)
-    listed = ""
-    if address is None:
-        picked = pick_table(wait, interfaces, watching=watching)
-        address, listed = picked.where, picked.announcement.table_id
-    else:
-        _call(split_address, address)  # a typo in it is said before the code is asked
-    if code is None:
-        code = ask_code()
-    return address, code, listed
-
-
-# A wrong code typed at the question is asked again this many times in all: each
-# try is a knock the host counts (five a minute from one address, wire.md 3.3).
-CODE_TRIES = 3
-
-
-def ask_code() -> str:
-    """The join code, asked for until one is well formed (a typo is said, and asked
-    again, instead of ending the command)."""
-    from p2ptable.net.lobby import normalize_code
-
-    def checked(typed: str) -> str:
-        try:
-            normalize_code(typed)
-        except USER_ERRORS as exc:
-            raise click.UsageError(str(exc)) from None
-        return typed.strip()
-
-    return click.prompt("Join code (as the host printed it)", value_proc=checked)
-
-
-_told: set = set()  # the replays whose place was said before the question to play again
-
-
-def _again_wanted(result, quiet: bool, bot: str | None) -> bool:  # noqa: ANN001 - a PlayResult
-    """Whether the person at this finished seat plays again at the same table
-    (asked only of a person at a terminal; the replay is said first)."""
-    from p2ptable import play
-
-    if result.status != play.FINISHED or result.replay is None or quiet or bot is not None:
-        return False
-    if result.already_over or not sys.stdin.isatty():
-        return False
-    click.echo(f"Replay saved to {result.replay}")
-    _told.add(result.replay)  # said: _finish does not say it again
-    try:
-        return click.confirm("Play again at this table?", default=False)
-    except click.Abort:
-        return False
-
-
-def _finish(result, quiet: bool = False) -> None:  # noqa: ANN001 - a play.PlayResult
-    """Say how the game ended, and exit with its status.  ``quiet`` (``-q``): nothing
-    on the standard output; what a script must still know (that the seat left and
-    how to continue, that the game was over already or stopped) on the standard
-    error, and the replay's place not at all."""
-    from p2ptable import play
-    from p2ptable.ui.endings import stop_words
-    from p2ptable.ui.text import result_lines
-
-    if result.status == play.PAUSED:
-        click.echo("\nThe table takes a break: every seat agreed; the game is saved.", err=quiet)
-        if result.resume_hint:
-            click.echo(f"To come back: {result.resume_hint}", err=quiet)
-        sys.exit(play.PAUSED)
-    if result.status == play.LEFT and result.left_for_good:
-        click.echo("\nYou left the table: a bot plays for you from now on.", err=quiet)
-        if result.resume_hint:
-            click.echo(f"To watch the rest of the game: {result.resume_hint}", err=quiet)
-        sys.exit(play.LEFT)
-    if result.status == play.LEFT:
-        click.echo("\nYou left the game.", err=quiet)
-        if result.resume_hint:
-            click.echo(f"To continue where you stopped: {result.resume_hint}", err=quiet)
-        sys.exit(play.LEFT)
-    if result.already_over:
-        click.echo(f"This game is already over ({result.replay}).", err=quiet)
-        if result.outcome is not None and not quiet:
-            click.echo(result_lines(result.outcome, result.names))
-    if result.stopped is not None:
-        click.echo("\n" + stop_words(result.stopped, result.names), err=quiet)
-    if result.replay is not None and not quiet:
-        if result.replay not in _told:
-            click.echo(f"Replay saved to {result.replay}")
-        click.echo(f"Check it with: p2ptable verify {result.replay}")
-    if result.status == play.TIMED_OUT:
-        raise click.ClickException("the table did not fill in time")
-    if result.status == play.NO_ANSWER:
-        raise click.ClickException("the host did not answer")
-    if result.status == play.STOPPED and not result.already_over:
-        sys.exit(play.STOPPED)
-    sys.exit(0 if result.already_over else result.status)
+from p2ptable.cli.live_endings import _again_wanted, _finish, _told
+from p2ptable.cli.live_options import (
+    PORT,
+    USER_ERRORS,
+    _bell_option,
+    _bot_options,
+    _call,
+    _game_options,
+    _login_name,
+    _name_option,
+    _plain_option,
+    _quiet_option,
+    _replay_option,
+)
+from p2ptable.cli.table_and_code import CODE_TRIES, _table_and_code, ask_code
+from p2ptable.cli.tables import interface_option, wait_option
+from p2ptable.net.lobby import WrongCode
 
 
 @main.command()
