@@ -194,16 +194,9 @@ class Ledger:
             return _NOTHING
         book = position.book
         if book is not None and book.escrows is not None:
-            # A table that goes on without a leaver: every seat's escrow first.
-            dealer = escrow_entries.next_dealer(book)
-            if dealer is not None:
-                return Expected(Kind.ESCROW, seat=dealer)
-            if len(book.gone) == book.seats - 1:  # one player left: the game ends
-                if book.secrets is None:
-                    return Expected(_SECRETS)
-                (seat,) = (s for s in range(book.seats) if s not in book.gone)
-                alone = stand_in.alone_outcome(self.game, position.state, seat, book.seats)
-                return Expected(_RESULT, outcome=alone)
+            kept = self._expected_keeping_on(position)
+            if kept is not None:
+                return kept
         game = self.game
         decision = game.pending(position.state)
         if isinstance(decision, Turn):
@@ -211,22 +204,7 @@ class Ledger:
                 return Expected(_ACTION, seat=decision.seat, forced=True)
             return _action_by(decision.seat)
         if isinstance(decision, Simultaneous):
-            # Committed first, all at once, then revealed (replay/choices.py).
-            kind = _COMMITS if position.commits is None else _CHOICES
-            gone = book.gone if book is not None else ()
-            if not gone:
-                return Expected(kind, targets=tuple(sorted(decision.seats)))
-            # A seat that left is not asked: its stand-in's choice is applied with
-            # the others' (replay/stand_in.py).
-            asked = tuple(sorted(s for s in decision.seats if s not in gone))
-            left = tuple(sorted(s for s in decision.seats if s in gone))
-            if not asked:
-                kind = _CHOICES  # only stand-ins choose: nothing to commit first
-            if kind == _COMMITS or not left:
-                return Expected(kind, targets=asked)
-            state = self.stand_in_state
-            made = stand_in.stand_in_choices(game, state, left, self.game_id, self.head)
-            return Expected(kind, targets=asked, stand_ins=made)
+            return self._expected_together(position, decision)
         if isinstance(decision, Chance):
             return self._expected_chance(position, decision.step)
         if isinstance(decision, GameOver):
@@ -234,6 +212,41 @@ class Ledger:
                 return Expected(_SECRETS)
             return Expected(_RESULT, outcome=game.outcome(position.state))
         raise TypeError(f"unknown decision {decision!r}")  # pragma: no cover
+
+    def _expected_keeping_on(self, position: Position) -> Expected | None:
+        """At a table that goes on without a leaver (keep_going): every seat's
+        escrow first; once one player is left, the end (replay/stand_in.py).
+        None: the game's own decision comes next."""
+        book = position.book
+        assert book is not None
+        dealer = escrow_entries.next_dealer(book)
+        if dealer is not None:
+            return Expected(Kind.ESCROW, seat=dealer)
+        if len(book.gone) != book.seats - 1:
+            return None
+        if book.secrets is None:
+            return Expected(_SECRETS)
+        (seat,) = (s for s in range(book.seats) if s not in book.gone)
+        alone = stand_in.alone_outcome(self.game, position.state, seat, book.seats)
+        return Expected(_RESULT, outcome=alone)
+
+    def _expected_together(self, position: Position, decision: Simultaneous) -> Expected:
+        """A secret choice: committed first, all at once, then revealed
+        (replay/choices.py).  A seat that left is not asked: its stand-in's
+        choice is applied with the others' (replay/stand_in.py)."""
+        kind = _COMMITS if position.commits is None else _CHOICES
+        gone = position.book.gone if position.book is not None else ()
+        if not gone:
+            return Expected(kind, targets=tuple(sorted(decision.seats)))
+        asked = tuple(sorted(s for s in decision.seats if s not in gone))
+        left = tuple(sorted(s for s in decision.seats if s in gone))
+        if not asked:
+            kind = _CHOICES  # only stand-ins choose: nothing to commit first
+        if kind == _COMMITS or not left:
+            return Expected(kind, targets=asked)
+        state = self.stand_in_state
+        made = stand_in.stand_in_choices(self.game, state, left, self.game_id, self.head)
+        return Expected(kind, targets=asked, stand_ins=made)
 
     def _expected_chance(self, position: Position, step: ChanceStep) -> Expected:
         """What a chance step needs: at a table with hidden hands a shuffle or the
