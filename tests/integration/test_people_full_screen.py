@@ -127,6 +127,7 @@ def test_a_spectator_watches_to_the_end_on_the_full_screen(tmp_path, peers, scre
                    "--replay", str(tmp_path / "Dana.p2pt"))  # fmt: skip
     dana.expect("You are watching: no seat, no hand", timeout=60)
     dana.expect("Active Teacher")
+    dana.expect("Players")  # the panes are drawn as the log comes (a busy machine: later)
     shown = dana.display
     assert "Players" in shown and "Your hand" not in shown and "1) " not in shown
     assert dana.wait(timeout=180) == 0

@@ -93,7 +93,7 @@ def test_a_person_plays_a_whole_game_against_the_strong_bot(tmp_path, people):  
     replay = tmp_path / "Me.p2pt"
     me = people("play", "teachers-pet", "--bots", "1", "--name", "Me", "--bot-delay", "0",
                 "--replay", str(replay))  # fmt: skip
-    me.expect("Started 1 bot peers")
+    me.expect("Started 1 bot peer for")
     for _ in range(100):
         if record_path(replay).exists():
             break
