@@ -115,6 +115,15 @@ class Sideline:
         # (the automatic steps, a chance entry or a deal, go on after the last
         # move; the seats may be a step apart as the last signature arrives).
         self._passed: dict[Position, dict[int, bytes]] = {}
+        self._spent: Position | None = None  # the break we came back from (taken_back)
+
+    def taken_back(self, agreement: Agreement) -> None:
+        """The break we came back from (REPLAY.break, believed) is spent: its
+        signatures, copies of which may still arrive (each peer sends them once
+        more as it agrees), never make it again.  Ed25519 signs deterministically,
+        so a new break at that position would be the same bytes: the table
+        breaks again once a move has been made."""
+        self._spent = agreement.position
 
     def resume(self, lines: list[TalkLine], records: list[bytes]) -> None:
         """The talk kept beside our replay, taken back after a restart."""
@@ -227,7 +236,7 @@ class Sideline:
             position, sig = decode_signal(signal)
         except ValueError as exc:
             raise RemoteProtocolError(f"malformed break: {exc}", message.sender) from None
-        if self.agreed is not None:
+        if self.agreed is not None or position == self._spent:
             return
         seat = data["seat"]
         if position.at > session.ledger.next_index:

@@ -251,3 +251,32 @@ def test_a_break_every_seat_signed_just_behind_us_is_agreed_all_the_same():
     agreed = [of(s, BreakAgreed) for s in sessions.values()]
     assert all(len(a) == 1 for a in agreed), agreed
     assert len({a[0].agreement for a in agreed}) == 1
+
+
+def test_a_seat_back_from_a_break_does_not_take_the_same_break_again():
+    # Found in a CI-like run (tests/net/test_evening_in_memory.py): every seat
+    # came back from a break and stopped again at once.  As it agrees, each peer
+    # sends every signature once more (for a seat whose copy was lost); copies
+    # that arrive after the seat has come back, at the position it stopped at,
+    # made the same break again.  Ed25519 signs deterministically, so a new
+    # break there would be the same bytes: the break taken back is spent.
+    from p2ptable.net.sideline import Sideline
+
+    _, sessions, net, _ = started()
+    sessions[0].propose_break()
+    sessions[1].propose_break()
+    net.pump()
+    sessions[2].propose_break()
+    for dest, frame in sessions[2].take_outgoing():
+        sessions[dest].receive(frame, net.now)
+    agreement = sessions[0].sideline.agreed
+    assert agreement is not None
+    late = [frame for dest, frame in sessions[0].take_outgoing() if dest == 1]
+    assert late  # the copies of every signature, sent once more
+    back = sessions[1]  # comes back: a new sideline, the break taken back from its file
+    back.take_events()  # what it saw before it stopped
+    back.sideline = Sideline(back.ledger.game_id, back.keys, back.seat)
+    back.sideline.taken_back(agreement)
+    for frame in late:
+        back.receive(frame, net.now)
+    assert back.sideline.agreed is None and not of(back, BreakAgreed)
