@@ -73,6 +73,9 @@ def test_a_test_game_between_three_processes_ends_with_one_audited_replay(
     kinds = {
         e.body.get("action", "").split(" ")[0] for e in report.ledger.entries if e.kind == "action"
     }
-    assert {"toy-shields": "pass", "toy-steal": "give", "toy-pass": "play"}[game] in kinds
+    # Each game's own part was played: a reaction window answered (with a shield or
+    # a pass: random bots may never pass), a forced give, a play.
+    wanted = {"toy-shields": {"pass", "react"}, "toy-steal": {"give"}, "toy-pass": {"play"}}
+    assert wanted[game] & kinds, kinds
     if game == "toy-pass":  # cards drawn face up from the sealed deck onto the table
         assert report.final["table"]
