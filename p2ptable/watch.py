@@ -42,6 +42,7 @@ from p2ptable.ui.narrative import event_line, spectator_line, talk_line
 from p2ptable.ui.screens import screens_for
 from p2ptable.ui.spectator_input import SpectatorInput
 from p2ptable.ui.style import color_enabled
+from p2ptable.ui.terminal import gone_lines
 from p2ptable.ui.tui.watching import WATCHING, SpectatorScreen
 
 WATCHED, NO_ANSWER, LOST, REFUSED, LEFT = 0, 3, 4, 2, 130
@@ -347,13 +348,15 @@ def _verdict(
     state.told = _tell_comeback(screen, follower, state.told)
     status = [WATCHING]
     ledger = follower.ledger
+    if ledger is not None:
+        # A player gone from a table that keeps going: said as the seats say it.
+        names = [s.name for s in ledger.seats]
+        status += gone_lines(ledger.game, names, ledger.book)
     if ledger is not None and ledger.clock is not None and state.clock is None:
         state.clock = WatchedClock(ledger.clock)
     if state.clock is not None and ledger is not None:
-        line = state.clock.line(
-            ledger, [s.name for s in ledger.seats], now, 1 if getattr(screen, "tty", True) else 10
-        )
-        status = [WATCHING] + ([line] if line else [])
+        line = state.clock.line(ledger, names, now, 1 if getattr(screen, "tty", True) else 10)
+        status += [line] if line else []
         if line != state.clock_said and not applied and not follower.over:
             state.clock_said = line
             screen.draw(follower, [], status)  # each second: the time left

@@ -39,7 +39,7 @@ def action(
     check_author(info, index, entry, seat, position.book.gone if position.book else ())
     by_clock = _clock_move(info, index, body, seat)
     if position.book is not None and seat in position.book.gone:
-        by_clock = " (the bot that plays for it)"  # its stand-in (replay/stand_in.py)
+        by_clock = f" (the bot playing for seat {seat})"  # its stand-in (replay/stand_in.py)
     game, state = info.game, position.state
     try:
         action = _parse_action(body["action"])

@@ -329,6 +329,15 @@ def gone_line(game: Any, name: str, hand: Sequence[int]) -> str:
     return f"{name} left the table: a bot plays for {name}, cards face up: {cards}"
 
 
+def gone_lines(game: Any, names: Sequence[str], book: Any, but: int | None = None) -> list[str]:
+    """A :func:`gone_line` for each seat gone from a table that keeps going
+    (``book``: the ledger's sealed book, None without hidden cards), except
+    ``but`` (the reader's own seat, told in other words)."""
+    if book is None:
+        return []
+    return [gone_line(game, names[seat], book.hand(seat)) for seat in book.gone if seat != but]
+
+
 def status_lines(session: Session, now: float, exact: bool = True) -> list[str]:
     """What the table waits for, in words: secret choices, seats that left or are
     silent, a break proposed.  Silences count seconds when ``exact``, else tens (a log on a pipe
@@ -344,16 +353,14 @@ def status_lines(session: Session, now: float, exact: bool = True) -> list[str]:
         who = listed([names[s] for s in chosen])
         lines.append(f"{who} chose already (nobody sees what until everyone has)")
     gone = session.gone_hands()
-    for seat, hand in gone.items():
-        if seat == session.seat:
-            why = (
-                "you chose to leave"
-                if session.left_on_purpose(seat)
-                else "you were out of contact too long, and the others rebuilt your cards"
-            )
-            lines.append(f"You left the table ({why}): a bot plays for you; you watch the rest")
-        else:
-            lines.append(gone_line(session.game, names[seat], hand))
+    if session.seat in gone:
+        why = (
+            "you chose to leave"
+            if session.left_on_purpose(session.seat)
+            else "you were out of contact too long, and the others rebuilt your cards"
+        )
+        lines.append(f"You left the table ({why}): a bot plays for you; you watch the rest")
+    lines += gone_lines(session.game, names, session.ledger.book, but=session.seat)
     for seat, why in session.left_seats().items():
         if seat in gone:
             continue

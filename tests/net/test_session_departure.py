@@ -394,6 +394,7 @@ def test_a_player_who_comes_back_after_a_bot_took_the_seat_watches():
 
 def test_the_log_in_words_says_who_left_and_which_moves_the_bot_made():
     from p2ptable.replay.verify import verify_bytes as verified
+    from p2ptable.ui.narrative import event_line
     from p2ptable.ui.text import verify_summary
 
     _, sessions, logs, net = to_the_leavers_turn("words")
@@ -404,7 +405,15 @@ def test_the_log_in_words_says_who_left_and_which_moves_the_bot_made():
     assert any(
         t.startswith("left the table: its deck secret is rebuilt from 3 shares") for t in said
     )
-    assert any(t.endswith("(the bot that plays for it)") for t in said)
+    # In words a player reads: the stand-in's moves say for whom it played ("for Ben").
+    assert any(t.endswith(f"(the bot playing for seat {LEAVER})") for t in said)
+    names = [f"P{n}" for n in range(len(sessions))]
+    bot_moves = [
+        event_line(did, names, {}) for did in report.events if "the bot playing" in did.text
+    ]
+    assert bot_moves and all(
+        line.endswith(f"(the bot playing for P{LEAVER})") for line in bot_moves
+    )
     summary = verify_summary("game.p2pt", report)
     assert f"left:    P{LEAVER} at entry" in summary
 
@@ -476,3 +485,36 @@ def test_the_stand_in_is_the_tables_default_bot():
         assert type(ours) is type(theirs) and getattr(ours, "__qualname__", "") == getattr(
             theirs, "__qualname__", ""
         )
+
+
+def test_a_spectator_is_told_who_left_and_sees_their_cards_face_up():
+    """Issue 27: "The seat's cards become readable by all (shown face up from
+    then on)": a spectator, who holds no secret, reads them from the log too, and
+    its screen says who left in the players' words."""
+    from types import SimpleNamespace
+
+    from p2ptable import watch
+
+    _, sessions, logs, net = to_the_leavers_turn("watched")
+    wait(net, int(ABANDON) + 3)
+    entries = [Entry.decode(r) for r in logs[0]]
+    ledger = Ledger(entries[0])  # a spectator's: no reader of any hand
+    for entry in entries[1:]:
+        ledger.append(entry)
+    hand = ledger.book.hand(LEAVER)
+    cards = ", ".join(ledger.game.card_name(c) for c in hand)
+    drawn: list[list[str]] = []
+    screen = SimpleNamespace(tty=True, dirty=False, draw=lambda f, a, status: drawn.append(status))
+    follower = SimpleNamespace(ledger=ledger, over=False, rejoined=0, again=None, heard=net.now)
+    state = SimpleNamespace(
+        lobby=SimpleNamespace(watching=True),
+        follower=follower,
+        screen=screen,
+        told=(0, False),
+        clock=None,
+        clock_said=None,
+    )
+    watch._verdict(state, ["an entry"], net.now, 1.0, (15.0, 60.0))
+    (status,) = drawn
+    assert status[0] == watch.WATCHING
+    assert f"P{LEAVER} left the table: a bot plays for P{LEAVER}, cards face up: {cards}" in status
