@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from p2ptable.bots.clock import WatchedClock
 from p2ptable.net.addresses import address_towards, split_address
@@ -44,6 +44,9 @@ from p2ptable.ui.spectator_input import SpectatorInput
 from p2ptable.ui.style import color_enabled
 from p2ptable.ui.terminal import gone_lines
 from p2ptable.ui.tui.watching import WATCHING, SpectatorScreen
+
+if TYPE_CHECKING:
+    from p2ptable.replay.ledger import Ledger
 
 WATCHED, NO_ANSWER, LOST, REFUSED, LEFT = 0, 3, 4, 2, 130
 CLEAR = "\x1b[2J\x1b[H"
@@ -67,7 +70,7 @@ class _Screen:
         self.tty = out.isatty()
         self.color = color_enabled(os.environ, self.tty)
         self.recent: list[str] = []
-        self.dirty = False  # a line of talk came: redraw
+        self.dirty = False  # a line of talk came, or the clock ticked: redraw
 
     def say(self, text: str) -> None:
         if not self.quiet:
@@ -346,22 +349,18 @@ def _verdict(
     lobby, follower, screen = state.lobby, state.follower, state.screen
     connect_timeout, silent_timeout = limits
     state.told = _tell_comeback(screen, follower, state.told)
-    status = [WATCHING]
     ledger = follower.ledger
-    if ledger is not None:
-        # A player gone from a table that keeps going: said as the seats say it.
-        names = [s.name for s in ledger.seats]
-        status += gone_lines(ledger.game, names, ledger.book)
+    line = None
     if ledger is not None and ledger.clock is not None and state.clock is None:
         state.clock = WatchedClock(ledger.clock)
     if state.clock is not None and ledger is not None:
+        names = [s.name for s in ledger.seats]
         line = state.clock.line(ledger, names, now, 1 if getattr(screen, "tty", True) else 10)
-        status += [line] if line else []
         if line != state.clock_said and not applied and not follower.over:
             state.clock_said = line
-            screen.draw(follower, [], status)  # each second: the time left
+            screen.dirty = True  # each second: the time left
     if applied or screen.dirty:
-        screen.draw(follower, applied, status)
+        screen.draw(follower, applied, _status(ledger, line))
     if follower.over:
         return WatchResult(WATCHED, state.path)
     if lobby.watching is None and waited > connect_timeout:
@@ -374,6 +373,17 @@ def _verdict(
         return WatchResult(LOST, state.path, f"the host stopped answering after entry "
                            f"{follower.have - 1}{refused}")  # fmt: skip
     return None
+
+
+def _status(ledger: Ledger | None, clock: str | None) -> list[str]:
+    """The lines under a spectator's table: that they watch, each player gone
+    from a table that keeps going (said as the seats say it, their cards face
+    up), the clock's time left."""
+    status = [WATCHING]
+    if ledger is not None and ledger.book is not None:
+        names = [s.name for s in ledger.seats]
+        status += gone_lines(ledger.game, names, ledger.book.gone_hands())
+    return status + ([clock] if clock else [])
 
 
 def _tell_comeback(

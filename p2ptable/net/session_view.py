@@ -158,9 +158,7 @@ class SessionView:
         """Each seat that left a table that keeps going (a bot plays for it,
         replay/stand_in.py) and its hand, which everyone reads from then on."""
         book = self.ledger.book
-        if book is None:
-            return {}
-        return {seat: book.hand(seat) for seat in book.gone}
+        return {} if book is None else book.gone_hands()
 
     def can_leave(self) -> bool:
         """Whether our player may leave for good now, a bot playing for them: at

@@ -186,6 +186,11 @@ class SealedBook:
         gone = self.gone if seat in self.gone else (*self.gone, seat)
         return replace(self, readers=readers, gone=gone)
 
+    def gone_hands(self) -> dict[int, tuple[int, ...]]:
+        """Each gone seat (a bot plays for it, replay/stand_in.py) and its hand,
+        which every reader of the log reads from its departure on."""
+        return {seat: self.hand(seat) for seat in self.gone}
+
     # -- what comes next ---------------------------------------------------------
 
     def filled(self, face_down: Sequence[int | None]) -> SealedBook:

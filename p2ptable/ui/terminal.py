@@ -44,7 +44,7 @@ import os
 import shutil
 import sys
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from p2ptable.bots.seat import BreakManners
@@ -329,13 +329,13 @@ def gone_line(game: Any, name: str, hand: Sequence[int]) -> str:
     return f"{name} left the table: a bot plays for {name}, cards face up: {cards}"
 
 
-def gone_lines(game: Any, names: Sequence[str], book: Any, but: int | None = None) -> list[str]:
+def gone_lines(
+    game: Any, names: Sequence[str], gone: Mapping[int, Sequence[int]], but: int | None = None
+) -> list[str]:
     """A :func:`gone_line` for each seat gone from a table that keeps going
-    (``book``: the ledger's sealed book, None without hidden cards), except
-    ``but`` (the reader's own seat, told in other words)."""
-    if book is None:
-        return []
-    return [gone_line(game, names[seat], book.hand(seat)) for seat in book.gone if seat != but]
+    (``gone``: seat -> hand, ``SealedBook.gone_hands``), except ``but`` (the
+    reader's own seat, told in other words)."""
+    return [gone_line(game, names[seat], hand) for seat, hand in gone.items() if seat != but]
 
 
 def status_lines(session: Session, now: float, exact: bool = True) -> list[str]:
@@ -360,7 +360,7 @@ def status_lines(session: Session, now: float, exact: bool = True) -> list[str]:
             else "you were out of contact too long, and the others rebuilt your cards"
         )
         lines.append(f"You left the table ({why}): a bot plays for you; you watch the rest")
-    lines += gone_lines(session.game, names, session.ledger.book, but=session.seat)
+    lines += gone_lines(session.game, names, gone, but=session.seat)
     for seat, why in session.left_seats().items():
         if seat in gone:
             continue

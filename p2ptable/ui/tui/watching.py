@@ -52,7 +52,7 @@ class SpectatorScreen:
         self._view: dict[str, Any] | None = None
         self._names: tuple[str, ...] = ()
         self._status: tuple[str, ...] = (WATCHING,)
-        self.dirty = False  # a line of talk came: draw again
+        self.dirty = False  # a line of talk came, or the clock ticked: draw again
 
     # -- told by the watch loop --------------------------------------------------------
 
