@@ -136,6 +136,7 @@ class Session(SessionView):
         self.seq = seq
         self.peers = peers or PeerStates(self.n, seat)
         self.greetings = Greetings(list(endpoints) if endpoints is not None else [""] * self.n, now)
+        self.resumed = resumed  # a player who left on purpose and resumes watches
         if resumed:
             self.peers.wait_after_resume()
         self.catch_up = CatchUp()

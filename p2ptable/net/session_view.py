@@ -36,6 +36,7 @@ class SessionView:
     _commits: CommitsRound
     outbox: Outbox
     peers: PeerStates
+    resumed: bool
     greetings: Greetings
     sideline: Sideline
     stopped: Stopped | None
@@ -170,9 +171,10 @@ class SessionView:
 
     @property
     def left_for_good(self) -> bool:
-        """Whether our player left on purpose (a bot plays our seat): our peer
-        goes once the others hold our departure (net/peer_exit.py)."""
-        return self.left_on_purpose(self.seat)
+        """Whether our player left on purpose in this run (a bot plays our seat):
+        our peer goes once the others hold our departure (net/peer_exit.py). A
+        seat resumed after it left watches the rest instead, to the end."""
+        return not self.resumed and self.left_on_purpose(self.seat)
 
     def left_on_purpose(self, seat: int) -> bool:
         """Whether gone ``seat`` left on purpose (its own signed secret), rather

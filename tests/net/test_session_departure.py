@@ -518,3 +518,46 @@ def test_a_spectator_is_told_who_left_and_sees_their_cards_face_up():
     (status,) = drawn
     assert status[0] == watch.WATCHING
     assert f"P{LEAVER} left the table: a bot plays for P{LEAVER}, cards face up: {cards}" in status
+
+
+def test_a_player_who_left_on_purpose_and_resumes_watches_instead_of_leaving_again():
+    """'A person who comes back with `resume` after a stand-in took the seat
+    watches the rest as a spectator': a seat that typed `leave` and resumes is
+    not sent away at once (its peer's exit status stays open until the game
+    ends), yet the run that left does go (found by hand: resume printed 'You
+    left the table' and exited with 130)."""
+    from types import SimpleNamespace
+
+    from p2ptable.net.peer_exit import LEFT, exit_status
+
+    kept: list = []
+    seats, sessions, logs, net = to_the_leavers_turn("purpose-back", kept=kept)
+    (leaver,) = kept
+    sessions[LEAVER] = leaver  # back on the network, to leave on purpose
+    leaver.departure.leave(leaver)
+    leaver.advance(net.now)
+    net.pump()
+    wait(net, 2)  # the others' acknowledgements come back
+    arrival = SimpleNamespace(spectators_behind=lambda length, now: False)  # none watch
+    assert exit_status(leaver, arrival, net.now, None, False) == LEFT  # the run that left
+    del sessions[LEAVER]
+    back = Session(
+        Ledger(Entry.decode(logs[LEAVER][0]), readers={LEAVER: seats[LEAVER].deck}),
+        LEAVER,
+        seats[LEAVER],
+        net.now,
+        boot=b"\x02" * 7 + b"\x09",
+        resumed=True,
+    )
+    for payload in logs[LEAVER][1:]:
+        back.ledger.append(Entry.decode(payload))
+    sessions[LEAVER] = back
+    net.pump()
+    wait(net, 3)
+    assert not back.finished
+    assert exit_status(back, arrival, net.now, None, False) is None  # it watches
+    lines = status_lines(back, net.now)
+    assert any(line.startswith("You left the table (you chose to leave)") for line in lines)
+    finish(sessions, net, "purpose-back")
+    assert back.finished and back.failed is None
+    assert exit_status(back, arrival, net.now + 60, net.now, False) == 0
