@@ -86,3 +86,35 @@ def test_the_others_are_told_who_left_and_why(tmp_path, people):  # noqa: F811
     assert ana.wait() == 0 and ben.wait() == 0
     assert "withheld" not in ana.text and "abandoned" not in ana.text
     assert_one_valid_replay(tmp_path, ["Ana", "Ben"])
+
+
+def test_a_person_who_types_leave_at_a_keep_going_table_is_played_by_a_bot(tmp_path, people):  # noqa: F811
+    """Issue 27: 'A person on a pty leaves on purpose and the game goes on within
+    a few seconds', and 'a person who comes back with `resume` after a stand-in
+    took the seat watches the rest as a spectator and is told why'. Ana hosts a
+    keep-going table with a bot seat, Ben joins; at his turn Ben types `leave`."""
+    port = free_port()
+    ana = people(*host_args(tmp_path, "Ana", "vorsicht-lehrer", 3, port), "--keep-going",
+                 "--bots", "1", "--bot-delay", "0")  # fmt: skip
+    ana.expect("Others join with")
+    ben = people(*join_args(tmp_path, "Ben", port))
+    replay = tmp_path / "Ben.p2pt"
+    play_until_asked([ana, ben], ben, lambda: entries_in(replay) >= 12)
+    assert "leave: a bot plays for me" in ben.screen
+    at = entries_in(replay)
+    started = time.monotonic()
+    ben.type("leave")
+    assert ben.wait(timeout=20) == 130
+    assert "You left the table: a bot plays for you from now on." in ben.text
+    ana.expect("Ben left the table: a bot plays for Ben, cards face up", timeout=20, on="text")
+    # The game goes on at once: the bot's move for Ben follows the departure.
+    ana.expect(r"\(the bot playing for Ben\)", timeout=20)
+    assert time.monotonic() - started < 15
+    back = people("resume", str(replay))
+    back.expect(re.escape("You left the table (you chose to leave): a bot plays for you;"
+                          " you watch the rest"), timeout=30)  # fmt: skip
+    assert entries_in(replay) > at
+    play_together([ana, back], timeout=180)  # Ana plays; the watcher is never asked
+    assert ana.wait() == 0 and back.wait() == 0
+    assert "| final " in back.text
+    assert_one_valid_replay(tmp_path, ["Ana", "Ben"])
