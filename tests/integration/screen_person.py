@@ -142,19 +142,20 @@ class ScreenPerson:
 
     def play_turns(self, turns: int, timeout: float = 120.0) -> int:
         """Take the first choice (``1`` Enter) at each of ``turns`` turns, or until
-        the process ends; the turns played."""
+        the game is over (the process ends, or it asks to play again: ``wait``
+        answers that); the turns played."""
         end = time.monotonic() + timeout
         played, seen = 0, ""
         while played < turns and time.monotonic() < end:
             self.pump(0.1)
-            if self.eof and self.proc.poll() is not None:
+            if (self.eof and self.proc.poll() is not None) or AGAIN in self.display:
                 return played
             shown = self.at_a_new_turn(seen)
             if shown is not None:
                 seen = shown
                 self.key(b"1", ENTER)
                 played += 1
-                self.settle(0.2, 2.0)
+                self.settle(0.1, 2.0)
         return played
 
     def at_a_new_turn(self, seen: str) -> str | None:

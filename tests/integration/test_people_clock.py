@@ -18,7 +18,7 @@ from .peers import free_port
 from .person import AGAIN, _pump_any
 from .test_people import assert_one_valid_replay, host_args, join_args, people  # noqa: F401 - fixtures
 
-CLOCK = 2  # seconds: enough for the test to answer Ana's menus at once
+CLOCK = 1  # second: enough for the test to answer Ana's menus at once
 
 
 def test_the_clock_moves_for_a_person_who_never_answers(tmp_path, people):  # noqa: F811 - fixtures
