@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -59,6 +59,9 @@ from p2ptable.sealed.group import (
     transcript,
 )
 from p2ptable.sealed.proofs import KNOWN_GOOD, Context, KnownGood
+
+#: Set by ``deferred.shuffle_checks_deferred``: where a check is sent instead of made.
+DEFER: Callable[..., None] | None = None
 
 
 @lru_cache(maxsize=16)
@@ -219,6 +222,9 @@ def verify_shuffle(
     except GroupError:  # an identity among the inputs: checked the long way, never kept
         return _verify(context, key, inputs, outputs, proof)
     if fingerprint in KNOWN_GOOD:
+        return None
+    if DEFER is not None:  # checked in a worker; a failure there starts again (deferred.py)
+        DEFER(fingerprint, context, key, inputs, outputs, proof)
         return None
     reason = _verify(context, key, inputs, outputs, proof)
     if reason is None:
