@@ -23,6 +23,7 @@ import importlib
 import os
 import sys
 import traceback
+from collections.abc import MutableMapping
 from pathlib import Path
 
 import click
@@ -101,7 +102,7 @@ class _Commands(click.Group):
             importlib.import_module(COMMANDS[cmd_name])
         return super().get_command(ctx, cmd_name)
 
-    def loaded(self) -> dict[str, click.Command]:
+    def loaded(self) -> MutableMapping[str, click.Command]:
         """Every command, each module imported: for whatever walks them all."""
         for module in sorted(set(COMMANDS.values())):
             importlib.import_module(module)
