@@ -383,7 +383,7 @@ def filled(values: tuple[str, ...] | str, files: dict[str, str]):  # noqa: ANN20
 
 
 def test_every_command_has_bad_input_cases():
-    assert set(CASES) == set(main.commands), "a command without bad-input cases (or stale ones)"
+    assert set(CASES) == set(main.loaded()), "a command without bad-input cases (or stale ones)"
     assert all(CASES.values())
 
 
@@ -548,7 +548,7 @@ def real_runs(files, tmp_path_factory):  # noqa: ANN201
 
 
 def test_an_unexpected_exception_is_one_line_that_says_it_is_a_bug(monkeypatch, files):
-    def broken(path):  # noqa: ANN001
+    def broken(path, **options):  # noqa: ANN001
         raise KeyError("seats")
 
     monkeypatch.delenv("P2PTABLE_DEBUG", raising=False)
@@ -575,7 +575,7 @@ def test_the_machine_failing_is_not_called_a_bug(monkeypatch):
 
 
 def test_an_unexpected_message_stays_on_one_line(monkeypatch, files):
-    def broken(path):  # noqa: ANN001
+    def broken(path, **options):  # noqa: ANN001
         raise ValueError("first line\nsecond line")
 
     monkeypatch.delenv("P2PTABLE_DEBUG", raising=False)
@@ -587,6 +587,6 @@ def test_an_unexpected_message_stays_on_one_line(monkeypatch, files):
 
 def test_p2ptable_debug_lets_the_traceback_through(monkeypatch, files):
     monkeypatch.setenv("P2PTABLE_DEBUG", "1")
-    monkeypatch.setattr("p2ptable.replay.verify.verify_file", lambda path: 1 / 0)
+    monkeypatch.setattr("p2ptable.replay.verify.verify_file", lambda path, **options: 1 / 0)
     result = _runner().invoke(main, ["verify", files["good"]])
     assert isinstance(result.exception, ZeroDivisionError)

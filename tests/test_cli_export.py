@@ -81,7 +81,8 @@ def verified_once():
     afresh."""
     real, kept = verifying.verify_bytes, {}
 
-    def verify_bytes(data: bytes) -> verifying.VerifyReport:
+    def verify_bytes(data: bytes, **options: bool) -> verifying.VerifyReport:
+        # parallel or not, the report is the same (tests/replay, section 8)
         if data not in kept:
             kept[data] = real(data)
         return kept[data]

@@ -60,15 +60,15 @@ def arguments(good: Path, tmp: Path) -> dict[str, list[str]]:
 
 
 def test_every_command_is_covered(good, tmp_path):
-    assert set(arguments(good, tmp_path)) == set(main.commands)
+    assert set(arguments(good, tmp_path)) == set(main.loaded())
 
 
-@pytest.mark.parametrize("name", sorted(main.commands))
+@pytest.mark.parametrize("name", sorted(main.loaded()))
 def test_an_interrupt_exits_130_in_every_command(monkeypatch, good, tmp_path, name):
     def interrupted(**kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(main.commands[name], "callback", interrupted)
+    monkeypatch.setattr(main.loaded()[name], "callback", interrupted)
     result = CliRunner().invoke(main, [name, *arguments(good, tmp_path)[name]])
     assert result.exit_code == 130, result.output
     assert "Aborted!" not in result.output
@@ -87,9 +87,9 @@ def test_ctrl_c_at_a_question_exits_130_and_ctrl_d_does_not(monkeypatch):
     def asked(**kwargs: object) -> None:
         click.prompt("Join code (as the host printed it)")
 
-    monkeypatch.setattr(main.commands["join"], "callback", interrupted)
+    monkeypatch.setattr(main.loaded()["join"], "callback", interrupted)
     assert CliRunner().invoke(main, ["join", "--name", "Ben"]).exit_code == 130
-    monkeypatch.setattr(main.commands["join"], "callback", asked)
+    monkeypatch.setattr(main.loaded()["join"], "callback", asked)
     ended = CliRunner().invoke(main, ["join", "--name", "Ben"], input="")
     # No answer: not an interrupt, and said as an error (issue 25: it printed "Aborted!").
     assert ended.exit_code == 1 and "Aborted!" not in ended.output

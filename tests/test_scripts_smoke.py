@@ -36,6 +36,7 @@ SMOKE = {
     "bench_ledger.py": (["HEAD", "WORK", "--runs", "1", "--repeat", "1"], "WORK"),
     "bench_profile.py": (["--players", "2", "--moves", "5", "--top", "3"], "signing"),
     "bench_sealed.py": (["--repeat", "1"], "shuffle phase"),
+    "bench_verify.py": (["HEAD", "WORK", "--runs", "1", "--seats", "3"], "ratio HEAD / WORK"),
     "bench_spectators.py": (["--rounds", "1", "--think", "0", "--game", "pet-quartet",
                              "--configs", "1"], "| 1 |"),
     "bot_winrate.py": (["--games", "2", "--seats", "2"], "0."),

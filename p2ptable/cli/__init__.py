@@ -8,12 +8,12 @@ group, which also says how an interrupt and a closed pipe end a command).
 
 The commands live in four modules, each registering its own on the group:
 games.py (games, rules, sim), records.py (verify, show, export, replays),
-tables.py (tables) and live.py (host, join, play, resume, watch).
+tables.py (tables) and live.py (host, join, play, resume, watch).  The group
+imports a module only when one of its commands runs (``app.COMMANDS``).
 """
 
 from __future__ import annotations
 
-from p2ptable.cli import games, live, records, tables  # noqa: F401 - each registers its commands
 from p2ptable.cli.app import main
 
 __all__ = ["main"]

@@ -1,8 +1,11 @@
 """The ``p2ptable`` command group itself: the group that turns every error into
 one line and every interrupt into exit status 130, and what its commands share
 (the game and option arguments).  The commands are registered on :data:`main`
-by their modules (``cli/live.py``, ``cli/records.py``, ``cli/tables.py``),
-which import this one; ``cli/__init__.py`` imports them all, so nothing here
+by their modules (``cli/games.py``, ``cli/live.py``, ``cli/records.py``,
+``cli/tables.py``), which import this one.  A module is imported only when one of
+its commands runs (:data:`COMMANDS` names the module of each), so ``verify`` does
+not pay for the network and the screens at start-up; ``--help`` imports them all to
+list every command with its help.  The modules are named by string, so nothing here
 imports a command (no import circle).
 
 Every command ends the same way when it is interrupted (Ctrl-C: exit status 130,
@@ -16,9 +19,11 @@ short, so the status is neither verify's 0 nor its 1).
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 import traceback
+from collections.abc import MutableMapping
 from pathlib import Path
 
 import click
@@ -61,6 +66,24 @@ class Seconds(click.FloatRange):
         return number
 
 
+#: Which module registers each command: imported when the command is looked up.
+COMMANDS = {
+    "export": "p2ptable.cli.records",
+    "games": "p2ptable.cli.games",
+    "host": "p2ptable.cli.live",
+    "join": "p2ptable.cli.live",
+    "play": "p2ptable.cli.live",
+    "replays": "p2ptable.cli.records",
+    "resume": "p2ptable.cli.live",
+    "rules": "p2ptable.cli.games",
+    "show": "p2ptable.cli.records",
+    "sim": "p2ptable.cli.games",
+    "tables": "p2ptable.cli.tables",
+    "verify": "p2ptable.cli.records",
+    "watch": "p2ptable.cli.live",
+}
+
+
 class _Commands(click.Group):
     """The group that never lets a traceback reach a person.
 
@@ -70,6 +93,20 @@ class _Commands(click.Group):
     exception and where it was raised, in one line.  ``P2PTABLE_DEBUG=1`` lets the
     whole traceback through instead.
     """
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*COMMANDS, *self.commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            importlib.import_module(COMMANDS[cmd_name])
+        return super().get_command(ctx, cmd_name)
+
+    def loaded(self) -> MutableMapping[str, click.Command]:
+        """Every command, each module imported: for whatever walks them all."""
+        for module in sorted(set(COMMANDS.values())):
+            importlib.import_module(module)
+        return self.commands
 
     def invoke(self, ctx: click.Context):  # noqa: ANN201 - whatever the command returns
         try:

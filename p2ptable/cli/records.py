@@ -105,7 +105,9 @@ def _verify_rendered(
     from p2ptable.replay.verify import unreadable, unreadable_report, verify_file
 
     try:
-        report = verify_file(file)
+        # One file: its shuffle proofs are checked on another core beside the pass;
+        # several: each file has a core of its own already.
+        report = verify_file(file, parallel=not several)
     except OSError as exc:
         # No file to judge: an error in words, or the JSON report of an invalid file.
         if not as_json:

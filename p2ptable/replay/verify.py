@@ -24,6 +24,7 @@ from p2ptable.replay.entries import Entry, MalformedEntry, bundled_parts
 from p2ptable.replay.kinds import Kind
 from p2ptable.replay.ledger import Applied, InvalidEntry, Ledger
 from p2ptable.replay.logfile import parse_frames
+from p2ptable.sealed.deferred import Recheck, shuffle_checks_deferred
 from p2ptable.sealed.errors import SealedDeckError
 from p2ptable.sealed.messages import SecretMessage, message_from_value
 
@@ -64,25 +65,40 @@ class VerifyReport:
         return data
 
 
-def verify_bytes(data: bytes) -> VerifyReport:
-    """Check a whole replay held in memory."""
+def verify_bytes(data: bytes, *, parallel: bool = False) -> VerifyReport:
+    """Check a whole replay held in memory.
+
+    ``parallel=True`` checks the first pass's shuffle proofs in a worker process
+    beside the pass (``sealed/deferred.py``); if one fails, the replay is checked
+    again in turn, so the report is the same either way.
+    """
+    if parallel:
+        try:
+            return _verify_bytes(data, deferred=True)
+        except Recheck:
+            pass
+    return _verify_bytes(data, deferred=False)
+
+
+def _verify_bytes(data: bytes, *, deferred: bool) -> VerifyReport:
     report = VerifyReport()
     try:
-        return _verify(data, report)
+        return _verify(data, report, deferred)
     finally:
         # The public state after the last good entry, computed once.
         if report.ledger is not None:
             report.final = report.ledger.game.view(report.ledger.state, None)
 
 
-def _verify(data: bytes, report: VerifyReport) -> VerifyReport:
+def _verify(data: bytes, report: VerifyReport, deferred: bool = False) -> VerifyReport:
     frames = parse_frames(data)
     try:
         if not frames.payloads and frames.error is not None:
             # Not even the genesis frame is intact: the framing error is the reason
             # (bad magic, damaged or torn first frame), not "no genesis entry".
             raise InvalidEntry(frames.error.index, frames.error.reason)
-        ledger = _replay(frames.payloads, report)
+        with shuffle_checks_deferred(deferred):
+            ledger = _replay(frames.payloads, report)
         if frames.error is not None:
             raise InvalidEntry(frames.error.index, frames.error.reason)
         halt = ledger.stopped
@@ -191,9 +207,10 @@ def _replay(payloads: list[bytes], report: VerifyReport) -> Ledger:
     return ledger
 
 
-def verify_file(path: str | Path) -> VerifyReport:
-    """Check a replay file (OSError if it cannot be read: see unreadable_report)."""
-    return verify_bytes(Path(path).read_bytes())
+def verify_file(path: str | Path, *, parallel: bool = False) -> VerifyReport:
+    """Check a replay file (OSError if it cannot be read: see unreadable_report);
+    ``parallel`` as for :func:`verify_bytes`."""
+    return verify_bytes(Path(path).read_bytes(), parallel=parallel)
 
 
 def unreadable_report(path: str | Path, exc: OSError) -> VerifyReport:

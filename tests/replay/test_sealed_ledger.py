@@ -743,3 +743,81 @@ def test_a_shuffle_altered_and_re_signed_by_its_author_is_refused_naming_it(log,
         new = {**msg, "proof": {**msg["proof"], field: items}}
     entry = signed(ledger, seat, t="shuffle", msg=new)
     refused(ledger, entry, "bad shuffle of the deck|malformed sealed message", culprit=seat)
+
+
+# -- 8. the first pass's shuffle checks in a worker process (issue 29) ---------------------
+# "defer proof checks to a forked worker process running in parallel with the rest of
+# the pass: results must be identical, errors still name the cheater with the same
+# message, and the process must always end".
+
+
+@pytest.fixture
+def deferring(monkeypatch):
+    """Deferral forced on (a test runner may run threads) and each job counted; every
+    check made afresh (none remembered from an earlier test)."""
+    from p2ptable.sealed import deferred, proofs
+
+    monkeypatch.setattr(deferred, "can_defer", lambda: True)
+    sent = []
+    real = deferred._encoded
+    monkeypatch.setattr(deferred, "_encoded", lambda *a: sent.append(a[0]) or real(*a))
+    proofs.KNOWN_GOOD.clear()
+    yield sent
+    proofs.KNOWN_GOOD.clear()
+
+
+def no_child_left() -> bool:
+    import os
+
+    try:
+        return os.waitpid(-1, os.WNOHANG) == (0, 0)
+    except ChildProcessError:
+        return True
+
+
+def test_verify_in_parallel_gives_the_same_report_as_in_turn(log, deferring):
+    from p2ptable.sealed import proofs
+
+    data = build(log)
+    parallel = verify_bytes(data, parallel=True)
+    assert len(deferring) == PLAYERS  # every shuffle of the first pass went to the worker
+    proofs.KNOWN_GOOD.clear()
+    in_turn = verify_bytes(data)
+    assert parallel.valid and parallel.audited
+    assert parallel.to_json() == in_turn.to_json()
+    assert no_child_left()
+
+
+def test_a_bad_shuffle_checked_in_parallel_names_its_seat_as_in_turn(log, deferring):
+    from p2ptable.sealed import proofs
+
+    second = nth(log, "shuffle", 1)
+    ledger = ledger_at(log, second)
+    seat = ledger.expected().seat
+    earlier = ledger_at(log, nth(log, "shuffle", 0)).book.state
+    restamped = make_shuffle(
+        dataclasses.replace(earlier, step=ledger.book.state.step), seat, SeededRandom(b"cheat")
+    ).to_value()
+    bad = signed(ledger, seat, t="shuffle", msg=restamped).encode()
+    data = build([*log[:second], bad, *log[second + 1 :]])
+    parallel = verify_bytes(data, parallel=True)
+    assert deferring, "nothing was checked in the worker"
+    proofs.KNOWN_GOOD.clear()
+    in_turn = verify_bytes(data)
+    assert parallel.to_json() == in_turn.to_json()
+    assert (parallel.error["entry"], parallel.error["culprit"]) == (second, seat)
+    assert parallel.error["reason"].startswith("bad shuffle of the deck")
+    assert no_child_left()
+
+
+def test_the_worker_ends_when_the_pass_is_interrupted(log, deferring):
+    from p2ptable.sealed.deferred import shuffle_checks_deferred
+
+    ledger = Ledger(Entry.decode(log[0]))
+    with pytest.raises(KeyboardInterrupt), shuffle_checks_deferred():
+        for payload in log[1:]:
+            ledger.append(Entry.decode(payload))
+            if deferring:  # a check is with the worker
+                raise KeyboardInterrupt
+    assert deferring
+    assert no_child_left()

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from p2ptable.sealed import elgamal
-from p2ptable.sealed.group import SeededRandom, base_mul, random_scalar
+from p2ptable.sealed.group import N, SeededRandom, base_mul, random_scalar
 from p2ptable.sealed.shuffle import ShuffleProof, generators, prove_shuffle, verify_shuffle
 
 rand = SeededRandom(b"shuffle tests")
@@ -142,3 +142,47 @@ def test_proof_round_trips_through_its_value():
 def test_generators_are_independent_hash_points():
     gens = generators(88)
     assert len(set(gens)) == 88 and generators(4) == gens[:4]
+
+
+# Issue 29: the chain's n equations are checked as one random combination first;
+# "on failure fall back to per-equation checks so the error names the exact
+# failing equation". kB_j enters only the chain's equation j, so a changed kB_j
+# breaks that one equation and no other.
+@settings(max_examples=20, deadline=None)
+@given(st.data())
+def test_one_bad_chain_equation_fails_the_batch_and_is_named(data):
+    from p2ptable.sealed.shuffle import _chain_batch_holds, _challenges, _v
+
+    n = data.draw(st.integers(min_value=1, max_value=6), label="n")
+    j = data.draw(st.integers(min_value=0, max_value=n - 1), label="position")
+    delta = data.draw(st.integers(min_value=1, max_value=2**256), label="delta")
+    inputs = deck(range(n))
+    outputs, proof = prove_shuffle(CTX, KEY, inputs, rand)
+    seed, _ = _challenges(CTX, KEY, inputs, outputs, proof.u)
+    v = _v(seed, proof.c_hat, proof.t, proof.t_hat)
+    assert _chain_batch_holds(v, proof)
+    changed = list(proof.k_b)
+    changed[j] = (changed[j] + delta) % N
+    if changed[j] == proof.k_b[j]:  # delta a multiple of N: the same proof
+        return
+    bad = dataclasses.replace(proof, k_b=tuple(changed))
+    assert not _chain_batch_holds(v, bad)
+    assert verify_shuffle(CTX, KEY, inputs, outputs, bad) == (
+        f"commitment chain fails at position {j}"
+    )
+
+
+def test_the_batch_draws_fresh_coefficients_each_time(monkeypatch):
+    # Coefficients a prover could predict would let it cancel a bad equation
+    # against another: they come from the CSPRNG, never from the proof.
+    from p2ptable.sealed import shuffle
+
+    drawn = []
+    real = shuffle.secrets.randbits
+    monkeypatch.setattr(shuffle.secrets, "randbits", lambda k: drawn.append(real(k)) or drawn[-1])
+    inputs = deck(range(3))
+    outputs, proof = prove_shuffle(CTX, KEY, inputs, rand)
+    for _ in range(2):
+        shuffle.KNOWN_GOOD.clear()
+        assert verify_shuffle(CTX, KEY, inputs, outputs, proof) is None
+    assert len(drawn) == 6 and len(set(drawn)) == 6
