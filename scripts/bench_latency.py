@@ -42,8 +42,10 @@ person at the table meets: each move arrives at an idle machine.
 
 Timestamps come from each peer's ``--stats`` file (CLOCK_MONOTONIC, which all
 processes on one Linux machine share).  The speed check (a fixed pure-Python loop)
-is printed before and after the run.
-Usage: scripts/bench_latency.py [--games N] [--mesh-rounds N]
+is printed before and after the run.  ``--profile-peers DIR`` runs every live peer
+under cProfile and keeps its stats there (for where a live peer's time goes: the
+figures of such a run are slower than without it).
+Usage: scripts/bench_latency.py [--games N] [--mesh-rounds N] [--profile-peers DIR]
 """
 
 from __future__ import annotations
@@ -185,6 +187,10 @@ def run_mesh(seats: int, rounds: int, think: float, folder: Path) -> list[float]
     return out
 
 
+# --profile-peers DIR: every live peer runs under cProfile (slower: for where, not how fast).
+PROFILE_DIR: Path | None = None
+
+
 def run_game(seats: int, workdir: Path, game: str, delay: float) -> list[list[dict]]:
     port = free_port()
     procs = []
@@ -202,6 +208,9 @@ def run_game(seats: int, workdir: Path, game: str, delay: float) -> list[list[di
                 args = ["join", f"127.0.0.1:{port}"]
             args += ["--name", name, "--replay", str(replay), "--stats", str(stats), *common]
             cmd = [sys.executable, "-m", "p2ptable", *args]
+            if PROFILE_DIR is not None:  # each peer under cProfile, its stats at its exit
+                out = PROFILE_DIR / f"peer-{seats}-{i}.prof"
+                cmd = [sys.executable, "-m", "cProfile", "-o", str(out), "-m", "p2ptable", *args]
             if game in TEST_GAMES:
                 cmd = [sys.executable, "-c", SHIM, str(ROOT), TEST_GAMES[game], *args]
             procs.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL))
@@ -344,10 +353,19 @@ def main() -> None:
     parser.add_argument(
         "--mesh-rounds", type=int, default=120, help="moves of the baseline mesh per size"
     )
+    parser.add_argument(
+        "--profile-peers",
+        default=None,
+        help="write a cProfile of every live peer process into this folder (peer-SEATS-I.prof)",
+    )
     parser.add_argument("--mesh-peer", type=int, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--mesh-ports", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--mesh-dir", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.profile_peers:
+        global PROFILE_DIR
+        PROFILE_DIR = Path(args.profile_peers).resolve()
+        PROFILE_DIR.mkdir(parents=True, exist_ok=True)
     if args.mesh_peer is not None:
         ports = [int(p) for p in args.mesh_ports.split(",")]
         mesh_peer(args.mesh_peer, ports, args.mesh_rounds, float(args.think), Path(args.mesh_dir))
