@@ -106,12 +106,13 @@ def one_game(rng: random.Random, folder: Path) -> tuple[bool, str]:
     if len(blobs) != 1:
         return False, f"{what}: the replays differ"
     kinds = [Entry.decode(p) for p in parse_frames(blobs.pop()).payloads]
-    left = [e.body["of"] for e in kinds if e.kind == Kind.DEPARTURE]
-    if left != [names.index(gone)]:
-        return False, f"{what}: departures {left}, not of seat {names.index(gone)}"
     report = verify_file(folder / f"{staying[0]}.p2pt")
     if not (report.valid and report.audited and report.result is not None):
         return False, f"{what}: verify says {report.error}"
+    seat_of = {seat["name"]: number for number, seat in enumerate(report.seats)}  # join order
+    left = [e.body["of"] for e in kinds if e.kind == Kind.DEPARTURE]
+    if left != [seat_of[gone]]:
+        return False, f"{what}: departures {left}, not of {gone}'s seat {seat_of[gone]}"
     return True, f"{what}: complete, {len(kinds)} entries, valid and audited"
 
 
