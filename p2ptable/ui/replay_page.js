@@ -11,7 +11,11 @@
 // signature it carries (and each signed part of an open, secrets or commits entry)
 // verifies under the genesis's key for its seat over
 // "p2ptable/sig/v1" 0x00 || game id || body, and the entry has exactly the
-// signatures its kind needs.  The rules, the randomness and the sealed-deck proofs
+// signatures its kind needs.  At a table that keeps going (replay.md 9.8) a
+// `departure` makes its seat gone: the departure's own parts are `share` bodies
+// signed by their seats, and from then on the gone seat's entries and parts are
+// unsigned (every verifier makes them again byte for byte: verify's work) and
+// the result is signed by the seats still there.  The rules, the randomness and the sealed-deck proofs
 // are p2ptable verify's: the page says so.  The pictures were drawn at export time
 // from the views the screens use; the page only shows them.
 {
@@ -120,10 +124,11 @@
 
   // -- the check: links and signatures, entry by entry, stopping at the first failure
   const SIG_DOMAIN = cat(utf8.encode("p2ptable/sig/v1"), Uint8Array.of(0));
-  const PARTS_SIGNED = { open: true, secrets: true, commits: true, choices: true };
+  const PARTS_SIGNED = { open: true, secrets: true, commits: true, choices: true, departure: true };
 
   async function check(entries) {
     let keys = [], gameId = null, prevHash = null, n = 0;
+    const gone = new Set(); // seats that left (replay.md 9.8): nobody signs for them
     for (let i = 0; i < entries.length; i++) {
       const fail = (why) => ({ ok: false, entry: i, text: `entry ${i} fails: ${why}` });
       try {
@@ -160,7 +165,9 @@
       const sigs = outer[1];
       const seats = sigs.map((s) => s[0]);
       const all = Array.from({ length: n }, (_, k) => k);
-      const want = { genesis: all, result: all, action: [body.get("seat")], shuffle: [body.get("seat")], escrow: [body.get("seat")] }[kind];
+      const staying = all.filter((k) => !gone.has(k));
+      const author = gone.has(body.get("seat")) ? [] : [body.get("seat")];
+      const want = { genesis: all, result: staying, action: author, shuffle: author, escrow: [body.get("seat")] }[kind];
       if (want && !same(seats, want)) return fail(`signed by seats [${seats}], not [${want}]`);
       if (!want && kind !== "abort" && sigs.length) return fail(`a ${kind} entry carries no signature`);
       const message = cat(SIG_DOMAIN, gameId, outer[0]);
@@ -175,13 +182,20 @@
           if (!Array.isArray(parts[k])) continue; // a protocol 3 choices opening: it opens a signed commit
           const [msg, sig] = parts[k];
           const seat = body.has("seats") ? body.get("seats")[k] : k;
-          const part = new Map([["t", "part"], ["i", i], ["prev", body.get("prev")], ["seat", seat], ["msg", msg]]);
+          if (gone.has(seat) && kind !== "departure") {
+            if (sig.length) return fail(`${data.names[seat] ?? "seat " + seat} left: its part is unsigned`);
+            continue; // its stand-in's part, made again by verify
+          }
+          const part = kind === "departure"
+            ? new Map([["t", "share"], ["i", i], ["prev", body.get("prev")], ["seat", seat], ["of", body.get("of")], ["share", msg]])
+            : new Map([["t", "part"], ["i", i], ["prev", body.get("prev")], ["seat", seat], ["msg", msg]]);
           const signed = cat(SIG_DOMAIN, gameId, encode(part));
           if (!keys[seat] || !(await verifyAsync(sig, signed, keys[seat], { zip215: false }))) {
             return fail(`the signed part of ${data.names[seat] ?? "seat " + seat} does not verify`);
           }
         }
       }
+      if (kind === "departure") gone.add(body.get("of"));
       prevHash = await sha256(raw);
       return null;
     }

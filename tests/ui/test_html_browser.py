@@ -229,6 +229,51 @@ def test_a_tampered_page_names_the_first_entry_that_fails(tab, pages, tmp_path: 
         assert tab.get_attribute("#verdict", "class") == "invalid"
 
 
+def test_a_departure_s_shares_and_the_stand_in_s_unsigned_entries(tab, pages, tmp_path) -> None:
+    # replay.md 9.8: after a departure "nobody signs for it"; the departure's parts
+    # are `share` bodies signed by their seats; the result is signed by the seats
+    # still there.  The page checked none of it and called both departure goldens
+    # invalid (CI of 2026-12-02); here each of those rules is what catches a change.
+    stem = "teachers-pet-4p-killed-for-good"
+    payloads = parse_frames((REPLAYS / f"{stem}.p2pt").read_bytes()).payloads
+    entries = [_entry(p) for p in payloads]
+    leave = next(i for i, (body, _) in enumerate(entries) if body["t"] == "departure")
+    gone = entries[leave][0]["of"]
+    stand_in = next(
+        i
+        for i, (body, _) in enumerate(entries)
+        if i > leave and body["t"] == "action" and body["seat"] == gone
+    )
+    last = len(payloads) - 1
+    assert entries[last][0]["t"] == "result" and gone not in [s for s, _ in entries[last][1]]
+
+    def other_share(payload: bytes) -> bytes:  # a share not the one its seat signed
+        body, sigs = _entry(payload)
+        share, sig = body["parts"][0]
+        body["parts"][0] = [bytes([share[0] ^ 1]) + share[1:], sig]
+        return pack([pack(body), sigs])
+
+    def signed_for_the_gone(payload: bytes) -> bytes:  # someone signs for the gone seat
+        body, _ = msgpack.unpackb(payload, raw=False)
+        return pack([body, [[gone, bytes(64)]]])
+
+    def signed_by_the_gone_too(payload: bytes) -> bytes:  # a result signed by all four
+        body, sigs = msgpack.unpackb(payload, raw=False)
+        return pack([body, sorted([*sigs, [gone, bytes(64)]])])
+
+    cases = [
+        (leave, other_share, f"entry {leave} fails: the signed part of"),
+        (stand_in, signed_for_the_gone, f"entry {stand_in} fails: signed by seats [{gone}], not"),
+        (last, signed_by_the_gone_too, f"entry {last} fails: signed by seats"),
+    ]
+    for index, change, said in cases:
+        target = tmp_path / f"departure-{index}-{change.__name__}.html"
+        target.write_text(tampered(pages[stem], index, change), encoding="utf-8")
+        tab.goto(target.as_uri())
+        assert verdict(tab).startswith(said)
+        assert tab.get_attribute("#verdict", "class") == "invalid"
+
+
 def test_a_game_cut_short_has_its_page_with_the_public_view(tab, tmp_path: Path) -> None:
     # "in a log that is not audited only the public view"
     payloads = parse_frames((REPLAYS / "vorsicht-lehrer-4p.p2pt").read_bytes()).payloads[:60]
