@@ -4,7 +4,9 @@ The default run (``pytest``, what .ci/run runs) stays under five minutes on a
 two-core machine, so the costliest property tests, and the random playouts of
 every game, do half their work there: each says so where it is defined, with
 ``examples(full)``, which is ``full`` in a thorough run and half of it (at least
-one) otherwise.  A thorough run, every count in full and the slow tests too:
+one) otherwise; a test over a product of settings runs a pairwise cover of it
+(``pairwise``), the whole product being marked slow.  A thorough run, every count
+in full and the slow tests too:
 
     .venv/bin/python -m pytest -m 'slow or not slow' --hypothesis-profile thorough
 
@@ -13,6 +15,9 @@ option.)
 """
 
 from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from itertools import combinations
 
 from hypothesis import settings
 
@@ -34,3 +39,27 @@ def thorough() -> bool:
 def examples(full: int) -> int:
     """The examples a property test draws: ``full`` when thorough, else half."""
     return full if thorough() else max(1, full // 2)
+
+
+def pairwise(rows: Sequence[Sequence[Hashable]]) -> list[int]:
+    """Indexes of a few ``rows`` that hold, between them, every value and every
+    pair of values that any row holds in two of its columns (all rows of the same
+    length): a cover of every two settings together, where a product of settings
+    is too many to run.
+
+    Greedy (each pick the row with the most pairs not yet held, the first of
+    equals), so the same rows give the same cover on every run and machine.
+    Only pairs some row holds are asked for: a product with rows left out (a
+    variant refused at a seat count) is covered as far as it goes."""
+    held = [
+        {(a, row[a], b, row[b]) for a, b in combinations(range(len(row)), 2)}
+        | {(a, row[a]) for a in range(len(row))}  # a row of one column: each value
+        for row in rows
+    ]
+    wanted = set().union(*held) if held else set()
+    chosen: list[int] = []
+    while wanted:
+        best = max(range(len(rows)), key=lambda k: len(held[k] & wanted))
+        chosen.append(best)
+        wanted -= held[best]
+    return sorted(chosen)
