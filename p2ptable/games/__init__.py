@@ -2,42 +2,62 @@
 
 Each game is a package here (rules, scoring, view, bots, RULES.md) whose
 ``__init__`` exports a :class:`~p2ptable.games.package.GamePackage` as ``PACKAGE``.
-Adding a game is a new package and one line in :data:`PACKAGES`; the log (a
+Adding a game is a new package and one line in :data:`MODULES`; the log (a
 replay's genesis names its game), the network, the terminal's screens, the bots and
 ``p2ptable rules`` all find it here.
+
+A game's package is imported the first time its name is asked for: ``p2ptable
+verify`` of a Vorsicht Lehrer! game imports neither of the other two (about a
+fifth of the command's start-up, README "Speed, issue 29").  ``all_packages()``
+and ``PACKAGES`` import every game.
 """
 
 from __future__ import annotations
 
-from p2ptable.engine.api import Game
-from p2ptable.games import pet_quartet, teachers_pet, vorsicht_lehrer
+import importlib
+from typing import TYPE_CHECKING
+
 from p2ptable.games.package import GamePackage
 
-PACKAGES: tuple[GamePackage, ...] = (
-    pet_quartet.PACKAGE,
-    vorsicht_lehrer.PACKAGE,
-    teachers_pet.PACKAGE,
-)
+if TYPE_CHECKING:
+    from p2ptable.engine.api import Game
 
-_BY_NAME = {package.name: package for package in PACKAGES}
+#: Every game's name and the module whose ``PACKAGE`` it is, in the order listed.
+MODULES: dict[str, str] = {
+    "pet-quartet": "p2ptable.games.pet_quartet",
+    "vorsicht-lehrer": "p2ptable.games.vorsicht_lehrer",
+    "teachers-pet": "p2ptable.games.teachers_pet",
+}
 
-
-def all_packages() -> dict[str, GamePackage]:
-    """Every registered game's package, keyed by name (``pet-quartet``, ...)."""
-    return dict(_BY_NAME)
+# The packages imported so far, by name (and a test's or a benchmark's own game,
+# registered here directly).
+_BY_NAME: dict[str, GamePackage] = {}
 
 
 def get_package(name: str) -> GamePackage:
     """The package of the game called ``name``; KeyError with the known names otherwise."""
     package = _BY_NAME.get(name)
     if package is None:
-        raise KeyError(f"unknown game {name!r} (known: {', '.join(sorted(_BY_NAME))})")
+        module = MODULES.get(name)
+        if module is None:
+            known = ", ".join(sorted({*MODULES, *_BY_NAME}))
+            raise KeyError(f"unknown game {name!r} (known: {known})")
+        package = importlib.import_module(module).PACKAGE
+        if package.name != name:  # one line in MODULES that names another game
+            raise AssertionError(f"{module} holds {package.name!r}, not {name!r}")
+        _BY_NAME[name] = package
     return package
+
+
+def all_packages() -> dict[str, GamePackage]:
+    """Every registered game's package, keyed by name (``pet-quartet``, ...)."""
+    listed = {name: get_package(name) for name in MODULES}
+    return {**listed, **_BY_NAME}
 
 
 def all_games() -> dict[str, Game]:
     """Every playable game's rules, keyed by name (``pet-quartet``, ...)."""
-    return {name: package.rules for name, package in _BY_NAME.items()}
+    return {name: package.rules for name, package in all_packages().items()}
 
 
 def get_game(name: str) -> Game:
@@ -45,4 +65,12 @@ def get_game(name: str) -> Game:
     return get_package(name).rules
 
 
-__all__ = ["PACKAGES", "GamePackage", "all_games", "all_packages", "get_game", "get_package"]
+def __getattr__(name: str) -> tuple[GamePackage, ...]:
+    # ``PACKAGES``, every listed game's package in order, imports them all.
+    if name == "PACKAGES":
+        return tuple(get_package(game) for game in MODULES)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["MODULES", "PACKAGES", "GamePackage", "all_games", "all_packages", "get_game"]
+__all__ += ["get_package"]
