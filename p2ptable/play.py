@@ -352,7 +352,11 @@ def _resume_genesis(
 
 
 def _end_bots(procs: BotProcesses, result: PlayResult | None) -> None:
-    """Every bot process ends; their files go only when the game is over."""
+    """Every bot process ends; their files go only when the game is over.  When
+    our player left for good, the bots play on to the end instead."""
+    if result is not None and result.left_for_good:
+        procs.detach()
+        return
     finished = result is not None and result.status in (FINISHED, STOPPED, PAUSED)
     procs.stop(grace=3.0 if finished else 0.0)
     if result is not None and result.status == FINISHED and procs.all_done():

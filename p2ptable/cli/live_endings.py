@@ -45,6 +45,8 @@ def _finish(result, quiet: bool = False) -> None:  # noqa: ANN001 - a play.PlayR
         sys.exit(play.PAUSED)
     if result.status == play.LEFT and result.left_for_good:
         click.echo("\nYou left the table: a bot plays for you from now on.", err=quiet)
+        if result.bots:  # they play on to the end by themselves (play._end_bots)
+            click.echo("The bot peers you started play on to the end without you.", err=quiet)
         if result.resume_hint:
             click.echo(f"To watch the rest of the game: {result.resume_hint}", err=quiet)
         sys.exit(play.LEFT)

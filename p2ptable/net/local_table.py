@@ -10,7 +10,10 @@ temporary folder: they are what lets the table go on after the person leaves.
 A bot's standard input is a pipe from the person's process, its *lifeline*: when
 that process ends, however it ends (Ctrl-C, a crash, ``kill -9``), the pipe
 closes and the bot leaves too, so no bot is left waiting in the background to
-accuse its person of having abandoned the game.  Once the genesis is signed, a
+accuse its person of having abandoned the game.  Only when the person leaves
+for good (``leave``: a bot plays their seat, issue 27) are the bots told first
+to play on without it (:meth:`BotProcesses.detach`): the table goes on, and
+needs them.  Once the genesis is signed, a
 small record next to the person's replay (``REPLAY.bots.json``) lists the bots'
 replays; ``p2ptable resume REPLAY`` reads it and resumes every bot from its own
 replay before resuming the person's seat, so the whole table comes back.
@@ -33,6 +36,8 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from p2ptable.net.peer_wait import DETACH
 
 # The folder holding the p2ptable package that runs here (see BotProcesses._spawn).
 OURS = str(Path(__file__).resolve().parent.parent.parent)
@@ -118,6 +123,10 @@ class BotProcesses:
                 stdin=subprocess.PIPE,
                 env=env,
                 cwd=self.workdir,
+                # A session of its own: the lifeline alone decides when a bot
+                # goes.  In the person's, closing the terminal (SIGHUP) or a
+                # Ctrl-C there would end a bot told to play on (detach).
+                start_new_session=True,
             )
         )
         log.close()
@@ -162,6 +171,20 @@ class BotProcesses:
                 except subprocess.TimeoutExpired:
                     proc.kill()
                     proc.wait()
+
+    def detach(self) -> None:
+        """Our player left for good (a bot plays their seat): the bots play on to
+        the end without us, each ending by itself when the game is over (or
+        stopped), as the table needs them; their files and the record stay, so
+        ``resume`` can still bring back one that died."""
+        for proc in self.procs:
+            if proc.poll() is None and proc.stdin is not None and not proc.stdin.closed:
+                try:
+                    proc.stdin.write(DETACH)
+                    proc.stdin.close()
+                except OSError:
+                    pass  # it ended meanwhile
+        self.procs = []
 
     def all_done(self) -> bool:
         return bool(self.procs) and all(p.returncode == 0 for p in self.procs)

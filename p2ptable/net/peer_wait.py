@@ -5,10 +5,11 @@ How it works
 :class:`Waiter` holds what the loop waits on besides the transport's inbox: the
 frontend's input (polled while it is open, and not once it is closed), the
 lifeline of a bot started by `play` (its stdin: end-of-file there means the
-person's process is gone), and Python's garbage collector, run while the loop
-is idle rather than mid-move (net/idle_gc.py).  :meth:`Waiter.wait` sleeps until
-``wake`` (at most ``MAX_SLEEP``), never on a fixed beat, so an idle table costs
-no CPU and a move never queues behind six processes waking up for nothing.
+person's process is gone, unless ``DETACH`` came first), and Python's garbage
+collector, run while the loop is idle rather than mid-move (net/idle_gc.py).
+:meth:`Waiter.wait` sleeps until ``wake`` (at most ``MAX_SLEEP``), never on a
+fixed beat, so an idle table costs no CPU and a move never queues behind six
+processes waking up for nothing.
 """
 
 from __future__ import annotations
@@ -18,6 +19,10 @@ import time
 
 from p2ptable.net.idle_gc import QUIET, IdleCollector
 from p2ptable.net.transport import Incoming, Transport
+
+# What the person's process writes on a bot's lifeline before it ends when its
+# player left for good: play on to the end of the game without it (issue 27).
+DETACH = b"d"
 
 # The loop sleeps until a message, input or the next deadline (a bot's think time,
 # a ping, a timeout): never longer than this.
@@ -44,15 +49,22 @@ class Waiter:
             self.input_fd = fd
 
     def lifeline_cut(self) -> bool:
-        """Whether the lifeline (stdin of a bot started by `play`) reached its end."""
+        """Whether the lifeline (stdin of a bot started by `play`) reached its end.
+        ``DETACH`` on it first lets the bot go on without it: its person left
+        for good, and the table needs the bot to the end (local_table.py)."""
         if not self.lifeline:
             return False
         try:
-            return os.read(0, 4096) == b""
+            data = os.read(0, 4096)
         except BlockingIOError:
             return False
         except OSError:
             return True
+        if DETACH in data:
+            self.lifeline = False
+            self.transport.unregister_fd(0)
+            return False
+        return data == b""
 
     def wait(self, wake: float) -> tuple[list[Incoming], bool]:
         """Sleep until ``wake`` (at most MAX_SLEEP), a message or input; what came.

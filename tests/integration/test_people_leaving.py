@@ -12,8 +12,11 @@ Real processes on 127.0.0.1, each person on a pty of their own (person.py).
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
 import time
+from pathlib import Path
 
 from .peers import entries_in, free_port
 from .person import PROMPT, Person, _pump_any, play_together
@@ -118,3 +121,36 @@ def test_a_person_who_types_leave_at_a_keep_going_table_is_played_by_a_bot(tmp_p
     assert ana.wait() == 0 and back.wait() == 0
     assert "| final " in back.text
     assert_one_valid_replay(tmp_path, ["Ana", "Ben"])
+
+
+def test_a_host_who_leaves_for_good_leaves_the_bots_beside_it_playing(tmp_path, people):  # noqa: F811
+    """Issue 27: 'their peer publishes its own secret and exits; the others go on
+    at once'.  The others include the bot peers beside the host: they lived only
+    as long as the host's process (their lifeline), so a host who typed `leave`
+    took Bea with it, and Ben waited five minutes for her (found by hand); and
+    the host's terminal closing (its pty here) hung her up.  Now the host's
+    leaving tells its bots to play on to the end, and they do."""
+    port = free_port()
+    ana = people(*host_args(tmp_path, "Ana", "vorsicht-lehrer", 3, port), "--keep-going",
+                 "--bots", "1", "--bot-delay", "0", "--option", "track=100")  # fmt: skip
+    ana.expect("Others join with")
+    ben = people(*join_args(tmp_path, "Ben", port))
+    replay = tmp_path / "Ana.p2pt"
+    play_until_asked([ana, ben], ana, lambda: entries_in(replay) >= 10)
+    ana.type("leave")
+    assert ana.wait(timeout=20) == 130
+    assert "You left the table: a bot plays for you from now on." in ana.text
+    record = json.loads((tmp_path / "Ana.p2pt.bots.json").read_text())
+    bea = Path(record["bots"][0]["replay"])
+    ben.expect("Ana left the table: a bot plays for Ana", timeout=20, on="text")
+    started = time.monotonic()
+    play_together([ben], timeout=90)  # Bea plays on: Ben never waits for her
+    assert ben.wait() == 0
+    assert "waiting for Bea" not in ben.text[ben.text.index("Ana left the table") :]
+    assert time.monotonic() - started < 60
+    assert_one_valid_replay(tmp_path, ["Ben"])
+    assert bea.read_bytes() == (tmp_path / "Ben.p2pt").read_bytes()  # Bea was there to the end
+    end = time.monotonic() + 15  # and then she ended, by herself
+    while subprocess.run(["pgrep", "-f", str(bea)], capture_output=True).returncode == 0:
+        assert time.monotonic() < end, "Bea's process did not end after the game"
+        time.sleep(0.2)
