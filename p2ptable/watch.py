@@ -39,7 +39,7 @@ from p2ptable.replay import authoring
 from p2ptable.replay.logfile import LogWriter
 from p2ptable.replay.talk_file import TalkWriter
 from p2ptable.ui.narrative import event_line, spectator_line, talk_line
-from p2ptable.ui.screens import screens_for
+from p2ptable.ui.screens import final_view, screens_for
 from p2ptable.ui.spectator_input import SpectatorInput
 from p2ptable.ui.style import color_enabled
 from p2ptable.ui.terminal import gone_lines
@@ -102,7 +102,7 @@ class _Screen:
         screens = screens_for(ledger.game.name)
         view = ledger.game.view(ledger.state, None)
         if follower.over and ledger.result is not None:
-            text = screens.render_final(view, names, self.color)
+            text = screens.render_final(final_view(view, ledger.result), names, self.color)
         else:
             size = shutil.get_terminal_size((80, 40))
             rows = max(12, size.lines - 2) if self.tty else None

@@ -36,7 +36,7 @@ from p2ptable.replay.talk_file import read_talk, talk_path
 from p2ptable.replay.verify import secrets_in_log
 from p2ptable.sealed.errors import SealedUsageError
 from p2ptable.ui.narrative import card_names, event_line, talk_line
-from p2ptable.ui.screens import screens_for
+from p2ptable.ui.screens import final_view, screens_for
 from p2ptable.ui.seat_secret import NoOwnSecret, own_deck_secret
 
 
@@ -174,6 +174,8 @@ class Viewer:
             self._check_next()
         moment = self._moments[index]
         view = self._ledger.game.view(moment.state, seat)
+        if moment.finished:
+            view = final_view(view, self._ledger.result)
         return view, self._recent[: moment.recent], moment.finished
 
     @property

@@ -19,10 +19,22 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from p2ptable.engine.api import Action
+from p2ptable.engine.api import Action, Outcome
 from p2ptable.ui.menu import Arranger
 from p2ptable.ui.style import Style, fit, recent_block, recent_room
 from p2ptable.ui.text import name_seats
+
+
+def final_view(view: dict[str, Any], result: Outcome | None) -> dict[str, Any]:
+    """The public view the end-of-game screen is drawn from: the rules' outcome,
+    or, where the rules have none, the log's result.  A table that keeps going
+    ends when every other player left it (replay.md 9.8: the one still there
+    wins, each game's RULES.md, "The end"): that result is the ledger's, and
+    the end-of-game screen said "The game is not over yet." under it."""
+    if view.get("outcome") is None and result is not None:
+        return {**view, "outcome": result.to_view()}
+    return view
+
 
 WIDTH = 80
 

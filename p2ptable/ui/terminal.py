@@ -48,7 +48,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from p2ptable.bots.seat import BreakManners
-from p2ptable.engine.api import Action
+from p2ptable.engine.api import Action, Outcome
 from p2ptable.net.events import Seen, SpectatorTalked
 from p2ptable.net.frontend import Chosen, Leave, LeaveForGood, LobbyCommand, Say, TakeBreak
 from p2ptable.net.session import Finished, Session, Stopped
@@ -59,7 +59,7 @@ from p2ptable.ui.bell import BELL, rings
 from p2ptable.ui.endings import stop_words
 from p2ptable.ui.narrative import card_names, event_line, talk_line
 from p2ptable.ui.screen_writer import ScreenWriter
-from p2ptable.ui.screens import screens_for
+from p2ptable.ui.screens import final_view, screens_for
 from p2ptable.ui.spectators_shown import SpectatorsShown
 from p2ptable.ui.style import RECENT_LINES, color_enabled
 from p2ptable.ui.text import listed
@@ -175,7 +175,7 @@ class TerminalFrontend:
         self.redraw(session, now)
         for event in events:
             if isinstance(event, Finished):
-                self.final(session)
+                self.final(session, event.outcome)
             elif isinstance(event, Stopped):
                 self.say("\n" + stop_words(event, self._names(session)))
             elif isinstance(event, BreakAgreed):
@@ -312,9 +312,9 @@ class TerminalFrontend:
             # Printed, not redrawn: said once, not again under every later screen.
             self.message = None
 
-    def final(self, session: Session) -> None:
+    def final(self, session: Session, result: Outcome) -> None:
         screens = screens_for(session.game.name)
-        view = session.public_view()
+        view = final_view(session.public_view(), result)
         self.say(
             ("\n" if not self.tty else CLEAR)
             + screens.render_final(view, self._names(session), self.color)

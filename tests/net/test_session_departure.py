@@ -12,6 +12,7 @@ takes seat 2 off the network for good, with a short abandonment timeout.
 
 from __future__ import annotations
 
+import io
 import random
 
 import pytest
@@ -25,7 +26,8 @@ from p2ptable.replay.kinds import Kind
 from p2ptable.replay.ledger import Ledger
 from p2ptable.replay.verify import verify_bytes
 from p2ptable.sealed.group import N, scalar_bytes
-from p2ptable.ui.terminal import status_lines
+from p2ptable.ui.replay_viewer import Viewer
+from p2ptable.ui.terminal import TerminalFrontend, status_lines
 
 from .test_session_escrow import log_file, make_table
 from .test_session_memory import random_policy
@@ -289,7 +291,7 @@ def test_two_seats_gone_at_the_same_moment_stop_the_game_as_before():
     assert report.stopped is not None and report.stopped["reason"] == "abandoned"
 
 
-def test_with_one_player_left_the_game_ends_at_once_and_the_last_one_wins():
+def test_with_one_player_left_the_game_ends_at_once_and_the_last_one_wins(tmp_path):
     """Vorsicht Lehrer!'s RULES.md: "When every other player has left, the game
     ends at once where it stands: the negative points so far are the scores, and
     the player still at the table wins"."""
@@ -321,6 +323,18 @@ def test_with_one_player_left_the_game_ends_at_once_and_the_last_one_wins():
     report = verify_bytes(log_file(logs[1]))
     assert report.valid and report.audited, report.error
     assert "every other player left" in report.result["explanation"]
+    # The end-of-game screens say so too: they said "The game is not over yet."
+    # (the rules have no outcome there; the log's result is the end; found by hand).
+    shown = io.StringIO()
+    screen = TerminalFrontend(stdin=io.StringIO(), stdout=shown)
+    screen.final(last, last.ledger.result)  # as the Finished event has it
+    screen.close()
+    path = tmp_path / "one-left.p2pt"
+    path.write_bytes(log_file(logs[1]))
+    viewer = Viewer(path)
+    for text in (shown.getvalue(), viewer.screen(viewer.last)):
+        assert "not over yet" not in text
+        assert "P1 wins: every other player left the table" in text, text
 
 
 def test_a_player_who_leaves_on_purpose_is_played_by_the_bot_at_once():

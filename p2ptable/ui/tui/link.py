@@ -50,7 +50,7 @@ from p2ptable.replay.ledger import Applied
 from p2ptable.ui import prompt, typed_line
 from p2ptable.ui.endings import stop_words
 from p2ptable.ui.narrative import card_names, event_line
-from p2ptable.ui.screens import screens_for
+from p2ptable.ui.screens import final_view, screens_for
 from p2ptable.ui.spectators_shown import SpectatorsShown
 from p2ptable.ui.terminal import beside_line, status_lines
 from p2ptable.ui.text import name_seats
@@ -120,7 +120,8 @@ class FullScreenFrontend:
                 self.lines.append(name_seats(line, session.names))
             elif isinstance(event, Finished):
                 screens = screens_for(session.game.name)
-                self.final = screens.render_final(session.public_view(), session.names, False)
+                view = final_view(session.public_view(), event.outcome)
+                self.final = screens.render_final(view, session.names, False)
                 self.after.append(self.final)
             elif isinstance(event, Stopped):
                 words = stop_words(event, session.names)

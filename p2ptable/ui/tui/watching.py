@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from p2ptable.net.frontend import Leave
 from p2ptable.ui.narrative import event_line
-from p2ptable.ui.screens import screens_for
+from p2ptable.ui.screens import final_view, screens_for
 from p2ptable.ui.spectator_input import spoken
 from p2ptable.ui.text import name_seats
 from p2ptable.ui.tui.channel import Link, Typed
@@ -90,7 +90,9 @@ class SpectatorScreen:
         self._game, self._names = ledger.game.name, tuple(names)
         view = self._view = ledger.game.view(ledger.state, None)
         if follower.over and ledger.result is not None:
-            final = screens_for(self._game).render_final(view, names, False)
+            final = screens_for(self._game).render_final(
+                final_view(view, ledger.result), names, False
+            )
             self.after = [final]
         self._status = tuple(status)
         self._publish()
