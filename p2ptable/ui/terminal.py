@@ -359,7 +359,10 @@ def status_lines(session: Session, now: float, exact: bool = True) -> list[str]:
             if session.left_on_purpose(session.seat)
             else "you were out of contact too long, and the others rebuilt your cards"
         )
-        lines.append(f"You left the table ({why}): a bot plays for you; you watch the rest")
+        # A seat that just typed leave is on its way out (its peer ends); one
+        # resumed after it left stays to watch.
+        then = "" if session.left_for_good else "; you watch the rest"
+        lines.append(f"You left the table ({why}): a bot plays for you{then}")
     lines += gone_lines(session.game, names, gone, but=session.seat)
     for seat, why in session.left_seats().items():
         if seat in gone:

@@ -366,7 +366,8 @@ def test_a_player_who_leaves_on_purpose_is_played_by_the_bot_at_once():
         assert following.sigs == ()
     assert not leaver.my_turn()  # a bot plays it now, for everyone alike
     lines = status_lines(leaver, net.now)
-    assert any(line.startswith("You left the table (you chose to leave)") for line in lines)
+    # Said while its peer is on its way out: no "you watch the rest" (it exits).
+    assert "You left the table (you chose to leave): a bot plays for you" in lines
     del sessions[LEAVER]  # its peer exits
     finish(sessions, net, "on-purpose")
     files = {log_file(logs[s]) for s in sessions}
@@ -571,7 +572,8 @@ def test_a_player_who_left_on_purpose_and_resumes_watches_instead_of_leaving_aga
     assert not back.finished
     assert exit_status(back, arrival, net.now, None, False) is None  # it watches
     lines = status_lines(back, net.now)
-    assert any(line.startswith("You left the table (you chose to leave)") for line in lines)
+    said = "You left the table (you chose to leave): a bot plays for you; you watch the rest"
+    assert said in lines
     finish(sessions, net, "purpose-back")
     assert back.finished and back.failed is None
     assert exit_status(back, arrival, net.now + 60, net.now, False) == 0
