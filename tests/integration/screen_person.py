@@ -19,6 +19,7 @@ import subprocess
 import sys
 import termios
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pyte
@@ -198,15 +199,18 @@ class ScreenPerson:
             pass
 
 
-def play_together(people: list[ScreenPerson], timeout: float = 300.0) -> None:
+def play_together(
+    people: list[ScreenPerson], timeout: float = 300.0, until: Callable[[], bool] | None = None
+) -> None:
     """Take the first choice at every turn of any of ``people`` (several people
     at one table, each waiting for the others) until each one's table closed:
-    its process ended or it asks to play again (``wait`` answers that)."""
+    its process ended or it asks to play again (``wait`` answers that); or,
+    with ``until``, as soon as it holds."""
     end = time.monotonic() + timeout
     seen = {id(p): "" for p in people}
     while time.monotonic() < end:
         playing = [p for p in people if not (p.eof or AGAIN in p.display)]
-        if not playing:
+        if not playing or (until is not None and until()):
             return
         for person in playing:
             person.pump(0.05)
