@@ -43,6 +43,7 @@ SMOKE = {
     "drill.py": (["--games", "1", "--seats", "2", "--faults", "junk", "--seed", "1",
                   "--min-games", "1"], "bar (100 % completed"),
     "bench_discovery.py": (["--runs", "1", "--wait", "3"], "heard after"),
+    "bench_trace.py": (["--seats", "2", "--think", "0"], "the median move"),
     "bench_stand_in.py": (["--games", "1", "--seats", "3", "--think", "0"],
                           "departure → stand-in's first move"),
     "drill_killed_for_good.py": (["--games", "1", "--seed", "1"], "1 of 1 games complete"),
