@@ -43,6 +43,7 @@ SMOKE = {
     "drill.py": (["--games", "1", "--seats", "2", "--faults", "junk", "--seed", "1",
                   "--min-games", "1"], "bar (100 % completed"),
     "bench_discovery.py": (["--runs", "1", "--wait", "3"], "heard after"),
+    "bench_trace.py": (["--seats", "2", "--think", "0"], "the median move"),
     "bench_stand_in.py": (["--games", "1", "--seats", "3", "--think", "0"],
                           "departure → stand-in's first move"),
     # seed 7: a 3-seat Vorsicht Lehrer! table (seed 1 drew 5 seats of Teacher's Pet: 17 s)
