@@ -155,8 +155,11 @@ def main() -> int:
     print(line("kill + silence limit → departure entry", to_depart))
     base = statistics.median(gaps)
     print(f"baseline, one entry to the next in ordinary play: median {base:.0f} ms")
-    ratio = statistics.median(to_move) / base
-    print(f"departure → stand-in / ordinary entry gap: {ratio:.2f}x")
+    if base > 0:
+        ratio = statistics.median(to_move) / base
+        print(f"departure → stand-in / ordinary entry gap: {ratio:.2f}x")
+    else:  # bots that do not think (--think 0) write entries in bursts the poll sees as one
+        print("departure → stand-in / ordinary entry gap: no ratio (entries came in bursts)")
     return 0
 
 
