@@ -66,6 +66,8 @@ class DepartureRound(Round):
         self._checked: set[tuple[int, int, int]] = set()
         # The departure we take part in: (log index, leaver, when our share left).
         self.ours: tuple[int, int, float] | None = None
+        # Our player typed leave away from their turn: we leave at the next one.
+        self.wished = False
 
     # -- starting --------------------------------------------------------------
 
@@ -98,8 +100,7 @@ class DepartureRound(Round):
         LocalProtocolError when it cannot be (not our turn, or no table that
         keeps going)."""
         ledger = table.ledger
-        expected = ledger.expected()
-        if expected.kind != Kind.ACTION or expected.seat != table.seat or expected.forced:
+        if not table.can_leave():
             raise LocalProtocolError("you can leave at your turn (a bot then plays for you)")
         if not departure.can_depart(ledger.book, table.seat):
             raise LocalProtocolError("this table does not keep going without a player who leaves")
@@ -107,6 +108,17 @@ class DepartureRound(Round):
         at = (ledger.next_index, ledger.head)
         entry = departure.own_departure(ledger.game_id, ledger.book, at, table.secrets, table.seat)
         table.send_first(entry, "entries", {"from": at[0], "entries": [entry.encode()]})
+
+    def wish(self, table: RoundSession) -> None:
+        """Our player typed leave away from their turn: we leave at the next one
+        (:meth:`step`), by ourselves.  Only there (``can_leave``: our turn, or a
+        secret choice that waits for ours), because there nobody else can write
+        the entry: a departure where another seat may make its move could fork
+        the honest logs (some peers taking the move there, some the departure).
+        LocalProtocolError when the table does not keep going without us."""
+        if not departure.can_depart(table.ledger.book, table.seat):
+            raise LocalProtocolError("this table does not keep going without a player who leaves")
+        self.wished = True
 
     def instead(self, table: RoundSession, found: Accusation, now: float) -> bool:
         """Whether ``found`` (our clocks' accusation) starts a departure instead
@@ -136,7 +148,12 @@ class DepartureRound(Round):
     # -- the round's questions ----------------------------------------------------
 
     def step(self, table: RoundSession, expected: object = None, now: float = 0.0) -> bool:
-        """Every share checked, and the departure bundled once all are in."""
+        """Our wish to leave carried out at our turn; every share checked, and the
+        departure bundled once all are in."""
+        if self.wished and table.can_leave():
+            self.wished = False
+            self.leave(table)
+            return True
         leaver = self.active(table)
         if leaver is None or table.ledger.stopped is not None:
             return False

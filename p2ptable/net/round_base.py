@@ -70,6 +70,10 @@ class RoundSession(Protocol):
 
     def accuse(self, accusation: accusations.Accusation) -> None: ...
 
+    def can_leave(self) -> bool:
+        """Whether our player may leave for good at this position (session_view.py)."""
+        ...
+
     def keep_choice(self, index: int, action: str) -> None:
         """Our secret choice for the commits entry at ``index``, to be kept on
         stable storage before any frame of this batch leaves."""

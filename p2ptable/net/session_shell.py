@@ -84,6 +84,8 @@ class SessionShell:
         if isinstance(wish, LeaveForGood):
             if self.session.can_leave():
                 self.leave_for_good(now)
+            elif self.session.may_leave():
+                self.session.departure.wish(self.session)  # at our turn (Session.step)
             return
         if isinstance(wish, Say):
             self.session.say(wish.text, now)

@@ -23,6 +23,7 @@ from p2ptable.replay.kinds import Kind
 from p2ptable.replay.ledger import Ledger
 
 if TYPE_CHECKING:
+    from p2ptable.net.departure_round import DepartureRound
     from p2ptable.net.round_base import RoundSession
     from p2ptable.net.rounds import CommitsRound, Round
 
@@ -34,6 +35,7 @@ class SessionView:
     seat: int
     rounds: dict[Kind, Round]
     _commits: CommitsRound
+    departure: DepartureRound  # (the round; replay.departure is the module's ``departure``)
     outbox: Outbox
     peers: PeerStates
     resumed: bool
@@ -162,12 +164,25 @@ class SessionView:
         return {} if book is None else book.gone_hands()
 
     def can_leave(self) -> bool:
-        """Whether our player may leave for good now, a bot playing for them: at
-        their turn, at a table that keeps going without a player who leaves."""
+        """Whether our player may leave for good now, a bot playing for them, at
+        a table that keeps going without a player who leaves: at their turn, or
+        when a secret choice asks them and they have not chosen; where nobody
+        else can write the next entry without us (net/departure_round.py)."""
         expected = self.ledger.expected()
-        if expected.kind != Kind.ACTION or expected.seat != self.seat or expected.forced:
-            return False
+        ours = expected.kind == Kind.ACTION and expected.seat == self.seat and not expected.forced
+        if expected.kind == Kind.COMMITS and self.seat in expected.targets:
+            ours = self._commits.our_choice(self.ledger.next_index) is None
+        return ours and departure.can_depart(self.ledger.book, self.seat)
+
+    def may_leave(self) -> bool:
+        """Whether our player may ask to leave for good now, at once at their
+        turn or at the next one: a table that keeps going, and we still at it."""
         return departure.can_depart(self.ledger.book, self.seat)
+
+    @property
+    def leaving_at_turn(self) -> bool:
+        """Whether our player asked to leave for good, and we leave at our turn."""
+        return self.departure.wished
 
     @property
     def left_for_good(self) -> bool:

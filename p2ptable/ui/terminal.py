@@ -353,6 +353,8 @@ def status_lines(session: Session, now: float, exact: bool = True) -> list[str]:
         who = listed([names[s] for s in chosen])
         lines.append(f"{who} chose already (nobody sees what until everyone has)")
     gone = session.gone_hands()
+    if session.leaving_at_turn:  # typed leave away from our turn (net/departure_round.py)
+        lines.append("You leave at your turn: a bot plays for you from then on")
     if session.seat in gone:
         why = (
             "you chose to leave"

@@ -62,7 +62,7 @@ def meaning(session: Session | None, line: str, actions: Sequence[Action]) -> Me
     if isinstance(choice, prompt.Break):
         return TakeBreak()
     if isinstance(choice, prompt.LeaveTable):  # for good, a bot plays the seat (issue 27)
-        if session.can_leave():
+        if session.may_leave():  # at once at our turn, else at the next one
             return LeaveForGood()
-        return prompt.Invalid("You can leave for good at your turn, at a table that keeps going.")
+        return prompt.Invalid("This table does not go on without a player who leaves.")
     return choice

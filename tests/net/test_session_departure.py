@@ -39,11 +39,11 @@ ABANDON = 30.0
 OPTIONS = {"vorsicht-lehrer": {"track": "100"}, "teachers-pet": {}}
 
 
-def make_game_table(players: int, seed: str, game: str):
+def make_game_table(players: int, seed: str, game: str, options: dict | None = None):
     seats = [authoring.SeatSecrets.from_seed(seed.encode(), i, 512) for i in range(players)]
     names = [f"P{i}" for i in range(players)]
     genesis = authoring.local_genesis(
-        game, OPTIONS[game], names, seats, 512, b"\x09" * 16, keep_going=True
+        game, options or OPTIONS[game], names, seats, 512, b"\x09" * 16, keep_going=True
     )
     logs = {i: [genesis.encode()] for i in range(players)}
     sessions = {
@@ -460,11 +460,11 @@ def test_once_a_seats_share_is_out_the_leavers_late_move_is_refused():
     assert len({log_file(logs[s]) for s in sessions}) == 1
 
 
-def test_typing_leave_at_either_screen_is_leaving_for_good_at_ones_turn_only():
+def test_typing_leave_at_either_screen_is_leaving_for_good():
     """'a person types leave / a menu entry "leave: a bot plays for me"': the line
     mode and the full-screen table's typing line read it alike, and offer it."""
     from p2ptable.net.frontend import LeaveForGood
-    from p2ptable.ui import prompt, typed_line
+    from p2ptable.ui import typed_line
     from p2ptable.ui.tui.channel import Typed
     from p2ptable.ui.tui.link import FullScreenFrontend
 
@@ -472,9 +472,9 @@ def test_typing_leave_at_either_screen_is_leaving_for_good_at_ones_turn_only():
     (mover,) = kept
     assert mover.can_leave()
     assert typed_line.meaning(mover, "leave", mover.legal_actions()) == LeaveForGood()
-    waiting = sessions[0]
-    said = typed_line.meaning(waiting, "leave", waiting.legal_actions())
-    assert isinstance(said, prompt.Invalid) and "at your turn" in said.message
+    waiting = sessions[0]  # away from its turn: leaving waits for it (the next test)
+    assert not waiting.can_leave() and waiting.may_leave()
+    assert typed_line.meaning(waiting, "leave", waiting.legal_actions()) == LeaveForGood()
     ui = FullScreenFrontend()
     try:
         ui.link.send(Typed("leave"))
@@ -484,6 +484,77 @@ def test_typing_leave_at_either_screen_is_leaving_for_good_at_ones_turn_only():
         assert snap is not None and "leave: a bot plays for me (type leave)" in snap.status
     finally:
         ui.link.close()
+
+
+@pytest.mark.parametrize("choices", ["together", "in-turn"])
+def test_leave_typed_away_from_ones_turn_is_carried_out_at_the_next_one_by_itself(choices):
+    """A person who must go while another player thinks types leave all the same
+    (the brief: 'a person can leave a running game'): the screen says they leave
+    at their turn, and there their peer leaves by itself, the person asked
+    nothing.  Not before: at another's turn that seat may write the next entry,
+    and a departure in the same place would fork the honest logs."""
+    # Teacher cards chosen together: it leaves at the secret choice that waits for
+    # it; in turn: at its own turn to play a card or choose one.
+    options = {"track": "100", "teacher-choices": choices}
+    seats, sessions, logs = make_game_table(4, "leave-later", "vorsicht-lehrer", options)
+    net = MemoryNet(sessions, logs)
+    leaver = sessions[LEAVER]
+    policies = {s: random_policy(random.Random(f"later{s}")) for s in sessions}
+
+    def play_one(but=None) -> None:  # noqa: ANN001
+        net.pump()
+        mover = next((s for s in sessions.values() if s.my_turn() and s is not but), None)
+        if mover is not None:
+            mover.submit(
+                policies[mover.seat](mover.ledger.game, mover.ledger.state, mover.seat), net.now
+            )
+
+    for _ in range(500):  # until another seat is to move, past the deal
+        play_one()
+        if leaver.ledger.next_index > 12 and not leaver.my_turn() and leaver.may_leave():
+            break
+    assert not leaver.can_leave()
+    leaver.departure.wish(leaver)
+    assert leaver.leaving_at_turn
+    assert "You leave at your turn: a bot plays for you from then on" in status_lines(
+        leaver, net.now
+    )
+    at = len(logs[0])
+    for _ in range(500):  # the others play; the leaver is never asked for a move
+        play_one(but=leaver)
+        if departures(logs[0]):
+            break
+    (entry,) = departures(logs[0])
+    assert entry.body["i"] > at and entry.body["seats"] == [LEAVER]  # its own secret
+    before = Ledger(Entry.decode(logs[0][0]))
+    for payload in logs[0][1 : entry.body["i"]]:
+        before.append(Entry.decode(payload))
+    # Where it left: its own turn, or a secret choice that waited for its commit;
+    # nowhere another seat could have written the entry.
+    expected = before.expected()
+    mine = (expected.kind, expected.seat) == (Kind.ACTION, LEAVER)
+    assert mine or (expected.kind == Kind.COMMITS and LEAVER in expected.targets), expected
+    assert not leaver.leaving_at_turn and leaver.left_for_good
+    del sessions[LEAVER]  # its peer exits
+    finish(sessions, net, "leave-later")
+    files = {log_file(logs[s]) for s in sessions}
+    assert len(files) == 1
+    report = verify_bytes(files.pop())
+    assert report.valid and report.audited, report.error
+
+
+def test_leave_is_refused_at_a_table_that_does_not_keep_going():
+    from p2ptable.ui import prompt, typed_line
+
+    seats, sessions, logs = make_game_table(3, "no-escrow", "vorsicht-lehrer")
+    plain = authoring.local_genesis(
+        "vorsicht-lehrer", OPTIONS["vorsicht-lehrer"], ["P0", "P1", "P2"], seats, 512,
+        b"\x0a" * 16,
+    )  # fmt: skip
+    session = Session(Ledger(plain, readers={0: seats[0].deck}), 0, seats[0], 0.0, boot=b"0" * 8)
+    assert not session.may_leave()
+    said = typed_line.meaning(session, "leave", session.legal_actions())
+    assert isinstance(said, prompt.Invalid) and "does not go on without" in said.message
 
 
 def test_the_stand_in_is_the_tables_default_bot():
