@@ -154,3 +154,28 @@ def test_a_host_who_leaves_for_good_leaves_the_bots_beside_it_playing(tmp_path, 
     while subprocess.run(["pgrep", "-f", str(bea)], capture_output=True).returncode == 0:
         assert time.monotonic() < end, "Bea's process did not end after the game"
         time.sleep(0.2)
+
+
+def test_a_person_who_types_leave_at_anothers_turn_leaves_at_their_own(tmp_path, people):  # noqa: F811
+    """Issue 27: 'a person can leave a running game'.  Ben must go while Ana
+    thinks: he types leave all the same, his screen says he leaves at his turn,
+    and there his peer leaves by itself, Ben asked nothing more."""
+    port = free_port()
+    ana = people(*host_args(tmp_path, "Ana", "vorsicht-lehrer", 3, port), "--keep-going",
+                 "--bots", "1", "--bot-delay", "0", "--option", "track=100",
+                 "--option", "teacher-choices=in-turn")  # fmt: skip
+    ana.expect("Others join with")
+    ben = people(*join_args(tmp_path, "Ben", port))
+    replay = tmp_path / "Ben.p2pt"
+    play_until_asked([ana, ben], ana, lambda: entries_in(replay) >= 12)
+    ben.type("leave")  # Ana is to move: Ben's turn comes after hers and the bot's
+    ben.expect("You leave at your turn: a bot plays for you from then on", timeout=20)
+    end = time.monotonic() + 60
+    while ben.proc.poll() is None:  # Ana plays on; Ben never answers again
+        assert time.monotonic() < end, "Ben's peer did not leave at his turn"
+        _pump_any([ana, ben], 0.05)
+        ana.answer()
+    assert ben.wait(timeout=20) == 130
+    assert "You left the table: a bot plays for you from now on." in ben.text
+    ana.expect("Ben left the table: a bot plays for Ben, cards face up", timeout=20, on="text")
+    ana.expect(r"\(the bot playing for Ben\)", timeout=30)
