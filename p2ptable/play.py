@@ -161,6 +161,7 @@ def host(
         clock=clock,
         again=dict(again or {}),
         rotation=rotation,
+        bots=bots,
     )
     frontend = make_frontend(bot, quiet, bot_delay, bell, plain, hide_spectators)
     peer = _peer(config, frontend)

@@ -79,6 +79,9 @@ class HostLobby:
     # ... and the last game's seats from the one after its first player: the
     # rematch's first player is the first of them seated (net/rotation.py).
     rotation: tuple[str, ...] = ()
+    # Bot peers started beside the host and not seated yet (host --bots, and the
+    # lobby's `bots`: lobby_commands.py).
+    bots_coming: int = 0
 
     def __post_init__(self) -> None:
         check_host_code(self.code)
@@ -104,7 +107,6 @@ class HostLobby:
         self.opened_with = self.seats
         self._removed: set[bytes] = set()
         self.removed: list[str] = []
-        self.bots_coming = 0  # bot peers the host's `bots` started (lobby_commands.py)
 
     @property
     def full(self) -> bool:
@@ -290,12 +292,15 @@ class HostLobby:
         assert isinstance(name, str) and isinstance(chain, bytes) and isinstance(link, bytes)
         assert deck is None or isinstance(deck, dict)  # parse_deck_key took it
         self.members.append(Member(name, key, chain, link, pending.endpoint, deck))
-        if self.bots_coming and name.endswith(" (bot)"):  # one of those `bots` started
+        if self.bots_coming and name.endswith(" (bot)"):  # one of the bots started
             self.bots_coming -= 1
         self._heard[key] = now
         self._bindings[key] = Binding(pending.confirm, pending.message, HOST, pending.address)
         self._tell(f"{name} joined ({len(self.members)}/{self.seats})")
-        if not self.full and len(self.members) >= get_game(self.game).min_seats:
+        # What the host may type, while seats are left that nobody is coming for
+        # (`play`, whose seats are all bots, never needs it).
+        free = self.seats - len(self.members) - self.bots_coming
+        if free > 0 and len(self.members) >= get_game(self.game).min_seats:
             self._tell(
                 f"Type 'start' to start now with {len(self.members)} of {self.seats} "
                 "seats, 'bots' to fill the free seats with bots, or 'remove NAME' to "

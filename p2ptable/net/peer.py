@@ -124,6 +124,7 @@ class Peer:
                     clock=config.clock,
                     again=dict(config.again),
                     rotation=config.rotation,
+                    bots_coming=config.bots,
                 )
             )
         else:

@@ -46,6 +46,7 @@ class PeerConfig:
     spectators_talk: bool = False
     keep_going: bool = False  # host --keep-going: escrowed deck secrets (issue 27)
     clock: int | None = None  # host --clock: seconds per decision (bots/clock.py)
+    bots: int = 0  # host --bots (and play): bot peers started beside the host, coming
     # A rematch (p2ptable/rematch.py): the host's codes by old seat, a joiner's old seat.
     again: dict[int, str] = field(default_factory=dict)
     again_seat: int | None = None

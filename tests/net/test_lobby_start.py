@@ -37,6 +37,22 @@ def test_the_host_starts_with_three_of_four_and_everyone_signs_that_genesis():
     assert "Starting now with 3 of 4 seats." in host.screen
 
 
+def test_the_hint_is_not_said_while_bots_are_coming_for_every_free_seat():
+    # `play` (a host whose other seats are all bot peers) said "Type 'start' to
+    # start now with 2 of 4 seats, 'bots' to fill the free seats ..." as each of
+    # its bots sat down: nothing for its person to do (found by hand).  A host
+    # with seats left for people is still told.
+    host = host_lobby(3)
+    host.bots_coming = 2  # play --bots 2: Ben and Cleo are those bots
+    settle(host, [joiner(1, "Ben (bot)"), joiner(2, "Cleo (bot)")])
+    assert not any("Type 'start'" in line for line in host.screen)
+    assert host.bots_coming == 0 and host.genesis is not None
+    people = host_lobby(4)
+    people.bots_coming = 1
+    settle(people, [joiner(1, "Ben (bot)"), joiner(2, "Cleo")])
+    assert any("Type 'start' to start now with 3 of 4 seats" in line for line in people.screen)
+
+
 def test_the_host_cannot_start_below_the_games_minimum():
     host = host_lobby(3)
     said = lobby_commands.run(host, "start", 0.0)
