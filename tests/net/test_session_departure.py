@@ -82,6 +82,14 @@ def to_the_leavers_turn(
     return seats, sessions, logs, net
 
 
+def assert_one_audited_log(sessions, logs) -> None:  # noqa: ANN001
+    """Every staying seat wrote the same file, and it verifies, audited."""
+    files = {log_file(logs[s]) for s in sessions}
+    assert len(files) == 1
+    report = verify_bytes(files.pop())
+    assert report.valid and report.audited, report.error
+
+
 def wait(net: MemoryNet, seconds: int) -> None:
     for _ in range(seconds):
         net.advance(1.0)
@@ -370,10 +378,7 @@ def test_a_player_who_leaves_on_purpose_is_played_by_the_bot_at_once():
     assert "You left the table (you chose to leave): a bot plays for you" in lines
     del sessions[LEAVER]  # its peer exits
     finish(sessions, net, "on-purpose")
-    files = {log_file(logs[s]) for s in sessions}
-    assert len(files) == 1
-    report = verify_bytes(files.pop())
-    assert report.valid and report.audited, report.error
+    assert_one_audited_log(sessions, logs)
 
 
 def test_a_player_who_comes_back_after_a_bot_took_the_seat_watches():
@@ -537,10 +542,7 @@ def test_leave_typed_away_from_ones_turn_is_carried_out_at_the_next_one_by_itsel
     assert not leaver.leaving_at_turn and leaver.left_for_good
     del sessions[LEAVER]  # its peer exits
     finish(sessions, net, "leave-later")
-    files = {log_file(logs[s]) for s in sessions}
-    assert len(files) == 1
-    report = verify_bytes(files.pop())
-    assert report.valid and report.audited, report.error
+    assert_one_audited_log(sessions, logs)
 
 
 def test_leave_is_refused_at_a_table_that_does_not_keep_going():
