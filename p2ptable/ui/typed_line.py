@@ -64,5 +64,7 @@ def meaning(session: Session | None, line: str, actions: Sequence[Action]) -> Me
     if isinstance(choice, prompt.LeaveTable):  # for good, a bot plays the seat (issue 27)
         if session.may_leave():  # at once at our turn, else at the next one
             return LeaveForGood()
+        if session.seat in session.gone_hands():  # a seat resumed after it left
+            return prompt.Invalid("You left the table already: a bot plays for you.")
         return prompt.Invalid("This table does not go on without a player who leaves.")
     return choice

@@ -647,6 +647,10 @@ def test_a_player_who_left_on_purpose_and_resumes_watches_instead_of_leaving_aga
     lines = status_lines(back, net.now)
     said = "You left the table (you chose to leave): a bot plays for you; you watch the rest"
     assert said in lines
+    from p2ptable.ui import prompt, typed_line
+
+    again = typed_line.meaning(back, "leave", back.legal_actions())  # typed once more
+    assert isinstance(again, prompt.Invalid) and "You left the table already" in again.message
     finish(sessions, net, "purpose-back")
     assert back.finished and back.failed is None
     assert exit_status(back, arrival, net.now + 60, net.now, False) == 0
