@@ -7,8 +7,9 @@ is the same for every game; each other kind is the game's own, from its package
 (``GamePackage.bots``, in ``p2ptable.games``).
 
 The kinds are those the registered games name (``BOT_KINDS``: ``random``, then
-every game's kinds in the order the packages list them), so a game that brings a
-new kind makes it a choice of ``--bot`` without any change here or in the CLI.  A
+every game's kinds in the order ``games.BOT_KINDS_OF`` lists them), so a game that
+brings a new kind makes it a choice of ``--bot`` with its line there and no change
+here or in the CLI.  A
 game asked for a kind it does not have plays its ``greedy`` bot (or random, when
 it has none).
 """
@@ -19,13 +20,13 @@ import random
 
 from p2ptable.engine.api import Game
 from p2ptable.engine.playout import Policy, random_policy
-from p2ptable.games import all_packages, get_package
+from p2ptable.games import BOT_KINDS_OF, get_package
 
 
 def _kinds() -> tuple[str, ...]:
     kinds = ["random", "greedy"]
-    for package in all_packages().values():
-        kinds += [kind for kind in package.bots if kind not in kinds]
+    for listed in BOT_KINDS_OF.values():  # each game's, without importing the games
+        kinds += [kind for kind in listed if kind not in kinds]
     return tuple(kinds)
 
 

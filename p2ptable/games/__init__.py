@@ -29,6 +29,16 @@ MODULES: dict[str, str] = {
     "teachers-pet": "p2ptable.games.teachers_pet",
 }
 
+#: The bot kinds each listed game's package brings (``GamePackage.bots``), in its
+#: order: named here so that the CLI's ``--bot`` choices (``bots.BOT_KINDS``) are
+#: known without importing every game into every peer process (about 65 ms of its
+#: start-up).  tests/games/test_registry.py holds each package to its line.
+BOT_KINDS_OF: dict[str, tuple[str, ...]] = {
+    "pet-quartet": ("greedy",),
+    "vorsicht-lehrer": ("greedy",),
+    "teachers-pet": ("greedy", "strong"),
+}
+
 # The packages imported so far, by name (and a test's or a benchmark's own game,
 # registered here directly).
 _BY_NAME: dict[str, GamePackage] = {}
@@ -72,5 +82,5 @@ def __getattr__(name: str) -> tuple[GamePackage, ...]:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["MODULES", "PACKAGES", "GamePackage", "all_games", "all_packages", "get_game"]
-__all__ += ["get_package"]
+__all__ = ["BOT_KINDS_OF", "MODULES", "PACKAGES", "GamePackage", "all_games", "all_packages"]
+__all__ += ["get_game", "get_package"]

@@ -72,6 +72,8 @@ def test_a_registered_game_has_screens_and_the_terminal_uses_them(package):
 def test_the_bot_kinds_are_those_the_games_name():
     # A game that brings a kind makes it a choice everywhere (``--bot``, ``sim``).
     assert BOT_KINDS[:2] == ("random", "greedy")
+    # each game's kinds, listed without importing it, are its package's own
+    assert {p.name: tuple(p.bots) for p in PACKAGES} == p2ptable.games.BOT_KINDS_OF
     assert set(BOT_KINDS) == {"random"} | {kind for p in PACKAGES for kind in p.bots}
     assert "strong" in BOT_KINDS  # Teacher's Pet's
 
