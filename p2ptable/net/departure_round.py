@@ -111,10 +111,10 @@ class DepartureRound(Round):
 
     def wish(self, table: RoundSession) -> None:
         """Our player typed leave away from their turn: we leave at the next one
-        (:meth:`step`), by ourselves.  Only there (``can_leave``: our turn, or a
-        secret choice that waits for ours), because there nobody else can write
-        the entry: a departure where another seat may make its move could fork
-        the honest logs (some peers taking the move there, some the departure).
+        (:meth:`step`), by ourselves.  Only there (``can_leave``), because there
+        nobody else can write the entry: a departure where another seat may make
+        its move could fork the honest logs (some peers taking the move there,
+        some the departure).
         LocalProtocolError when the table does not keep going without us."""
         if not departure.can_depart(table.ledger.book, table.seat):
             raise LocalProtocolError("this table does not keep going without a player who leaves")

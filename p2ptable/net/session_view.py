@@ -165,13 +165,10 @@ class SessionView:
 
     def can_leave(self) -> bool:
         """Whether our player may leave for good now, a bot playing for them, at
-        a table that keeps going without a player who leaves: at their turn, or
-        when a secret choice asks them and they have not chosen; where nobody
-        else can write the next entry without us (net/departure_round.py)."""
+        a table that keeps going without a player who leaves: at their turn,
+        where nobody else can write the next entry (net/departure_round.py)."""
         expected = self.ledger.expected()
         ours = expected.kind == Kind.ACTION and expected.seat == self.seat and not expected.forced
-        if expected.kind == Kind.COMMITS and self.seat in expected.targets:
-            ours = self._commits.our_choice(self.ledger.next_index) is None
         return ours and departure.can_depart(self.ledger.book, self.seat)
 
     def may_leave(self) -> bool:
