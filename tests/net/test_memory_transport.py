@@ -78,8 +78,24 @@ def run_all(peers: list[Peer]) -> list[int | None]:
         if enabled:
             gc.enable()
     assert not errors, errors
-    assert not any(thread.is_alive() for thread in threads), "a peer did not end"
+    alive = [i for i, thread in enumerate(threads) if thread.is_alive()]
+    assert not alive, "a peer did not end: " + "; ".join(_where(peers[i]) for i in alive)
     return codes
+
+
+def _where(peer: Peer) -> str:
+    """Where a peer that did not end stands, and how the others stand for it: for
+    the person who reads a failure (a hang seen twice in CI-like runs, not here)."""
+    session = peer.session
+    if session is None:
+        return f"{peer.config.name}: no session (the lobby)"
+    ledger = session.ledger
+    lengths = {seat: state.their_len for seat, state in session.peers.items()}
+    return (
+        f"{peer.config.name} (seat {session.seat}): log {ledger.next_index}, expects "
+        f"{ledger.expected()}, finished {session.finished}, stopped {session.stopped}, "
+        f"left for good {session.left_for_good}, the others' lengths {lengths}"
+    )
 
 
 def test_a_whole_table_from_knock_to_result_in_one_process(tmp_path):
