@@ -31,6 +31,15 @@ bench = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(bench)
 
 
+# Each game's own part, played: a reaction window answered (with a shield or a
+# pass: random bots may never pass), a forced give, a play.
+WANTED = {"toy-shields": {"pass", "react"}, "toy-steal": {"give"}, "toy-pass": {"play"}}
+# Random bots may not play it in a game: in 20,000 random playouts of 3-seat
+# Toy Steal, 0.5 % had no steal.  A game without it is played again, at most
+# this many games in all (one in 10^7 then fails by chance).
+GAMES = 3
+
+
 @pytest.mark.parametrize("game", ["toy-shields", "toy-steal", "toy-pass"])
 def test_a_test_game_between_three_processes_ends_with_one_audited_replay(
     tmp_path, monkeypatch, game
@@ -40,6 +49,21 @@ def test_a_test_game_between_three_processes_ends_with_one_audited_replay(
     monkeypatch.setattr(
         genesis_module, "get_game", lambda name: module.GAME if name == game else real(name)
     )
+    for attempt in range(GAMES):
+        report = _three_processes(tmp_path / str(attempt), game)
+        kinds = {
+            e.body.get("action", "").split(" ")[0]
+            for e in report.ledger.entries
+            if e.kind == "action"
+        }
+        if WANTED[game] & kinds:
+            break
+    assert WANTED[game] & kinds, kinds
+
+
+def _three_processes(tmp_path: Path, game: str):  # noqa: ANN202
+    """One game of ``game`` between three peer processes: its audited report."""
+    tmp_path.mkdir()
     port = free_port()
     env = dict(os.environ, PYTHONUNBUFFERED="1", NO_COLOR="1")
     common = ["--code", "TST-CDE", "--bot", "random", "--bot-delay", "0.01", "--quiet"]
@@ -70,12 +94,6 @@ def test_a_test_game_between_three_processes_ends_with_one_audited_replay(
     assert len(blobs) == 1
     report = verify_file(tmp_path / "Ana.p2pt")
     assert report.valid and report.audited, report.error
-    kinds = {
-        e.body.get("action", "").split(" ")[0] for e in report.ledger.entries if e.kind == "action"
-    }
-    # Each game's own part was played: a reaction window answered (with a shield or
-    # a pass: random bots may never pass), a forced give, a play.
-    wanted = {"toy-shields": {"pass", "react"}, "toy-steal": {"give"}, "toy-pass": {"play"}}
-    assert wanted[game] & kinds, kinds
     if game == "toy-pass":  # cards drawn face up from the sealed deck onto the table
         assert report.final["table"]
+    return report
