@@ -79,7 +79,12 @@ def run_all(peers: list[Peer]) -> list[int | None]:
             gc.enable()
     assert not errors, errors
     alive = [i for i, thread in enumerate(threads) if thread.is_alive()]
-    assert not alive, "a peer did not end: " + "; ".join(_where(peers[i]) for i in alive)
+    ended = ", ".join(
+        f"{peers[i].config.name} {codes[i]}" for i in range(len(peers)) if i not in alive
+    )
+    assert not alive, (
+        "a peer did not end: " + "; ".join(_where(peers[i]) for i in alive) + f" (ended: {ended})"
+    )
     return codes
 
 
@@ -94,7 +99,8 @@ def _where(peer: Peer) -> str:
     return (
         f"{peer.config.name} (seat {session.seat}): log {ledger.next_index}, expects "
         f"{ledger.expected()}, finished {session.finished}, stopped {session.stopped}, "
-        f"left for good {session.left_for_good}, the others' lengths {lengths}"
+        f"left for good {session.left_for_good}, the others' lengths {lengths}, "
+        f"failed {session.failed!r}"
     )
 
 
