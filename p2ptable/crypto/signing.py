@@ -16,6 +16,8 @@ import os
 from nacl.bindings import crypto_sign, crypto_sign_open, crypto_sign_seed_keypair
 from nacl.exceptions import BadSignatureError, CryptoError
 
+from p2ptable.crypto.memo import remember
+
 KEY_LEN = 32
 SIG_LEN = 64
 
@@ -48,16 +50,15 @@ class SigningKey:
 
 # Signatures this process made itself, or has already checked: checking one again
 # (our own move going into our ledger, a reveal seen twice) is a dictionary lookup
-# instead of ~0.1 ms of curve arithmetic.  Only valid triples are ever stored.
+# instead of ~0.1 ms of curve arithmetic.  Only valid triples are ever stored; one
+# store for every thread of the process (crypto/memo.py).
 _KNOWN_GOOD: dict[bytes, None] = {}
 _KNOWN_GOOD_MAX = 4096
 
 
 def _remember(triple: bytes) -> None:
-    """Note a valid (public, signature, message), by its hash (:func:`_triple`)."""
-    if len(_KNOWN_GOOD) >= _KNOWN_GOOD_MAX:
-        _KNOWN_GOOD.pop(next(iter(_KNOWN_GOOD)))
-    _KNOWN_GOOD[triple] = None
+    """Note a valid (public, signature, message), by the hash of the three."""
+    remember(_KNOWN_GOOD, triple, None, _KNOWN_GOOD_MAX)
 
 
 def verify_signature(public: bytes, signature: bytes, message: bytes) -> bool:

@@ -30,6 +30,7 @@ from coincurve._libsecp256k1 import ffi, lib
 from coincurve.context import GLOBAL_CONTEXT
 
 from p2ptable.crypto.encoding import pack
+from p2ptable.crypto.memo import remember
 
 N = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141
 P = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEFFFFFC2F
@@ -143,9 +144,7 @@ def decode_point(data: bytes) -> Point:
     if not lib.secp256k1_ec_pubkey_parse(_CTX, raw, data, POINT_LEN):
         raise GroupError("not a point of the group")
     point = Point(raw, data)
-    if len(_PARSED) >= _PARSED_MAX:
-        _PARSED.pop(next(iter(_PARSED)))
-    _PARSED[data] = point
+    remember(_PARSED, data, point, _PARSED_MAX)  # every thread's (crypto/memo.py)
     return point
 
 

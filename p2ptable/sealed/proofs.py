@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from p2ptable.crypto.memo import remember
 from p2ptable.sealed.elgamal import Ciphertext
 from p2ptable.sealed.group import (
     G,
@@ -75,9 +76,7 @@ class KnownGood:
         return fingerprint in self._seen
 
     def add(self, fingerprint: bytes) -> None:
-        if len(self._seen) >= self._limit:
-            self._seen.pop(next(iter(self._seen)))
-        self._seen[fingerprint] = None
+        remember(self._seen, fingerprint, None, self._limit)  # every thread's
 
     def clear(self) -> None:
         self._seen.clear()
