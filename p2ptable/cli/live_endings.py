@@ -43,6 +43,13 @@ def _finish(result, quiet: bool = False) -> None:  # noqa: ANN001 - a play.PlayR
         if result.resume_hint:
             click.echo(f"To come back: {result.resume_hint}", err=quiet)
         sys.exit(play.PAUSED)
+    if result.status == play.LEFT and result.left_for_good and result.outcome is not None:
+        # Our peer stayed until every seat held our departure, and bots played the
+        # game to its end meanwhile: it is over, nothing is left to watch.
+        click.echo("\nYou left the table; a bot played for you, and the game is over.", err=quiet)
+        if result.replay is not None and not quiet:
+            click.echo(f"Replay saved to {result.replay}")
+        sys.exit(play.LEFT)
     if result.status == play.LEFT and result.left_for_good:
         click.echo("\nYou left the table: a bot plays for you from now on.", err=quiet)
         if result.bots:  # they play on to the end by themselves (play._end_bots)

@@ -39,8 +39,11 @@ def exit_status(
         return STOPPED if (session.everyone_agrees() and not watched) or lingered else None
     if session.left_for_good:
         # We left for good (a bot plays our seat): we go once every other seat
-        # holds our departure, or after the linger.
-        done = all(p.their_len >= length for p in session.peers.values())
+        # holds our departure, or after the linger; not once it holds what the
+        # table made after it too, which at a fast table is the rest of the game.
+        found = session.departure_of(session.seat)
+        held = length if found is None else found[0] + 1
+        done = all(p.their_len >= held for p in session.peers.values())
         return LEFT if done or lingered else None
     if session.finished:
         done = all(p.their_len >= length for p in session.peers.values())

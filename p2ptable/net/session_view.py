@@ -191,13 +191,21 @@ class SessionView:
     def left_on_purpose(self, seat: int) -> bool:
         """Whether gone ``seat`` left on purpose (its own signed secret), rather
         than being rebuilt after it was named as having abandoned the game."""
+        found = self.departure_of(seat)
+        return found is not None and found[1].body["seats"] == [seat]
+
+    def departure_of(self, seat: int) -> tuple[int, Entry] | None:
+        """Gone ``seat``'s departure entry and its index in the log (None: the
+        seat is not gone)."""
         book = self.ledger.book
         if book is None or seat not in book.gone:
-            return False
-        for entry in reversed(self.ledger.entries):
+            return None
+        entries = self.ledger.entries
+        for index in range(len(entries) - 1, -1, -1):
+            entry = entries[index]
             if entry.kind == Kind.DEPARTURE and entry.body["of"] == seat:
-                return bool(entry.body["seats"] == [seat])
-        return False
+                return index, entry
+        return None
 
     def resume_waiting_on(self) -> list[int]:
         """After a resume, the seats we wait on before our player may move (empty

@@ -656,3 +656,38 @@ def test_a_player_who_left_on_purpose_and_resumes_watches_instead_of_leaving_aga
     finish(sessions, net, "purpose-back")
     assert back.finished and back.failed is None
     assert exit_status(back, arrival, net.now + 60, net.now, False) == 0
+
+
+def test_a_leaver_goes_once_every_seat_holds_its_departure_not_what_came_after():
+    """Issue 27: "their peer publishes its own secret and exits".  It waits for
+    every other seat to hold its departure (net/peer_exit.py), not for the entries
+    the table made after it: at a fast table that kept the leaver's peer chasing
+    the game to its end (seen by hand: a 3-seat Teacher's Pet with two bot peers
+    was over when the leaver's peer exited, after its 5-second linger)."""
+    from types import SimpleNamespace
+
+    from p2ptable.net.peer_exit import LEFT, exit_status
+
+    kept: list = []
+    _, sessions, _, net = to_the_leavers_turn("purpose-goes", kept=kept)
+    (leaver,) = kept
+    sessions[LEAVER] = leaver  # back on the network, to leave on purpose
+    leaver.departure.leave(leaver)
+    leaver.advance(net.now)
+    at = max(i for i, e in enumerate(leaver.ledger.entries) if e.kind == Kind.DEPARTURE)
+    policies = {s: random_policy(random.Random(f"goes{s}")) for s in sessions}
+    for _ in range(200):  # the others play on, the leaver's peer still taking it in
+        net.pump()
+        if leaver.ledger.next_index > at + 5:
+            break
+        mover = next(s for s in sessions.values() if s.my_turn())
+        action = policies[mover.seat](mover.ledger.game, mover.ledger.state, mover.seat)
+        mover.submit(action, net.now)
+    assert leaver.ledger.next_index > at + 5
+    arrival = SimpleNamespace(spectators_behind=lambda length, now: False)  # none watch
+    for state in leaver.peers.values():
+        state.their_len = at  # one short: the departure not yet held
+    assert exit_status(leaver, arrival, net.now, net.now, False) is None
+    for state in leaver.peers.values():
+        state.their_len = at + 1  # the departure held, and nothing after it
+    assert exit_status(leaver, arrival, net.now, net.now, False) == LEFT
