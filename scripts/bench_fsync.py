@@ -18,7 +18,11 @@ The three modes take turns entry by entry (and move by move), so they meet the
 same disk conditions; each figure is quoted as a ratio to the baseline measured
 in the same run.  Medians and 90th percentiles, in microseconds.
 
+The per-entry series runs twice: back to back, and with the disk idle ``--gap``
+seconds before each entry (a bot's think time; a live table syncs once a move).
+
 Usage: scripts/bench_fsync.py [--entries 400] [--moves 300] [--size 300] [--dir DIR]
+       [--gap 0.02]
 """
 
 from __future__ import annotations
@@ -54,8 +58,11 @@ def syncer(mode: str, writer: LogWriter) -> Callable[[], None]:
     return lambda: os.fsync(fd)
 
 
-def per_entry(directory: Path, entries: int, size: int) -> dict[str, list[int]]:
-    writers = {mode: LogWriter(directory / f"entries-{mode}.p2pt", new=True) for mode in MODES}
+def per_entry(directory: Path, entries: int, size: int, gap: float = 0.0) -> dict[str, list[int]]:
+    """Each mode's time to append and sync one entry; ``gap``: seconds idle before
+    each round (a live table syncs once a move, after the players' think time)."""
+    name = f"entries-{gap:g}"
+    writers = {mode: LogWriter(directory / f"{name}-{mode}.p2pt", new=True) for mode in MODES}
     syncs = {mode: syncer(mode, writers[mode]) for mode in MODES}
     for writer in writers.values():
         writer.sync()  # the magic and the directory entry, outside the timing
@@ -63,6 +70,8 @@ def per_entry(directory: Path, entries: int, size: int) -> dict[str, list[int]]:
     times: dict[str, list[int]] = {mode: [] for mode in MODES}
     for _ in range(entries):
         for mode in MODES:
+            if gap:
+                time.sleep(gap)
             start = time.perf_counter_ns()
             writers[mode].append(payload)
             syncs[mode]()
@@ -140,6 +149,9 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=300)
     parser.add_argument("--size", type=int, default=300, help="bytes per entry (a move: ~300)")
     parser.add_argument("--dir", type=Path, default=None, help="default: the replay directory")
+    parser.add_argument(
+        "--gap", type=float, default=0.02, help="seconds idle before each entry, second series"
+    )
     args = parser.parse_args()
     parent = args.dir or data_dir()
     parent.mkdir(parents=True, exist_ok=True)
@@ -148,6 +160,10 @@ def main() -> None:
         print(f"disk of {parent}; fdatasync available: {hasattr(os, 'fdatasync')}")
         entries = per_entry(directory, args.entries, args.size)
         report(f"per entry ({args.size}-byte frames, {args.entries} each)", entries)
+        # The disk idle between syncs, as at a table where players think: syncs
+        # there cost several times those back to back (2026-12-06: 236 against 58 us).
+        idle = per_entry(directory, max(1, args.entries // 4), args.size, args.gap)
+        report(f"per entry after {args.gap * 1000:.0f} ms idle ({args.entries // 4} each)", idle)
         moves = per_move(directory, args.moves)
         count = min(len(t) for t in moves.values())
         report(f"per move: mover until its frame leaves ({count}+ each)", moves)

@@ -20,6 +20,8 @@ Prints:
     submitted to it applied at every peer) next to the window itself: when the
     CPU is about the window or more, the peers took turns on the cores, and the
     move costs what every peer's work on it costs, one after another;
+  * the syncs before our own entries leave: how long the disk kept the mover
+    waiting (wall) and the CPU it took;
   * the timeline of the median move, per peer: when it woke, took the move in,
     had it applied (``flush``) and slept again, with the CPU of its pass.
 
@@ -182,6 +184,19 @@ def main() -> None:
               f" {sum(cpus) / len(moves) * 1e6:6.0f} us")  # fmt: skip
     total = sum(p["cpu"] for p in every) / len(moves)
     print(f"  {'all passes':50} {len(every) / len(moves):8.2f} {'':13} {total * 1e6:6.0f} us")
+    syncs = [
+        (b[0] - a[0], b[1] - a[1])
+        for rows in traces
+        for a, b in zip(rows, rows[1:], strict=False)
+        if a[2] == "sync" and b[2] == "synced"
+    ]
+    if syncs:  # the mover's wait on the disk before its entry may leave
+        waits = sorted(w for w, _ in syncs)
+        print(
+            f"the syncs before our own entries leave ({len(syncs)}): p50"
+            f" {statistics.median(waits) * 1e6:.0f} us, p90 {waits[len(waits) * 9 // 10] * 1e6:.0f}"
+            f" us (CPU p50 {statistics.median(c for _, c in syncs) * 1e6:.0f} us)"
+        )
     inside = []
     for _, i, t0 in moves:
         t1 = max(applied[i])
