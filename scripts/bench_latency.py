@@ -29,7 +29,10 @@ Prints, per table size:
     Ed25519, appends it to a log file, fdatasyncs and sends it to every other
     peer over ZeroMQ; every peer verifies the signature and appends the record to
     its own log; the next peer in turn moves when it has it (after the same think
-    time).  Every figure is printed next to it as a ratio;
+    time).  Every figure is printed next to it as a ratio.  The mesh's rounds run
+    in parts, before each game and after the last, and its movers' syncs are
+    printed too (the disk's part, which both pay): the disk's speed drifts within
+    minutes, and a slow disk makes the ratio small;
   * for a game with hidden hands (``--game vorsicht-lehrer``), the sealed deck:
     the shuffle phase (every seat's proved shuffle, each verified by every peer,
     from the entry before the first shuffle to the last shuffle applied at every
@@ -135,6 +138,7 @@ def mesh_peer(seat: int, ports: list[int], rounds: int, think: float, folder: Pa
     log = os.open(folder / f"mesh-{seat}.log", os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND)
     moved: dict[int, float] = {}
     done: dict[int, float] = {}
+    syncs: list[float] = []  # how long the disk kept the mover waiting
     time.sleep(0.3)  # every connection up before the first move (a DEALER queues until then)
     for r in range(rounds):
         mover = r % peers
@@ -145,7 +149,9 @@ def mesh_peer(seat: int, ports: list[int], rounds: int, think: float, folder: Pa
             body = r.to_bytes(4, "big") + os.urandom(32) + bytes([seat]) + b"play 3 " * 16
             record = crypto_sign(body, secret)  # signature || body
             os.write(log, len(record).to_bytes(4, "big") + record)
+            synced = time.monotonic()
             os.fdatasync(log)  # on disk before it leaves
+            syncs.append(time.monotonic() - synced)
             for link in links:
                 link.send(record)
             moved[r] = start
@@ -158,13 +164,16 @@ def mesh_peer(seat: int, ports: list[int], rounds: int, think: float, folder: Pa
                 os.write(log, len(record).to_bytes(4, "big") + record)
                 done[got] = time.monotonic()
     os.close(log)
-    print(json.dumps({"moved": moved, "done": done}))
+    print(json.dumps({"moved": moved, "done": done, "syncs": syncs}))
     time.sleep(0.5)  # the last move reaches everyone before the sockets close
     ctx.destroy(linger=0)
 
 
-def run_mesh(seats: int, rounds: int, think: float, folder: Path) -> list[float]:
-    """Per move of the mesh: from the mover starting to the last peer having it."""
+def run_mesh(
+    seats: int, rounds: int, think: float, folder: Path
+) -> tuple[list[float], list[float]]:
+    """Per move of the mesh: from the mover starting to the last peer having it;
+    and each of its movers' syncs (the disk's part of it)."""
     ports = [free_port() for _ in range(seats)]
     cmd = [sys.executable, __file__, "--mesh-peer", "{seat}", "--mesh-ports"]
     cmd += [",".join(map(str, ports)), "--mesh-rounds", str(rounds), "--think", str(think)]
@@ -181,10 +190,10 @@ def run_mesh(seats: int, rounds: int, think: float, folder: Path) -> list[float]
                 proc.kill()
                 proc.wait()
     out = []
-    for r in range(rounds):
+    for r in range(seats, rounds):  # each peer's first move warms up: not counted
         start = times[r % seats]["moved"][str(r)]
         out.append(max(t["done"][str(r)] for t in times) - start)
-    return out
+    return out, [w for t in times for w in t["syncs"][1:]]
 
 
 # --profile-peers DIR: every live peer runs under cProfile (slower: for where, not how fast).
@@ -389,8 +398,20 @@ def main() -> None:
                 windows: list[float] = []
                 picks: list[float] = []
                 ready: list[float] = []
-                mesh = run_mesh(seats, args.mesh_rounds, think, Path(tmp))
-                for _ in range(args.games):
+                # The mesh's rounds in parts, one before each game and one after the
+                # last: the disk's speed drifts within minutes (its syncs took 0.06
+                # to 1.4 ms in one evening), and both should meet the same disk.
+                mesh: list[float] = []
+                disk: list[float] = []
+                parts = args.games + 1
+                for game in range(parts):
+                    rounds = args.mesh_rounds * (game + 1) // parts
+                    rounds -= args.mesh_rounds * game // parts
+                    got, waited = run_mesh(seats, rounds + seats, think, Path(tmp))
+                    mesh += got
+                    disk += waited
+                    if game == args.games:
+                        break
                     run = run_game(seats, Path(tmp), args.game, think)
                     m, c, w, (p, u, d, t, r, k, y) = measure(run, think)
                     ready += y
@@ -422,6 +443,13 @@ def main() -> None:
                     ratio = statistics.median(chance) / statistics.median(moves)
                     line += f" ({ratio:.2f}x a move: target <= 1x)"
                 print(line)
+                if disk and moves:  # the disk's part, which both pay and which drifts
+                    beyond = statistics.median(moves) - base
+                    print(
+                        f"{'':>5} the disk: the mesh's syncs p50 {ms(disk, 0.5)} p90"
+                        f" {ms(disk, 0.9)} ms; a move p50 costs {beyond * 1000:.2f} ms more"
+                        " than the mesh's"
+                    )
                 if picks:
                     print(
                         f"{'':>5} blind pick (steal applied -> give applied everywhere)"
