@@ -108,6 +108,7 @@ class Again:
     rotation: tuple[str, ...]  # from the player after the first one (net/rotation.py)
     keep_going: bool = False  # the table's, as its genesis says (host --keep-going)
     spectators: bool = False  # the host admitted spectators (it kept their code)
+    spectators_talk: bool = False  # and let them talk (the genesis's)
 
 
 def read_again(replay: Path) -> Again:
@@ -141,6 +142,7 @@ def read_again(replay: Path) -> Again:
         () if first is None else rotation_after(names, first),
         read_genesis(ledger.entries[0]).keep_going,
         state.spectators_code is not None,
+        ledger.spectators_talk,
     )
 
 
@@ -155,7 +157,12 @@ def host_again(replay: Path, **options) -> PlayResult:  # noqa: ANN003 - play.ho
     if again.seat != 0:
         raise ValueError("only the host of a game opens its table again")
     # As the last table was (a resumed host's say-so is its genesis and files).
-    options = {"keep_going": again.keep_going, "spectators": again.spectators, **options}
+    options = {
+        "keep_going": again.keep_going,
+        "spectators": again.spectators,
+        "spectators_talk": again.spectators and again.spectators_talk,
+        **options,
+    }
     near = again.host_address.rsplit(":", 1)[0]
     if near.startswith("127."):  # `play`'s table: it stays on this machine, unlisted
         options = {**options, "bind": near, "listed": False}

@@ -32,9 +32,14 @@ DEADLINE = 120.0  # seconds: a game of bots without think time takes a few
 
 
 def table(
-    tmp_path, board: Switchboard, game: str = "pet-quartet", spectators: bool = False
+    tmp_path,
+    board: Switchboard,
+    game: str = "pet-quartet",
+    spectators: bool = False,
+    talk: bool = False,
 ) -> list[Peer]:
-    """A host and two joiners at one table, each a peer with bots and its replay."""
+    """A host and two joiners at one table, each a peer with bots and its replay
+    (``talk``: the host's --spectators-talk too)."""
     peers: list[Peer] = []
     options = normalize_options(get_game(game), len(NAMES), {})
     for i, name in enumerate(NAMES):
@@ -50,6 +55,7 @@ def table(
             replay=tmp_path / f"{name}.p2pt",
             advertise="127.0.0.1",
             spectators=spectators and i == 0,
+            spectators_talk=talk and spectators and i == 0,
         )
         player = BotPlayer("random" if i == 0 else "greedy", 0.0, random.Random(i))
         peers.append(Peer(config, BotFrontend(player, quiet=True), transport=transport))

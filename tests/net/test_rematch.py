@@ -93,3 +93,26 @@ def test_a_rematch_joiner_waits_through_a_denial_for_the_host_to_open_again():
 def test_the_rematchs_replay_is_next_to_the_old_one():
     assert next_replay(Path("/r/Ana.p2pt")) == Path("/r/Ana.game2.p2pt")
     assert next_replay(Path("/r/Ana.game2.p2pt")) == Path("/r/Ana.game3.p2pt")
+
+
+@pytest.mark.parametrize("talk", [True, False])
+def test_a_resumed_hosts_rematch_keeps_the_spectators_talk_of_the_last_table(
+    tmp_path, monkeypatch, talk
+):
+    """A host that resumed and says yes to the rematch has no command-line
+    options of the last table: what it opens again comes from its files and the
+    genesis (keep going, spectators, and whether they may talk), as it was."""
+    from p2ptable import play
+    from p2ptable.net.memory_transport import Switchboard
+    from p2ptable.rematch import host_again, read_again
+
+    from .test_memory_transport import run_all, table
+
+    peers = table(tmp_path, Switchboard(), spectators=True, talk=talk)
+    assert run_all(peers) == [0, 0, 0]
+    again = read_again(tmp_path / "Ana.p2pt")
+    assert again.spectators and again.spectators_talk is talk
+    opened: dict = {}
+    monkeypatch.setattr(play, "host", lambda *args, **options: opened.update(options))
+    host_again(tmp_path / "Ana.p2pt")  # as `resume` calls it: no options of the last table
+    assert opened["spectators"] is True and opened["spectators_talk"] is talk
