@@ -610,6 +610,18 @@ def test_a_spectator_is_told_who_left_and_sees_their_cards_face_up():
     assert f"P{LEAVER} left the table: a bot plays for P{LEAVER}, cards face up: {cards}" in status
 
 
+def leaving_on_purpose(seed: str):  # noqa: ANN201
+    """The leaver back on the network at its turn, and gone on purpose (its own
+    departure made and applied): (seats, sessions, logs, net, leaver)."""
+    kept: list = []
+    seats, sessions, logs, net = to_the_leavers_turn(seed, kept=kept)
+    (leaver,) = kept
+    sessions[LEAVER] = leaver
+    leaver.departure.leave(leaver)
+    leaver.advance(net.now)
+    return seats, sessions, logs, net, leaver
+
+
 def test_a_player_who_left_on_purpose_and_resumes_watches_instead_of_leaving_again():
     """'A person who comes back with `resume` after a stand-in took the seat
     watches the rest as a spectator': a seat that typed `leave` and resumes is
@@ -620,12 +632,7 @@ def test_a_player_who_left_on_purpose_and_resumes_watches_instead_of_leaving_aga
 
     from p2ptable.net.peer_exit import LEFT, exit_status
 
-    kept: list = []
-    seats, sessions, logs, net = to_the_leavers_turn("purpose-back", kept=kept)
-    (leaver,) = kept
-    sessions[LEAVER] = leaver  # back on the network, to leave on purpose
-    leaver.departure.leave(leaver)
-    leaver.advance(net.now)
+    seats, sessions, logs, net, leaver = leaving_on_purpose("purpose-back")
     net.pump()
     wait(net, 2)  # the others' acknowledgements come back
     arrival = SimpleNamespace(spectators_behind=lambda length, now: False)  # none watch
@@ -668,12 +675,7 @@ def test_a_leaver_goes_once_every_seat_holds_its_departure_not_what_came_after()
 
     from p2ptable.net.peer_exit import LEFT, exit_status
 
-    kept: list = []
-    _, sessions, _, net = to_the_leavers_turn("purpose-goes", kept=kept)
-    (leaver,) = kept
-    sessions[LEAVER] = leaver  # back on the network, to leave on purpose
-    leaver.departure.leave(leaver)
-    leaver.advance(net.now)
+    _, sessions, _, net, leaver = leaving_on_purpose("purpose-goes")
     at = max(i for i, e in enumerate(leaver.ledger.entries) if e.kind == Kind.DEPARTURE)
     policies = {s: random_policy(random.Random(f"goes{s}")) for s in sessions}
     for _ in range(200):  # the others play on, the leaver's peer still taking it in
