@@ -99,6 +99,8 @@ class CommitsRound(BundleRound):
     def our_part(self, table: RoundSession, expected: Expected) -> Entry | None:
         ledger, seat = table.ledger, table.seat
         chosen = self._chosen  # made by our player's choice (commit), or kept
+        if chosen is not None and chosen[0] < ledger.next_index and not self._from_file:
+            chosen = self._carried(table, chosen)
         if chosen is None or chosen[0] != ledger.next_index:
             return None
         if self._from_file:
@@ -108,6 +110,26 @@ class CommitsRound(BundleRound):
                 self._chosen = None  # a damaged or forged hint: ask again
                 return None
         return authoring.choice_part(ledger, seat, table.secrets, chosen[1])
+
+    def _carried(
+        self, table: RoundSession, chosen: tuple[int, Action]
+    ) -> tuple[int, Action] | None:
+        """Our choice made for a ``commits`` entry that a departure took the place
+        of (a seat named as having abandoned while we had chosen): the same
+        decision is asked at the entry after it (a departure changes no game
+        state), so we commit there to what our player chose, asking nothing
+        twice.  Kept again before the new commit leaves.  The old commit was
+        never bundled; the new one, at another position, has its own salt."""
+        ledger = table.ledger
+        index, action = chosen
+        entries = ledger.entries
+        if any(entries[k].kind != Kind.DEPARTURE for k in range(index, len(entries))):
+            return chosen  # the commits entry came (or more): nothing to carry
+        if action not in ledger.game.legal_actions(ledger.state, table.seat):
+            return chosen  # asked something else now: our player chooses again
+        table.keep_choice(ledger.next_index, action.text)
+        self.remember(ledger.next_index, action)
+        return self._chosen
 
     def bundle(self, ledger: Any, bucket: dict[int, Entry]) -> Entry:
         return authoring.choices_bundle(ledger, bucket)
