@@ -49,6 +49,7 @@ is printed before and after the run.  ``--profile-peers DIR`` runs every live pe
 under cProfile and keeps its stats there (for where a live peer's time goes: the
 figures of such a run are slower than without it).
 Usage: scripts/bench_latency.py [--games N] [--mesh-rounds N] [--profile-peers DIR]
+       [--dir DIR]
 """
 
 from __future__ import annotations
@@ -367,6 +368,12 @@ def main() -> None:
         default=None,
         help="write a cProfile of every live peer process into this folder (peer-SEATS-I.prof)",
     )
+    parser.add_argument(
+        "--dir",
+        default=None,
+        help="where the replays and the mesh's logs go (default: the temporary folder);"
+        " on a tmpfs (/dev/shm) syncs cost nothing, which leaves the code's share alone",
+    )
     parser.add_argument("--mesh-peer", type=int, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--mesh-ports", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--mesh-dir", default=None, help=argparse.SUPPRESS)
@@ -384,7 +391,7 @@ def main() -> None:
     print(f"speed check: a 10^6-step Python loop takes {speed_check() * 1000:.0f} ms here now")
     print(f"{'peers':>5} {'move p50':>9} {'move p99':>9} {'chance p50':>11} {'chance p99':>11}"
           f" {'game wall':>10} {'mesh p50':>9} {'mesh p99':>9}  (ms; game in s)")  # fmt: skip
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         for think in (float(t) for t in args.think.split(",")):
             print(f"-- bots think {think * 1000:.0f} ms before each move")
             for seats in (int(s) for s in args.seats.split(",")):
