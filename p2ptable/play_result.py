@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from p2ptable.engine.api import Outcome
+from p2ptable.invocation import command
 from p2ptable.net.events import Stopped
 from p2ptable.net.peer import LEFT, PAUSED
 from p2ptable.replay.ledger import Ledger
@@ -29,7 +30,7 @@ class PlayResult:
 
     def with_hint(self) -> PlayResult:
         if self.status in (LEFT, PAUSED) and self.replay is not None:
-            return replace(self, resume_hint=f"p2ptable resume {self.replay}")
+            return replace(self, resume_hint=command("resume", str(self.replay)))
         return self
 
 

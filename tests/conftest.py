@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 
 from tests import budget
@@ -29,6 +30,14 @@ _PYCACHE: list[tuple[str, str]] = []  # (the folder, PYTHONDONTWRITEBYTECODE as 
 
 
 def pytest_configure(config) -> None:  # noqa: ANN001
+    # The processes the tests start run as a person whose virtualenv is active
+    # (README: ". .venv/bin/activate"), as .ci/run does, so that their hints say
+    # "p2ptable resume FILE" (p2ptable/invocation.py) on any machine.
+    here = os.path.dirname(sys.executable)
+    if os.path.isfile(os.path.join(here, "p2ptable")):
+        path = os.environ.get("PATH", "")
+        if here not in path.split(os.pathsep):
+            os.environ["PATH"] = here + os.pathsep + path
     switched_off = os.environ.get("PYTHONDONTWRITEBYTECODE")
     if switched_off and not os.environ.get("PYTHONPYCACHEPREFIX"):
         prefix = tempfile.mkdtemp(prefix="p2ptable-tests-pycache-")

@@ -33,6 +33,7 @@ from p2ptable.cli.live_options import (
 )
 from p2ptable.cli.table_and_code import CODE_TRIES, _table_and_code, ask_code
 from p2ptable.cli.tables import interface_option, wait_option
+from p2ptable.invocation import command
 from p2ptable.net.lobby import WrongCode
 
 
@@ -424,7 +425,7 @@ def watch(address, code, name, timeout, replay, quiet, wait, interfaces, plain):
     if result.replay is not None and not quiet:
         if result.replay not in _told:
             click.echo(f"Replay saved to {result.replay}")
-        click.echo(f"Check it with: p2ptable verify {result.replay}")
+        click.echo(f"Check it with: {command('verify', str(result.replay))}")
     if result.status == watching.LEFT:
         sys.exit(watching.LEFT)
     if result.status != watching.WATCHED:

@@ -9,6 +9,8 @@ import sys
 
 import click
 
+from p2ptable.invocation import command
+
 _told: set = set()  # the replays whose place was said before the question to play again
 
 
@@ -71,7 +73,7 @@ def _finish(result, quiet: bool = False) -> None:  # noqa: ANN001 - a play.PlayR
     if result.replay is not None and not quiet:
         if result.replay not in _told:
             click.echo(f"Replay saved to {result.replay}")
-        click.echo(f"Check it with: p2ptable verify {result.replay}")
+        click.echo(f"Check it with: {command('verify', str(result.replay))}")
     if result.status == play.TIMED_OUT:
         raise click.ClickException("the table did not fill in time")
     if result.status == play.NO_ANSWER:
