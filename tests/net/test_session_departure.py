@@ -31,6 +31,7 @@ from p2ptable.ui.terminal import TerminalFrontend, status_lines
 
 from .test_session_escrow import log_file, make_table
 from .test_session_memory import random_policy
+from .test_session_resume import play_until
 
 LEAVER = 2
 ABANDON = 30.0
@@ -62,18 +63,9 @@ def to_the_leavers_turn(
     then taken off the network: (seats, staying sessions, logs, net)."""
     seats, sessions, logs = make_game_table(players, seed, game)
     net = MemoryNet(sessions, logs)
-    rng = random.Random(seed)
-    policies = {s: random_policy(random.Random(rng.random())) for s in sessions}
-    for _ in range(500):
-        net.pump()
-        if sessions[LEAVER].my_turn() and sessions[LEAVER].ledger.next_index > 12:
-            break
-        mover = next(s for s in sessions.values() if s.my_turn())
-        mover.submit(
-            policies[mover.seat](mover.ledger.game, mover.ledger.state, mover.seat), net.now
-        )
-    else:
-        raise AssertionError("the leaver never came to move")
+    leaver = sessions[LEAVER]
+    to_its_turn = lambda: leaver.my_turn() and leaver.ledger.next_index > 12  # noqa: E731
+    play_until(sessions, net, random.Random(seed), to_its_turn, max_moves=500)
     gone = sessions.pop(LEAVER)
     if kept is not None:
         kept.append(gone)  # off the network, but not ended (the test's to use)
@@ -712,21 +704,14 @@ def test_a_secret_choice_made_before_a_departure_there_is_not_asked_again():
     seats, sessions, logs = make_game_table(4, "choice-kept", "vorsicht-lehrer", options)
     net = MemoryNet(sessions, logs)
     policies = {s: random_policy(random.Random(f"kept{s}")) for s in sessions}
-    for _ in range(2000):  # to a teacher card chosen by every seat at once
-        net.pump()
+
+    def every_seat_chooses() -> bool:  # a teacher card chosen by every seat at once
         expected = sessions[0].ledger.expected()
-        if (
-            expected.kind == Kind.COMMITS
-            and LEAVER in expected.targets
-            and len(expected.targets) > 2
-        ):
-            break
-        mover = next(s for s in sessions.values() if s.my_turn())
-        mover.submit(
-            policies[mover.seat](mover.ledger.game, mover.ledger.state, mover.seat), net.now
-        )
-    else:
-        raise AssertionError("no secret choice of every seat came")
+        targets = expected.targets
+        return expected.kind == Kind.COMMITS and LEAVER in targets and len(targets) > 2
+
+    play_until(sessions, net, random.Random("kept"), every_seat_chooses)
+    expected = sessions[0].ledger.expected()
     chosen = {}
     for session in sessions.values():
         if session.seat != LEAVER and session.my_turn():
