@@ -42,8 +42,8 @@ def exit_status(
         # holds our departure, or after the linger; not once it holds what the
         # table made after it too, which at a fast table is the rest of the game.
         found = session.departure_of(session.seat)
-        held = length if found is None else found[0] + 1
-        done = all(p.their_len >= held for p in session.peers.values())
+        assert found is not None  # left_for_good: our own departure is in our log
+        done = all(p.their_len > found[0] for p in session.peers.values())
         return LEFT if done or lingered else None
     if session.finished:
         done = all(p.their_len >= length for p in session.peers.values())
