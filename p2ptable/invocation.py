@@ -27,15 +27,15 @@ def _program() -> str:
     typed = sys.argv[0] if sys.argv else ""
     beside = Path(sys.executable).parent / NAME
     if Path(typed).name == NAME:
-        script = Path(typed)  # run by its name or its path
+        shown = typed  # run by its name or its path: shown as typed
     elif beside.is_file():
-        script = beside  # ``python -m p2ptable``: the script of the same install
+        shown = str(beside)  # ``python -m p2ptable``: the script of the same install
     else:
         return f"{shlex.quote(sys.executable)} -m {NAME}"
     found = shutil.which(NAME)
-    if found is not None and _same(found, script):
+    if found is not None and _same(found, shown):
         return NAME
-    return shlex.quote(typed if script is not beside else str(beside))
+    return shlex.quote(shown)
 
 
 def _same(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
