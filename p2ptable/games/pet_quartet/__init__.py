@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from p2ptable.engine.api import Action, Decision, OptionSpec, Outcome, normalize_options
+from p2ptable.engine.last_answer import LastAnswer
 from p2ptable.games.notes import player_notes
 from p2ptable.games.package import GamePackage
 from p2ptable.games.pet_quartet import bots, rules, scoring
@@ -24,6 +25,9 @@ from p2ptable.games.pet_quartet import view as views
 from p2ptable.games.pet_quartet.state import SCORINGS, VARIANTS, PetQuartetState
 
 RULES_MD = Path(__file__).with_name("RULES.md")
+
+
+_LEGAL_ACTIONS = LastAnswer(rules.legal_actions)
 
 
 class PetQuartet:
@@ -56,7 +60,7 @@ class PetQuartet:
         return rules.pending(state)
 
     def legal_actions(self, state: PetQuartetState, seat: int) -> tuple[Action, ...]:
-        return rules.legal_actions(state, seat)
+        return _LEGAL_ACTIONS(state, seat)  # asked again at one position: engine/last_answer.py
 
     def apply(self, state: PetQuartetState, seat: int, action: Action) -> PetQuartetState:
         return rules.apply(state, seat, action)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from p2ptable.engine.api import Action, Decision, OptionSpec, Outcome, normalize_options
+from p2ptable.engine.last_answer import LastAnswer
 from p2ptable.games.notes import player_notes
 from p2ptable.games.package import GamePackage
 from p2ptable.games.teachers_pet import bots, flow, rules, rulings, scoring, strong
@@ -26,6 +27,9 @@ from p2ptable.games.teachers_pet import view as views
 from p2ptable.games.teachers_pet.state import TeachersPetState
 
 RULES_MD = Path(__file__).with_name("RULES.md")
+
+
+_LEGAL_ACTIONS = LastAnswer(rules.legal_actions)
 
 
 class TeachersPet:
@@ -47,7 +51,7 @@ class TeachersPet:
         return rules.pending(state)
 
     def legal_actions(self, state: TeachersPetState, seat: int) -> tuple[Action, ...]:
-        return rules.legal_actions(state, seat)
+        return _LEGAL_ACTIONS(state, seat)  # asked again at one position: engine/last_answer.py
 
     def apply(self, state: TeachersPetState, seat: int, action: Action) -> TeachersPetState:
         return rules.apply(state, seat, action)

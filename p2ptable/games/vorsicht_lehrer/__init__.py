@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from p2ptable.engine.api import Action, Decision, OptionSpec, Outcome, normalize_options
+from p2ptable.engine.last_answer import LastAnswer
 from p2ptable.games.notes import player_notes
 from p2ptable.games.package import GamePackage
 from p2ptable.games.vorsicht_lehrer import bots, rules, scoring
@@ -25,6 +26,9 @@ from p2ptable.games.vorsicht_lehrer import view as views
 from p2ptable.games.vorsicht_lehrer.state import TRACKS, VorsichtLehrerState
 
 RULES_MD = Path(__file__).with_name("RULES.md")
+
+
+_LEGAL_ACTIONS = LastAnswer(rules.legal_actions)
 
 
 class VorsichtLehrer:
@@ -61,7 +65,7 @@ class VorsichtLehrer:
         return rules.pending(state)
 
     def legal_actions(self, state: VorsichtLehrerState, seat: int) -> tuple[Action, ...]:
-        return rules.legal_actions(state, seat)
+        return _LEGAL_ACTIONS(state, seat)  # asked again at one position: engine/last_answer.py
 
     def apply(self, state: VorsichtLehrerState, seat: int, action: Action) -> VorsichtLehrerState:
         return rules.apply(state, seat, action)
