@@ -10,10 +10,11 @@ position once every check has passed.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from p2ptable.crypto.signing import verify_signature
-from p2ptable.engine.api import Action, IllegalAction
+from p2ptable.engine.api import Action, Game, IllegalAction
 from p2ptable.engine.frozen import replace
 from p2ptable.randomness.chain import check_preimage
 from p2ptable.randomness.derive import derive_outcome
@@ -48,16 +49,30 @@ def action(
         raise InvalidEntry(index, f"illegal action {body['action']!r}: {exc}", seat) from None
     book = position.book
     if book is None and "reveal" not in body and "transfer" not in body:
-        # Describe only once the action is known to be legal (describe may assume it).
-        text = game.describe(state, seat, action) + by_clock
+        # Described only once the action is known to be legal (describe may assume it).
         after = advanced(new_state, position.chain_tips, position.chance_steps, None)
-        return applied(index, _ACTION, seat, text), after
+        return applied(index, _ACTION, seat, _Words(game, state, seat, action, by_clock)), after
     book, new_state = sealed_entries.hand_card_proofs(
         game, book, state, new_state, seat, action, body, index
     )
-    text = game.describe(state, seat, action) + by_clock
     after = sealed_entries.settle(game, new_state, book, position.chain_tips, position.chance_steps)
-    return applied(index, _ACTION, seat, text), after
+    return applied(index, _ACTION, seat, _Words(game, state, seat, action, by_clock)), after
+
+
+class _Words:
+    """An action's words for its ``Applied``, when they are read (the rules' states
+    are immutable, so ``state`` is still the one it was taken in)."""
+
+    __slots__ = ("game", "state", "seat", "action", "by_clock")
+
+    def __init__(
+        self, game: Game[Any], state: Any, seat: int, action: Action, by_clock: str
+    ) -> None:
+        self.game, self.state, self.seat, self.action = game, state, seat, action
+        self.by_clock = by_clock
+
+    def __call__(self) -> str:
+        return self.game.describe(self.state, self.seat, self.action) + self.by_clock
 
 
 def _clock_move(info: GenesisInfo, index: int, body: dict[str, Any], seat: int) -> str:
@@ -116,11 +131,10 @@ def chance(
     if tuple(body["outcome"]) != outcome:
         raise InvalidEntry(index, f"recorded outcome {body['outcome']} != derived {list(outcome)}")
     game, state = info.game, position.state
-    text = game.describe_chance(state, outcome)
     after = sealed_entries.settle(
         game, game.resolve(state, outcome), position.book, tuple(pre), position.chance_steps + 1
     )
-    return applied(index, _CHANCE, step.seat, text), after
+    return applied(index, _CHANCE, step.seat, partial(game.describe_chance, state, outcome)), after
 
 
 def result(

@@ -19,6 +19,7 @@ importing the ledger.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -73,19 +74,33 @@ class Halt:
 
 @dataclass(frozen=True)
 class Applied:
-    """What an accepted entry did, for screens and narratives."""
+    """What an accepted entry did, for screens and narratives.
+
+    The ``text`` of a move or a chance step is worked out when it is first read
+    (:func:`applied`): every peer applies every move, and a bot's peer never
+    reads it."""
 
     index: int
     kind: Kind
     seat: int | None
     text: str
 
+    def __getattr__(self, name: str) -> str:
+        # Only for an attribute not in __dict__: the text of :func:`applied`, once.
+        describe = self.__dict__.get("_describe")
+        if name != "text" or describe is None:
+            raise AttributeError(name)
+        text: str = describe()  # pure: two threads reading it at once agree
+        self.__dict__["text"] = text
+        return text
 
-def applied(index: int, kind: Kind, seat: int | None, text: str) -> Applied:
-    """``Applied(index, kind, seat, text)`` for the entries of every move (actions
-    and chance steps), built as :func:`advanced` builds a position."""
+
+def applied(index: int, kind: Kind, seat: int | None, describe: Callable[[], str]) -> Applied:
+    """``Applied(index, kind, seat, describe())`` for the entries of every move
+    (actions and chance steps), built as :func:`advanced` builds a position; the
+    text is described when first read (the rules' states it reads are immutable)."""
     value = _new(Applied)
-    _set(value, "__dict__", {"index": index, "kind": kind, "seat": seat, "text": text})
+    _set(value, "__dict__", {"index": index, "kind": kind, "seat": seat, "_describe": describe})
     return value
 
 

@@ -505,8 +505,12 @@ def test_advanced_and_applied_make_the_same_values_as_the_classes(
     position = advanced(state, tips, steps, None)
     assert position == Position(state, tips, steps, None)
     assert vars(position) == vars(Position(state, tips, steps, None))
-    did = applied(index, "action", seat, text)
+    described: list[str] = []
+    did = applied(index, "action", seat, lambda: described.append(text) or text)
+    assert described == []  # the words are worked out when read, not when applied
     assert did == Applied(index, "action", seat, text)
-    assert vars(did) == vars(Applied(index, "action", seat, text))
+    assert did.text == text and described == [text]  # once
+    made = {k: v for k, v in vars(did).items() if k != "_describe"}
+    assert made == vars(Applied(index, "action", seat, text))
     with pytest.raises(AttributeError):
         position.state = 1  # type: ignore[misc]
