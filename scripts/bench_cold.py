@@ -83,13 +83,9 @@ def timed(step: Callable[[], object], before: Callable[[], None]) -> int:
     return time.perf_counter_ns() - start
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, default=6)
-    parser.add_argument("--moves", type=int, default=400)
-    parser.add_argument("--evict-mb", type=float, default=4.0)
-    args = parser.parse_args()
-    evict = Evictor(args.evict_mb)
+def measure(players: int, moves_wanted: int, evict_mb: float) -> dict[str, tuple[float, float]]:
+    """Each figure of the module docstring: (warm, cold) medians in microseconds."""
+    evict = Evictor(evict_mb)
     figures: dict[str, dict[str, list[int]]] = {}
 
     def record(name: str, cold: bool, ns: int) -> None:
@@ -98,21 +94,21 @@ def main() -> None:
     rng = random.Random(1)
     for cold in (False, True):
         before = evict if cold else (lambda: None)
-        sessions = make_table(args.players)
+        sessions = make_table(players)
         net = MemoryNet(sessions)
         policies = {s: random_policy(random.Random(rng.random())) for s in sessions}
         moves = 0
-        while moves < args.moves:
+        while moves < moves_wanted:
             net.pump()
             movers = [s for s in sessions.values() if s.my_turn()]
             if not movers:  # the game ended: start another
-                sessions = make_table(args.players)
+                sessions = make_table(players)
                 net = MemoryNet(sessions)
                 continue
             mover = movers[0]
             action = policies[mover.seat](mover.ledger.game, mover.ledger.state, mover.seat)
             ns = timed(partial(mover.submit, action, net.now, advance=False), before)
-            record("mover, before its first frame leaves", cold, ns)
+            record(MOVER, cold, ns)
             mover.advance(net.now)
             moves += 1
             net.collect()
@@ -125,23 +121,40 @@ def main() -> None:
                     session.receive(frame, net.now)  # the mover's reveal (tables of two)
                     continue
 
-                record("receiver, bare minimum", cold, timed(partial(bare, session, frame), before))
+                record(BARE, cold, timed(partial(bare, session, frame), before))
                 entry = Entry.decode(open_frame(frame, ledger.game_id, session.links).data["entry"])
                 signed = entry.sigs[0][1] + signed_message(ledger.game_id, entry.body_bytes)
                 key = session.keys[entry.body["seat"]]
-                record(
-                    "Ed25519 verify", cold, timed(partial(crypto_sign_open, signed, key), before)
-                )
+                record(VERIFY, cold, timed(partial(crypto_sign_open, signed, key), before))
                 signing._KNOWN_GOOD.clear()  # the real receive must verify, not remember
                 ns = timed(partial(session.receive, frame, net.now), before)
-                record("receiver, whole receive", cold, ns)
+                record(WHOLE, cold, ns)
             sign = partial(mover.secrets.key.sign, b"x" * 150)
-            record("Ed25519 sign", cold, timed(sign, before))
+            record(SIGN, cold, timed(sign, before))
             net.pump()
+    return {
+        name: (statistics.median(runs["warm"]) / 1000, statistics.median(runs["cold"]) / 1000)
+        for name, runs in figures.items()
+    }
+
+
+MOVER = "mover, before its first frame leaves"
+BARE = "receiver, bare minimum"
+VERIFY = "Ed25519 verify"
+WHOLE = "receiver, whole receive"
+SIGN = "Ed25519 sign"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=6)
+    parser.add_argument("--moves", type=int, default=400)
+    parser.add_argument("--evict-mb", type=float, default=4.0)
+    args = parser.parse_args()
+    figures = measure(args.players, args.moves, args.evict_mb)
     print(f"{args.players} players, {args.moves} moves, evicting {args.evict_mb:g} MB for cold")
     print(f"{'':40s} {'warm':>8s} {'cold':>8s}  (median, us)")
-    for name, runs in figures.items():
-        warm, cold = (statistics.median(runs[k]) / 1000 for k in ("warm", "cold"))
+    for name, (warm, cold) in figures.items():
         print(f"{name:40s} {warm:8.0f} {cold:8.0f}")
 
 

@@ -26,6 +26,8 @@ SCRIPTS = ROOT / "scripts"
 SMOKE = {
     "bench_ab.py": (["HEAD", "WORK", "--runs", "1", "--seats", "2", "--games", "1",
                      "--think", "0"], "median of the runs' medians"),
+    "bench_budget.py": (["--peers", "2", "--rounds", "5", "--moves", "5", "--evict-mb", "0.1"],
+                        "bare checks"),
     "bench_cold.py": (["--players", "2", "--moves", "5", "--evict-mb", "0.1"], "Ed25519"),
     "bench_escrow.py": (["--seats", "3", "--runs", "1"], "escrow's cost at the start"),
     "bench_floor.py": (["--peers", "2", "--rounds", "5"], "p50"),
