@@ -21,8 +21,7 @@ hostile network in a test.
 Each inbox wakes its ``poll`` through a pipe of its own, so ``poll`` waits for a
 message and for the file descriptors registered with it (a person's input) in
 one ``select``, and sleeps exactly as long as it is told, like ZeroMQ's poller.
-As the ZeroMQ adapter does, ``poll`` returns the messages waiting, at most
-``POLL_BATCH`` a call.
+As the ZeroMQ adapter does, ``poll`` returns at most one message a call.
 """
 
 from __future__ import annotations
@@ -33,7 +32,7 @@ import threading
 from collections import deque
 from collections.abc import Callable
 
-from p2ptable.net.transport import POLL_BATCH, Incoming
+from p2ptable.net.transport import Incoming
 
 MAX_WAITING = 10_000  # messages kept for an endpoint that nobody listens on yet
 FIRST_PORT = 41_000
@@ -157,9 +156,8 @@ class MemoryTransport:
             self._fds.discard(fd)
 
     def poll(self, timeout_ms: int) -> tuple[list[Incoming], bool]:
-        """The messages waiting (at most POLL_BATCH, as ZeroMQ's), and whether a
-        registered fd is readable, within ``timeout_ms`` (at once if a message is
-        waiting)."""
+        """At most one message, and whether a registered fd is readable, within
+        ``timeout_ms`` (at once if a message is waiting)."""
         timeout = 0.0 if self._inbox else max(0, timeout_ms) / 1000
         ready = {key.fd for key, _ in self._selector.select(timeout)}
         if self._wake_r in ready:
@@ -167,7 +165,7 @@ class MemoryTransport:
                 os.read(self._wake_r, 65536)
             except BlockingIOError:
                 pass
-        out = [self._inbox.popleft() for _ in range(min(POLL_BATCH, len(self._inbox)))]
+        out = [self._inbox.popleft()] if self._inbox else []
         return out, bool(ready & self._fds)
 
     def close(self, linger_ms: int = 0) -> None:

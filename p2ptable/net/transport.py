@@ -14,8 +14,7 @@ it ``connect``-ed (the game mesh, and a joiner to its host), ``reply`` for the
 host's lobby answers to joiners most of whom are never seated, ``feed`` for
 answers to spectators (a short queue: one that stops reading loses answers).
 ``poll`` waits at most ``timeout_ms`` for a message or a registered file
-descriptor (a person's input) and returns what came: the messages waiting, at
-most ``POLL_BATCH`` a call.
+descriptor (a person's input) and returns what came: at most one message a call.
 A message of the wrong shape comes as channel :data:`BAD`, its payload saying
 what is wrong with it.  Nothing here knows the protocol.
 """
@@ -28,9 +27,6 @@ from typing import Protocol
 LOBBY = b"L"
 GAME = b"G"
 BAD = b"?"  # a message of the wrong shape (payload: what is wrong with it)
-# Messages one poll hands the loop at most: those waiting, but a pass of the loop
-# stays short (a flood is read a batch at a time, the timers between).
-POLL_BATCH = 16
 
 
 @dataclass(frozen=True)

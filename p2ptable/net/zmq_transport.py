@@ -31,7 +31,7 @@ from collections import OrderedDict
 
 import zmq
 
-from p2ptable.net.transport import BAD, GAME, LOBBY, POLL_BATCH, Incoming
+from p2ptable.net.transport import BAD, GAME, LOBBY, Incoming
 
 __all__ = ["BAD", "GAME", "LOBBY", "Incoming", "ZmqTransport"]
 
@@ -176,27 +176,22 @@ class ZmqTransport:
     def poll(self, timeout_ms: int) -> tuple[list[Incoming], bool]:
         """Messages that arrived, and whether a registered fd (stdin) is readable.
 
-        The messages already waiting, up to POLL_BATCH: a peer's pass of its loop
-        costs about as much again as the message it handles, and messages pile up
-        while six processes share two cores (a collector's reveals).  Whether
-        another is waiting is asked of the socket (``EVENTS``), not found out by
-        reading until pyzmq's "try again" error, which it builds in Python: more
-        than a whole receive costs."""
+        At most one message per call: the inbox holding more is readable again at
+        once, and almost every wake-up brings one message.  Reading on until it is
+        empty would end every wake-up in pyzmq's "try again" error, which it
+        builds in Python: more than the whole receive costs."""
         out: list[Incoming] = []
         fd_ready = False
         for sock, _ in self.poller.poll(timeout_ms):
             if sock is self.inbox:
-                while len(out) < POLL_BATCH:
-                    got = _recv_one(sock)
-                    if got is None:
-                        break
-                    data, count, address = got
-                    if count == 1 and data:
-                        out.append(Incoming(data[:1], data[1:], address))
-                    else:  # not one frame of channel + payload: let the peer log it
-                        out.append(Incoming(BAD, _shape_error(count), address))
-                    if not int(sock.getsockopt(zmq.EVENTS)) & zmq.POLLIN:
-                        break
+                got = _recv_one(sock)
+                if got is None:
+                    continue
+                data, count, address = got
+                if count == 1 and data:
+                    out.append(Incoming(data[:1], data[1:], address))
+                else:  # not one frame of channel + payload: let the peer log it
+                    out.append(Incoming(BAD, _shape_error(count), address))
             else:
                 fd_ready = True
         return out, fd_ready

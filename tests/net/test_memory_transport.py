@@ -139,7 +139,7 @@ def test_a_message_to_an_endpoint_nobody_listens_on_yet_waits_for_it():
     incoming, ready = ben.poll(0)
     assert [(m.channel, m.payload, m.address) for m in incoming] == [(GAME, b"early", "127.0.0.1")]
     assert not ready
-    assert ben.poll(0) == ([], False)  # nothing more
+    assert ben.poll(0) == ([], False)  # at most one message a call, and nothing more
     ana.close()
     ben.close()
 
