@@ -46,7 +46,7 @@ from p2ptable.replay.side_records import check_side_records
 from p2ptable.replay.verify import VerifyReport, secrets_in_log, verify_bytes
 from p2ptable.ui.narrative import EntryWords, entry_words, genesis_words
 from p2ptable.ui.seat_secret import NoOwnSecret, own_deck_secret
-from p2ptable.ui.text import name_seats, result_summary, verdict
+from p2ptable.ui.text import name_seats, options_words, result_summary, verdict
 
 NOTE = (
     "derived from the signed log by p2ptable export; this text is not a replay and "
@@ -173,7 +173,7 @@ class Record:
 
     def tags(self) -> list[tuple[str, str]]:
         """The header as tag pairs, in order."""
-        options = ", ".join(f"{k}={v}" for k, v in sorted(self.options.items())) or "none"
+        options = options_words(self.options, self.seats) or "none"
         seats = ", ".join(f"{n} {name}" for n, name in enumerate(self.seats, start=1))
         return [
             ("Game", self.title),

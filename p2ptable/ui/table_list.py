@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from p2ptable.games import get_game
 from p2ptable.net.listing import HeardTable
+from p2ptable.ui.text import options_words
 
 NO_TABLES = (
     "No open tables heard in {wait:g} s. A network that filters multicast (many "
@@ -53,7 +54,7 @@ def _title(game: str) -> str:
 def describe(table: HeardTable) -> str:
     """``Ana: Pet Quartet (variant=maestro), 1 of 3 seats taken, at 10.0.0.5:47001``."""
     ad = table.announcement
-    options = ", ".join(f"{k}={v}" for k, v in ad.options)
+    options = options_words(dict(ad.options), ())
     game = _title(ad.game) + (f" ({options})" if options else "")
     seats = f"{ad.taken} of {ad.seats} seats taken" if ad.open else "full"
     watch = ", spectators welcome" if ad.watch else ""

@@ -11,10 +11,10 @@ player lists on the screens number them.  JSON output keeps the 0-based indexes.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from p2ptable.engine.api import Outcome
+from p2ptable.engine.api import FIRST, Outcome
 
 # The small English helpers are the games' (their log phrases and menu words use
 # them too): named here as well, where the screens look for them.
@@ -77,10 +77,25 @@ def name_seats(textline: str, names: Sequence[str]) -> str:
     return _SEAT.sub(named, textline)
 
 
+def options_words(options: Mapping[str, str], names: Sequence[str]) -> str:
+    """A genesis's options as ``name=value``, sorted; the seat a rematch names to
+    play first (engine.api.FIRST, a seat index) as a person counts seats, with its
+    name: ``first=seat 2 (Bea)``.  Empty when there are none."""
+    words = []
+    for name, value in sorted(options.items()):
+        if name == FIRST and value.isascii() and value.isdigit() and len(value) < 6:
+            seat = int(value)
+            who = f" ({names[seat]})" if seat < len(names) else ""
+            value = f"{seat_label(seat)}{who}"
+        words.append(f"{name}={value}")
+    return ", ".join(words)
+
+
 def verify_summary(path: str, report: VerifyReport) -> str:
     lines = []
     if report.game is not None:
-        opts = ", ".join(f"{k}={v}" for k, v in sorted(report.options.items())) or "no options"
+        names = [seat["name"] for seat in report.seats]
+        opts = options_words(report.options, names) or "no options"
         lines.append(f"game:    {report.game} ({opts}), {len(report.seats)} seats")
         unnamed = _unnamed_options(report)
         if unnamed:

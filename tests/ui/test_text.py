@@ -11,7 +11,7 @@ import pytest
 
 from p2ptable.games.words import a, article
 from p2ptable.replay.verify import VerifyReport
-from p2ptable.ui.text import name_seats, seat_label, verify_summary
+from p2ptable.ui.text import name_seats, options_words, seat_label, verify_summary
 
 NAMES = ["Ana", "Ben", "Cleo"]
 
@@ -65,6 +65,19 @@ def test_verify_lists_seats_from_one() -> None:
     assert "  seat 1: Ana          key 0000000000000000…" in out
     assert "  seat 3: Cleo         key 0202020202020202…" in out
     assert "seat 0" not in out
+
+
+def test_a_rematchs_first_player_is_shown_as_its_seat_list_counts() -> None:
+    # A rematch's genesis names the seat that plays first by its index ("1" is the
+    # second seat); verify counted it from 0 beside a seat list counted from 1.
+    report = _report(valid=True)
+    report.options = {"variant": "standard", "first": "1"}
+    out = verify_summary("g.p2pt", report)
+    assert "(first=seat 2 (Ben), variant=standard)" in out
+    assert "first=1" not in out
+    # From a file or a stranger's listing, a value that is no seat stays as it is.
+    for odd in ("²", "12345678", "x", ""):
+        assert options_words({"first": odd}, NAMES) == f"first={odd}"
 
 
 def test_verify_names_the_cheater_as_its_seat_list_does() -> None:
