@@ -33,7 +33,6 @@ from functools import partial
 from nacl.bindings import crypto_sign_open
 
 from p2ptable.crypto import signing
-from p2ptable.engine.api import Action
 from p2ptable.engine.playout import random_policy
 from p2ptable.net.memory import MemoryNet
 from p2ptable.net.session import Session
@@ -41,6 +40,7 @@ from p2ptable.net.wire import open_frame
 from p2ptable.replay import authoring
 from p2ptable.replay.entries import Entry, signed_message
 from p2ptable.replay.ledger import Ledger
+from p2ptable.replay.moves import parse_action  # the ledger's: remembered
 
 
 def make_table(players: int) -> dict[int, Session]:
@@ -73,7 +73,7 @@ def bare(session: Session, frame: bytes) -> None:
     body = entry.body
     signed = signed_message(ledger.game_id, entry.body_bytes)
     crypto_sign_open(entry.sigs[0][1] + signed, session.keys[body["seat"]])
-    ledger.game.apply(ledger.state, body["seat"], Action.parse(body["action"]))
+    ledger.game.apply(ledger.state, body["seat"], parse_action(body["action"]))
 
 
 def timed(step: Callable[[], object], before: Callable[[], None]) -> int:

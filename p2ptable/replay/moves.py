@@ -43,7 +43,7 @@ def action(
         by_clock = f" (the bot playing for seat {seat})"  # its stand-in (replay/stand_in.py)
     game, state = info.game, position.state
     try:
-        action = _parse_action(body["action"])
+        action = parse_action(body["action"])
         new_state = game.apply(state, seat, action)
     except (ValueError, IllegalAction) as exc:
         raise InvalidEntry(index, f"illegal action {body['action']!r}: {exc}", seat) from None
@@ -177,7 +177,8 @@ _ACTIONS: dict[str, Action] = {}
 _ACTIONS_MAX = 1024
 
 
-def _parse_action(text: str) -> Action:
+def parse_action(text: str) -> Action:
+    """``Action.parse(text)``, remembered (above): what the ledger applies."""
     action = _ACTIONS.get(text)
     if action is None:
         action = Action.parse(text)
