@@ -391,18 +391,18 @@ def test_the_hash_is_sha256_of_the_encoding(real_entries):
 
 def test_remembered_actions_are_the_parsed_ones_and_failures_are_not_kept():
     moves._ACTIONS.clear()
-    assert moves._parse_action("place 2") == moves._parse_action("place 2")
+    assert moves.parse_action("place 2") == moves.parse_action("place 2")
     assert "place 2" in moves._ACTIONS
     for _ in range(2):
         with pytest.raises(ValueError, match="not in canonical form"):
-            moves._parse_action("place 02")
+            moves.parse_action("place 02")
     assert "place 02" not in moves._ACTIONS
 
 
 def test_the_remembered_actions_stay_few():
     moves._ACTIONS.clear()
     for n in range(moves._ACTIONS_MAX * 2 + 5):
-        moves._parse_action(f"take {n}")
+        moves.parse_action(f"take {n}")
     assert len(moves._ACTIONS) <= moves._ACTIONS_MAX
 
 
