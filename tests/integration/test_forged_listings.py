@@ -86,8 +86,9 @@ def forger():
     made.close()
 
 
-def listed(wait: float = 2.0) -> list[dict]:
-    """What `p2ptable tables --json` lists, heard on loopback only."""
+def listed(wait: float = 3.0) -> list[dict]:
+    """What `p2ptable tables --json` lists, heard on loopback only, listening as
+    long as `tables` does by default (a loaded machine's host answers late)."""
     run = subprocess.run(
         [sys.executable, "-m", "p2ptable", "tables", "--json", "--wait", str(wait), *LOOPBACK],
         capture_output=True, text=True, timeout=wait + 30,
@@ -97,9 +98,10 @@ def listed(wait: float = 2.0) -> list[dict]:
 
 
 def the_real(host: Host) -> dict:
-    """The host's own row, once `tables` hears it (at most five listens)."""
-    for _ in range(5):
-        rows = [t for t in listed(1.0) if t["address"] == host.where]
+    """The host's own row, once `tables` hears it (at most five listens, each
+    longer: a host just started on a loaded machine may take seconds to answer)."""
+    for wait in (1.0, 2.0, 3.0, 4.0, 5.0):
+        rows = [t for t in listed(wait) if t["address"] == host.where]
         if rows:
             return rows[0]
     raise AssertionError(f"the host at {host.where} was never heard")
@@ -158,7 +160,7 @@ def test_a_fake_with_the_host_s_name_is_marked_and_enter_picks_nothing(host, for
     fake = announcement(os.urandom(16), "pet-quartet", {}, "Ana", 1, 3, 9)
     forger.keep_sending(table_records(fake, FORGER))
     the_real(host)
-    ben = Person(["join", "--name", "Ben", "--wait", "2", *LOOPBACK, "--replay",
+    ben = Person(["join", "--name", "Ben", "--wait", "3", *LOOPBACK, "--replay",
                   str(tmp_path / "ben.p2pt")], tmp_path)  # fmt: skip
     try:
         ben.expect(r"Which table\?")
