@@ -14,6 +14,7 @@ processes waking up for nothing.
 
 from __future__ import annotations
 
+import math
 import os
 import time
 
@@ -73,7 +74,10 @@ class Waiter:
         collector, transport = self.collector, self.transport
 
         def sleep_ms() -> int:
-            return round(min(MAX_SLEEP, max(0.0, wake - time.monotonic())) * 1000)
+            # Whole milliseconds, rounded up: rounded to the nearest, half the
+            # wake-ups came before their deadline (a bot's think time not yet over),
+            # and the loop made a pass for nothing right before the one it woke for.
+            return math.ceil(min(MAX_SLEEP, max(0.0, wake - time.monotonic())) * 1000)
 
         if not collector.wants_quiet(sleep_ms() / 1000):
             collector.maybe_collect(0.0)  # only the backstop, if far too much is due
