@@ -53,21 +53,27 @@ class BotPlayer:
         """Our move if it is our turn and the think time is over, else None."""
         if not session.my_turn():
             return None
-        if self.delay > 0:
-            index = session.log_length
-            if self._turn_seen is None or self._turn_seen[0] != index:
-                self._turn_seen = (index, now)
-            if now - self._turn_seen[1] < self.delay:
-                return None
+        if self.delay > 0 and now - self._thinking_since(session, now) < self.delay:
+            return None
         return session.ask(self.policy(session))
 
     def wake_at(self, session: Session, now: float) -> float:
+        """When to choose: at the end of our think time, which starts when the loop
+        first meets our turn here or in :meth:`choose`.  (Answering "at once" for a
+        turn first met here, after our own move made it, cost a pass of the loop
+        that only started the think time.)"""
         if not session.my_turn():
             return now + IDLE
-        seen = self._turn_seen
-        if self.delay > 0 and seen is not None and seen[0] == session.log_length:
-            return seen[1] + self.delay  # the end of our think time
+        if self.delay > 0:
+            return self._thinking_since(session, now) + self.delay
         return now  # our turn: decide at once
+
+    def _thinking_since(self, session: Session, now: float) -> float:
+        """When our think time for this turn began (``now``, if it begins now)."""
+        index = session.log_length
+        if self._turn_seen is None or self._turn_seen[0] != index:
+            self._turn_seen = (index, now)
+        return self._turn_seen[1]
 
 
 # How long a bot that signed a break holds its move while the others agree: a

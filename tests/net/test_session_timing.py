@@ -76,6 +76,21 @@ def test_a_bot_sleeps_until_its_think_time_is_over():
     assert quick.wake_at(mover, 5.0) == 5.0  # no think time: decide at once
 
 
+def test_a_turn_met_first_when_the_loop_asks_when_to_wake_starts_the_think_time():
+    # A bot whose own move gave it the next turn too (Pet Quartet: place, then take
+    # or decline) meets that turn when the loop asks when to wake, after the move.
+    # It answered "at once", and the loop made a pass that only started the think
+    # time before sleeping through it.
+    seats, sessions, logs = make_table(2, "bot-again")
+    net = MemoryNet(sessions, logs)
+    net.pump()
+    mover = next(s for s in sessions.values() if s.my_turn())
+    bot = BotPlayer("random", delay=0.25, policy=lambda game, state, seat: None)
+    assert bot.wake_at(mover, 7.0) == 7.25  # not "now": the think time began
+    assert bot.choose(mover, 7.1) is None  # still thinking
+    assert bot.wake_at(mover, 7.1) == 7.25  # the same turn: the same end
+
+
 def test_the_move_is_to_be_made_durable_before_it_is_handed_out():
     # A crash between sending and writing would let a resumed seat sign a second,
     # different move for the same place: equivocation.  So the session hands out
