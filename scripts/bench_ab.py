@@ -10,7 +10,7 @@ with its own ``scripts/bench_latency.py``; the peers of a run import that
 revision's ``p2ptable`` (they run with the worktree as their working folder).
 
 Usage: scripts/bench_ab.py REV_A REV_B [--runs 3] [--seats 6] [--games 2]
-       [--think 0.02] [--game pet-quartet]
+       [--think 0.02] [--game pet-quartet] [--dir /dev/shm]
 (REV may be any git revision, or WORK for the working tree as it is.)
 """
 
@@ -43,6 +43,8 @@ def measure(folder: Path, args: argparse.Namespace) -> list[list[str]]:
     """The table rows ``bench_latency.py`` prints for one run, split into fields."""
     cmd = [sys.executable, "scripts/bench_latency.py", "--games", str(args.games)]
     cmd += ["--seats", args.seats, "--think", args.think, "--game", args.game]
+    if args.dir:
+        cmd += ["--dir", args.dir]
     out = subprocess.run(cmd, cwd=folder, check=True, capture_output=True, text=True).stdout
     rows = [line.split() for line in out.splitlines()]
     table = [fields for fields in rows if fields and fields[0].isdigit()]
@@ -64,6 +66,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2, help="games per run")
     parser.add_argument("--think", default="0.02", help="one bot think time, in seconds")
     parser.add_argument("--game", default="pet-quartet")
+    parser.add_argument(
+        "--dir",
+        default=None,
+        help="where the replays and the mesh's logs go (a tmpfs such as /dev/shm takes"
+        " the disk's drifting sync time out of both revisions' figures)",
+    )
     args = parser.parse_args()
     revs = (args.rev_a, args.rev_b)
     series: dict[tuple[str, str], list[tuple[float, float]]] = {}
