@@ -10,6 +10,7 @@ position once every check has passed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -51,28 +52,20 @@ def action(
     if book is None and "reveal" not in body and "transfer" not in body:
         # Described only once the action is known to be legal (describe may assume it).
         after = advanced(new_state, position.chain_tips, position.chance_steps, None)
-        return applied(index, _ACTION, seat, _Words(game, state, seat, action, by_clock)), after
+        return applied(index, _ACTION, seat, _words(game, state, seat, action, by_clock)), after
     book, new_state = sealed_entries.hand_card_proofs(
         game, book, state, new_state, seat, action, body, index
     )
     after = sealed_entries.settle(game, new_state, book, position.chain_tips, position.chance_steps)
-    return applied(index, _ACTION, seat, _Words(game, state, seat, action, by_clock)), after
+    return applied(index, _ACTION, seat, _words(game, state, seat, action, by_clock)), after
 
 
-class _Words:
-    """An action's words for its ``Applied``, when they are read (the rules' states
-    are immutable, so ``state`` is still the one it was taken in)."""
-
-    __slots__ = ("game", "state", "seat", "action", "by_clock")
-
-    def __init__(
-        self, game: Game[Any], state: Any, seat: int, action: Action, by_clock: str
-    ) -> None:
-        self.game, self.state, self.seat, self.action = game, state, seat, action
-        self.by_clock = by_clock
-
-    def __call__(self) -> str:
-        return self.game.describe(self.state, self.seat, self.action) + self.by_clock
+def _words(
+    game: Game[Any], state: Any, seat: int, action: Action, by_clock: str
+) -> Callable[[], str]:
+    """An action's words for its ``Applied``, worked out when they are read (the
+    rules' states are immutable, so ``state`` is still the one it was taken in)."""
+    return lambda: game.describe(state, seat, action) + by_clock
 
 
 def _clock_move(info: GenesisInfo, index: int, body: dict[str, Any], seat: int) -> str:

@@ -92,6 +92,7 @@ class Applied:
             raise AttributeError(name)
         text: str = describe()  # pure: two threads reading it at once agree
         self.__dict__["text"] = text
+        self.__dict__.pop("_describe", None)  # and the state it read is let go
         return text
 
 
