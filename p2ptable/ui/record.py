@@ -173,7 +173,7 @@ class Record:
 
     def tags(self) -> list[tuple[str, str]]:
         """The header as tag pairs, in order."""
-        options = options_words(self.options, self.seats) or "none"
+        options = options_words(self.options.items(), self.seats) or "none"
         seats = ", ".join(f"{n} {name}" for n, name in enumerate(self.seats, start=1))
         return [
             ("Game", self.title),

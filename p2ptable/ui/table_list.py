@@ -54,7 +54,7 @@ def _title(game: str) -> str:
 def describe(table: HeardTable) -> str:
     """``Ana: Pet Quartet (variant=maestro), 1 of 3 seats taken, at 10.0.0.5:47001``."""
     ad = table.announcement
-    options = options_words(dict(ad.options), ())
+    options = options_words(ad.options, ())
     game = _title(ad.game) + (f" ({options})" if options else "")
     seats = f"{ad.taken} of {ad.seats} seats taken" if ad.open else "full"
     watch = ", spectators welcome" if ad.watch else ""

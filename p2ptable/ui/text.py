@@ -11,7 +11,7 @@ player lists on the screens number them.  JSON output keeps the 0-based indexes.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from p2ptable.engine.api import FIRST, Outcome
@@ -77,12 +77,12 @@ def name_seats(textline: str, names: Sequence[str]) -> str:
     return _SEAT.sub(named, textline)
 
 
-def options_words(options: Mapping[str, str], names: Sequence[str]) -> str:
-    """A genesis's options as ``name=value``, sorted; the seat a rematch names to
-    play first (engine.api.FIRST, a seat index) as a person counts seats, with its
-    name: ``first=seat 2 (Bea)``.  Empty when there are none."""
+def options_words(options: Iterable[tuple[str, str]], names: Sequence[str]) -> str:
+    """Options (name, value pairs) as ``name=value``, sorted; the seat a rematch
+    names to play first (engine.api.FIRST, a seat index) as a person counts seats,
+    with its name: ``first=seat 2 (Bea)``.  Empty when there are none."""
     words = []
-    for name, value in sorted(options.items()):
+    for name, value in sorted(options):
         if name == FIRST and value.isascii() and value.isdigit() and len(value) < 6:
             seat = int(value)
             who = f" ({names[seat]})" if seat < len(names) else ""
@@ -95,7 +95,7 @@ def verify_summary(path: str, report: VerifyReport) -> str:
     lines = []
     if report.game is not None:
         names = [seat["name"] for seat in report.seats]
-        opts = options_words(report.options, names) or "no options"
+        opts = options_words(report.options.items(), names) or "no options"
         lines.append(f"game:    {report.game} ({opts}), {len(report.seats)} seats")
         unnamed = _unnamed_options(report)
         if unnamed:

@@ -77,7 +77,7 @@ def test_a_rematchs_first_player_is_shown_as_its_seat_list_counts() -> None:
     assert "first=1" not in out
     # From a file or a stranger's listing, a value that is no seat stays as it is.
     for odd in ("²", "12345678", "x", ""):
-        assert options_words({"first": odd}, NAMES) == f"first={odd}"
+        assert options_words([("first", odd)], NAMES) == f"first={odd}"
 
 
 def test_verify_names_the_cheater_as_its_seat_list_does() -> None:
