@@ -26,6 +26,10 @@ from p2ptable.crypto.memo import remember
 KEY_LEN = 32
 SIG_LEN = 64
 
+# libsodium's check, called as it is (importing nacl.bindings above initialised
+# libsodium): 0 when the signed message is valid, -1 when not.
+_OPEN, _NULL = lib.crypto_sign_open, ffi.NULL
+
 
 def sha256(*parts: bytes) -> bytes:
     h = hashlib.sha256()
@@ -78,8 +82,3 @@ def verify_signature(public: bytes, signature: bytes, message: bytes) -> bool:
         return False
     _remember(triple)
     return True
-
-
-# libsodium's check, called as it is (importing nacl.bindings above initialised
-# libsodium): 0 when the signed message is valid, -1 when not.
-_OPEN, _NULL = lib.crypto_sign_open, ffi.NULL
